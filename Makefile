@@ -1,0 +1,45 @@
+# ccr — build, test and measure. `make` builds the engine; `make EXE=path` also copies the
+# binary there (the OpenBench convention).
+
+CARGO ?= cargo
+EXE ?=
+DEPTH ?= 5
+
+.PHONY: all build setup test test-deep lint perft bench fuzz clean
+
+all: build
+
+build:
+	$(CARGO) build --release
+ifneq ($(EXE),)
+	cp target/release/ccr $(EXE)
+endif
+
+# Everything the tests need, installed idempotently.
+setup:
+	bash scripts/setup.sh
+
+# The whole test suite (what CI runs): lints, unit, perft, differential and CLI tests.
+test: setup lint
+	$(CARGO) test --release --all-targets
+
+# The deep perft counts (minutes).
+test-deep: setup
+	$(CARGO) test --release --test perft -- --ignored
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+# The six standard positions at DEPTH (default 5), with speed.
+perft: build
+	bash scripts/perft-suite.sh target/release/ccr tests/data/standard-perft.epd $(DEPTH)
+
+bench: setup
+	$(CARGO) bench --bench movegen
+
+fuzz: setup
+	bash scripts/fuzz.sh
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,345 @@
+//! What the side not to move attacks: the squares map the legal move generator needs for
+//! the king, the single-square test, and the checkers and pins around a king.
+//!
+//! The map lives in the board's own geometry (`[u32; 8]`, `0xF` on each attacked square),
+//! so the mask that reads a square of the board reads it here too. It is built by the
+//! frame with a second handler table, the paper's way (section 4.4): leapers OR whole
+//! target masks into a word, sliders walk until the first occupied square, which they attack.
+
+use crate::ccr::board::{Ccr, NIBBLE_LOW_BITS};
+use crate::ccr::frame::{self, Handler, on_board, skip, step};
+use crate::types::{Colour, PieceCode, Square};
+
+/// The nibbles of `word` that equal `code`, as `0xF` masks.
+#[inline(always)]
+pub fn nibbles_equal(word: u32, code: u8) -> u32 {
+    let diff = word ^ (code as u32 * NIBBLE_LOW_BITS);
+    let nonzero = (diff | diff >> 1 | diff >> 2 | diff >> 3) & NIBBLE_LOW_BITS;
+    (nonzero ^ NIBBLE_LOW_BITS) * 0xF
+}
+
+/// The square mask of both horizontal neighbours of `mask` (files ±1); off-board ones are 0.
+#[inline(always)]
+const fn sideways(mask: u32, files: u32) -> u32 {
+    (mask << (4 * files)) | (mask >> (4 * files))
+}
+
+/// Attack generation state: the board read, the map written.
+struct AttackMap {
+    board: [u32; 8],
+    attacked: [u32; 8],
+}
+
+impl AttackMap {
+    /// ORs `targets` into rank word `word` if that word is on the board.
+    #[inline(always)]
+    fn mark(&mut self, word: usize, targets: u32) {
+        if let Some(w) = self.attacked.get_mut(word) {
+            *w |= targets;
+        }
+    }
+
+    #[inline(always)]
+    fn ray<const DW: isize, const DF: i32>(&mut self, word: usize, mask: u32) {
+        let (mut w, mut m) = step::<DW, DF>(word, mask);
+        while on_board(w, m) {
+            self.attacked[w] |= m;
+            if self.board[w] & m != 0 {
+                break;
+            }
+            (w, m) = step::<DW, DF>(w, m);
+        }
+    }
+}
+
+fn white_pawn_attacks(a: &mut AttackMap, word: usize, mask: u32) {
+    a.mark(word.wrapping_sub(1), sideways(mask, 1));
+}
+
+fn black_pawn_attacks(a: &mut AttackMap, word: usize, mask: u32) {
+    a.mark(word + 1, sideways(mask, 1));
+}
+
+fn knight_attacks(a: &mut AttackMap, word: usize, mask: u32) {
+    a.mark(word.wrapping_sub(2), sideways(mask, 1));
+    a.mark(word.wrapping_sub(1), sideways(mask, 2));
+    a.mark(word + 1, sideways(mask, 2));
+    a.mark(word + 2, sideways(mask, 1));
+}
+
+fn king_attacks(a: &mut AttackMap, word: usize, mask: u32) {
+    let three = sideways(mask, 1) | mask;
+    a.mark(word.wrapping_sub(1), three);
+    a.mark(word, sideways(mask, 1));
+    a.mark(word + 1, three);
+}
+
+fn bishop_attacks(a: &mut AttackMap, word: usize, mask: u32) {
+    a.ray::<-1, -1>(word, mask);
+    a.ray::<-1, 1>(word, mask);
+    a.ray::<1, -1>(word, mask);
+    a.ray::<1, 1>(word, mask);
+}
+
+fn rook_attacks(a: &mut AttackMap, word: usize, mask: u32) {
+    a.ray::<-1, 0>(word, mask);
+    a.ray::<1, 0>(word, mask);
+    a.ray::<0, -1>(word, mask);
+    a.ray::<0, 1>(word, mask);
+}
+
+fn queen_attacks(a: &mut AttackMap, word: usize, mask: u32) {
+    bishop_attacks(a, word, mask);
+    rook_attacks(a, word, mask);
+}
+
+/// The attack handlers, indexed by piece code.
+const ATTACK_TABLE: [Handler<AttackMap>; 16] = [
+    skip,
+    white_pawn_attacks,
+    knight_attacks,
+    bishop_attacks,
+    rook_attacks,
+    queen_attacks,
+    king_attacks,
+    skip,
+    skip,
+    black_pawn_attacks,
+    knight_attacks,
+    bishop_attacks,
+    rook_attacks,
+    queen_attacks,
+    king_attacks,
+    skip,
+];
+
+/// Every square `by` attacks on `board`, `0xF` per attacked square, in the board's geometry.
+pub fn attacked_squares(board: &Ccr, by: Colour) -> [u32; 8] {
+    let mut map = AttackMap {
+        board: board.0,
+        attacked: [0; 8],
+    };
+    frame::run(board, by, &ATTACK_TABLE, &mut map);
+    map.attacked
+}
+
+/// The first occupied square along a ray from (word, mask), with the squares before it.
+///
+/// Returns `(word, mask, path)`; `mask` is 0 when the ray leaves the board first. `path` has
+/// one bit per C.C.R. square index for the empty squares crossed.
+#[inline(always)]
+fn first_piece<const DW: isize, const DF: i32>(
+    board: &Ccr,
+    word: usize,
+    mask: u32,
+) -> (usize, u32, u64) {
+    let mut path = 0u64;
+    let (mut w, mut m) = step::<DW, DF>(word, mask);
+    while on_board(w, m) {
+        if board.0[w] & m != 0 {
+            return (w, m, path);
+        }
+        path |= 1 << Square::from_word_mask(w, m).index();
+        (w, m) = step::<DW, DF>(w, m);
+    }
+    (0, 0, path)
+}
+
+/// The code on a (word, mask) square.
+#[inline(always)]
+fn code_at(board: &Ccr, word: usize, mask: u32) -> u8 {
+    ((board.0[word] & mask) >> mask.trailing_zeros()) as u8
+}
+
+/// Whether the code is a `by` slider that moves along this kind of line (`line_type` is
+/// the bishop or the rook; the queen serves both).
+#[inline(always)]
+fn slides_along(code: u8, by: Colour, line_type: u8) -> bool {
+    code & 8 == by.code_bit() && (code & 7 == line_type || code & 7 == PieceCode::QUEEN)
+}
+
+/// The leaper masks around (word, mask): knights two words away, knights one word away,
+/// pawns (as seen from `by`) and kings — each as (word offset, target masks).
+#[inline(always)]
+fn leaper_hits(board: &Ccr, word: usize, mask: u32, by: Colour) -> u32 {
+    let code = |t| PieceCode::new(by, t).0;
+    let at = |dw: isize, code: u8, targets: u32| -> u32 {
+        board
+            .0
+            .get(word.wrapping_add_signed(dw))
+            .map_or(0, |&w| nibbles_equal(w, code) & targets)
+    };
+    let (knight, king) = (code(PieceCode::KNIGHT), code(PieceCode::KING));
+    // A white pawn attacks toward rank 8, so it stands one word further (toward rank 1).
+    let pawn_word = if by == Colour::White { 1 } else { -1 };
+    at(-2, knight, sideways(mask, 1))
+        | at(2, knight, sideways(mask, 1))
+        | at(-1, knight, sideways(mask, 2))
+        | at(1, knight, sideways(mask, 2))
+        | at(pawn_word, code(PieceCode::PAWN), sideways(mask, 1))
+        | at(-1, king, sideways(mask, 1) | mask)
+        | at(0, king, sideways(mask, 1))
+        | at(1, king, sideways(mask, 1) | mask)
+}
+
+/// Whether `by` attacks `sq` on `board`, found by looking outward from `sq`.
+pub fn is_attacked(board: &Ccr, sq: Square, by: Colour) -> bool {
+    let (word, mask) = (sq.word(), sq.mask());
+    if leaper_hits(board, word, mask, by) != 0 {
+        return true;
+    }
+    macro_rules! slider_on {
+        ($dw:literal, $df:literal, $line:expr) => {{
+            let (w, m, _) = first_piece::<$dw, $df>(board, word, mask);
+            m != 0 && slides_along(code_at(board, w, m), by, $line)
+        }};
+    }
+    let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
+    slider_on!(-1, -1, b)
+        || slider_on!(-1, 1, b)
+        || slider_on!(1, -1, b)
+        || slider_on!(1, 1, b)
+        || slider_on!(-1, 0, r)
+        || slider_on!(1, 0, r)
+        || slider_on!(0, -1, r)
+        || slider_on!(0, 1, r)
+}
+
+/// Checks and pins around one king.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct KingDanger {
+    /// How many enemy pieces give check.
+    pub checkers: u32,
+    /// With one checker: the checker's square and the squares between it and the king
+    /// (a move of another piece must land there). One bit per C.C.R. square index.
+    pub check_mask: u64,
+    /// The king's own pieces that are pinned to it.
+    pub pinned: u64,
+}
+
+/// Finds the checks on the king of `us` at `king` and the pieces pinned to it.
+///
+/// `in_check` says whether to look for checkers at all; pins are always found.
+pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> KingDanger {
+    let them = us.flip();
+    let (word, mask) = (king.word(), king.mask());
+    let mut danger = KingDanger::default();
+    macro_rules! ray {
+        ($dw:literal, $df:literal, $line:expr) => {{
+            let (w, m, path) = first_piece::<$dw, $df>(board, word, mask);
+            if m != 0 {
+                let code = code_at(board, w, m);
+                let at = 1u64 << Square::from_word_mask(w, m).index();
+                if code & 8 == us.code_bit() {
+                    // Our piece: pinned if the next piece behind it is an enemy slider.
+                    let (w2, m2, _) = first_piece::<$dw, $df>(board, w, m);
+                    if m2 != 0 && slides_along(code_at(board, w2, m2), them, $line) {
+                        danger.pinned |= at;
+                    }
+                } else if in_check && slides_along(code, them, $line) {
+                    danger.checkers += 1;
+                    danger.check_mask |= path | at;
+                }
+            }
+        }};
+    }
+    let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
+    ray!(-1, -1, b);
+    ray!(-1, 1, b);
+    ray!(1, -1, b);
+    ray!(1, 1, b);
+    ray!(-1, 0, r);
+    ray!(1, 0, r);
+    ray!(0, -1, r);
+    ray!(0, 1, r);
+    if in_check {
+        // Knights and pawns: every hit is a checker (the enemy king never gives check).
+        let leapers = leaper_hits(board, word, mask, them);
+        if leapers != 0 {
+            for dw in [-2isize, -1, 1, 2] {
+                let w = word.wrapping_add_signed(dw);
+                let Some(&rank_word) = board.0.get(w) else {
+                    continue;
+                };
+                let mut hits = leapers_in_word(rank_word, mask, them, dw);
+                while hits != 0 {
+                    let m = 0xF << (hits.trailing_zeros() & !3);
+                    danger.checkers += 1;
+                    danger.check_mask |= 1 << Square::from_word_mask(w, m).index();
+                    hits &= !m;
+                }
+            }
+        }
+    }
+    danger
+}
+
+/// The knights and pawns of `by` in `rank_word`, `dw` words away from `mask`'s square,
+/// that attack that square.
+#[inline(always)]
+fn leapers_in_word(rank_word: u32, mask: u32, by: Colour, dw: isize) -> u32 {
+    let knight = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::KNIGHT).0);
+    let pawn = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::PAWN).0);
+    let pawn_word = if by == Colour::White { 1 } else { -1 };
+    let knight_targets = if dw.abs() == 2 {
+        sideways(mask, 1)
+    } else {
+        sideways(mask, 2)
+    };
+    let pawn_targets = if dw == pawn_word {
+        sideways(mask, 1)
+    } else {
+        0
+    };
+    (knight & knight_targets) | (pawn & pawn_targets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ccr::Position;
+
+    fn sq(name: &str) -> Square {
+        Square::parse(name).unwrap()
+    }
+
+    #[test]
+    fn nibble_equality() {
+        assert_eq!(nibbles_equal(0x1020_3021, 2), 0x00F0_00F0);
+        assert_eq!(nibbles_equal(0, 0), 0xFFFF_FFFF);
+    }
+
+    #[test]
+    fn attack_map_agrees_with_the_single_square_test() {
+        let p = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        for by in [Colour::White, Colour::Black] {
+            let map = attacked_squares(&p.board, by);
+            for i in 0..64 {
+                let s = Square::new(i);
+                assert_eq!(
+                    map[s.word()] & s.mask() != 0,
+                    is_attacked(&p.board, s, by),
+                    "{s} by {by:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn finds_checkers_and_pins() {
+        // Black king e8: checked by the knight on d6 and the rook on e1 through e2..e7;
+        // the pawn on f7 is pinned by the bishop on h5.
+        let p = Position::from_fen("4k3/5p2/3N4/7B/8/8/8/K3R3 b - - 0 1").unwrap();
+        let d = king_danger(&p.board, sq("e8"), Colour::Black, true);
+        assert_eq!(d.checkers, 2);
+        let expected: u64 = ["d6", "e1", "e2", "e3", "e4", "e5", "e6", "e7"]
+            .iter()
+            .map(|s| 1u64 << sq(s).index())
+            .sum();
+        assert_eq!(d.check_mask, expected);
+        assert_eq!(d.pinned, 1 << sq("f7").index());
+    }
+}

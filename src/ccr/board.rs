@@ -1,0 +1,147 @@
+//! The board itself: eight u32 rank words of 4-bit piece codes, and the position around it.
+
+use crate::types::{Colour, PieceCode, Square};
+
+/// The Compact Chessboard Representation: eight rank words, rank 8 first, file a in the
+/// most significant nibble of each word (SPEC section 2).
+///
+/// ```
+/// # use ccr::ccr::Ccr;
+/// // Figure 1 of the paper: the white pieces on rank 2 are Ra2, Bc2 and Ke2.
+/// let board = Ccr([0x0000E000, 0, 0, 0, 0x00000020, 0x00001000, 0x40306000, 0]);
+/// assert_eq!(board.0[6], 0x4030_6000);
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[repr(transparent)]
+pub struct Ccr(pub [u32; 8]);
+
+/// The low bit of every nibble.
+pub const NIBBLE_LOW_BITS: u32 = 0x1111_1111;
+
+impl Ccr {
+    /// The code on a square.
+    #[inline]
+    pub fn get(&self, sq: Square) -> PieceCode {
+        PieceCode(((self.0[sq.word()] >> sq.shift()) & 0xF) as u8)
+    }
+
+    /// Puts a code on a square (the empty code clears it).
+    #[inline]
+    pub fn set(&mut self, sq: Square, code: PieceCode) {
+        let w = &mut self.0[sq.word()];
+        *w = (*w & !sq.mask()) | ((code.0 as u32) << sq.shift());
+    }
+
+    /// The 32 bytes as four 64-bit words (two rank words each), without copying.
+    #[inline]
+    pub fn as_u64s(&self) -> &[u64; 4] {
+        bytemuck::cast_ref(&self.0)
+    }
+
+    /// The squares holding a piece of `colour`, as a `0xF` nibble mask per rank word.
+    ///
+    /// The colour bit is bit 3 of each nibble; a nibble is non-empty iff any bit is set.
+    #[inline]
+    pub fn colour_masks(&self, colour: Colour) -> [u32; 8] {
+        self.0.map(|w| colour_nibbles(w, colour) * 0xF)
+    }
+
+    /// The first square (in C.C.R. order) holding `code`, if any.
+    pub fn find(&self, code: PieceCode) -> Option<Square> {
+        (0..64).map(Square::new).find(|&s| self.get(s) == code)
+    }
+}
+
+/// For one rank word, the low bit of every nibble that holds a piece of `colour`.
+#[inline]
+pub fn colour_nibbles(word: u32, colour: Colour) -> u32 {
+    let black = (word >> 3) & NIBBLE_LOW_BITS;
+    match colour {
+        Colour::Black => black,
+        Colour::White => {
+            let occupied = (word | word >> 1 | word >> 2) & NIBBLE_LOW_BITS;
+            occupied & !black
+        }
+    }
+}
+
+/// Castling rights as four bits.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CastlingRights(pub u8);
+
+impl CastlingRights {
+    /// White may castle king side.
+    pub const WHITE_KING: u8 = 1;
+    /// White may castle queen side.
+    pub const WHITE_QUEEN: u8 = 2;
+    /// Black may castle king side.
+    pub const BLACK_KING: u8 = 4;
+    /// Black may castle queen side.
+    pub const BLACK_QUEEN: u8 = 8;
+
+    /// Whether all bits of `right` are held.
+    #[inline]
+    pub const fn has(self, right: u8) -> bool {
+        self.0 & right == right
+    }
+}
+
+/// A full position: the 32-byte board plus what the paper keeps beside it.
+///
+/// 40 bytes in all, so copy-make is one small copy.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    /// The rank words.
+    pub board: Ccr,
+    /// Whose turn it is.
+    pub side: Colour,
+    /// Remaining castling rights.
+    pub castling: CastlingRights,
+    /// The square a pawn skipped on the last move (as FEN records it), if any.
+    pub en_passant: Option<Square>,
+    /// Plies since the last capture or pawn move.
+    pub halfmove_clock: u16,
+    /// The move number, starting at 1 and incremented after Black moves.
+    pub fullmove_number: u16,
+    /// Each side's king square, indexed by [`Colour`]; kept so legality tests need no scan.
+    pub kings: [Square; 2],
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(crate::ccr::fen::STARTPOS).expect("the start position is valid")
+    }
+
+    /// The king square of `colour`.
+    #[inline]
+    pub fn king(&self, colour: Colour) -> Square {
+        self.kings[colour as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_nibbles_split_the_codes() {
+        // a..h: white pawn, empty, black king, white king, black pawn, white queen, empty, black rook
+        let w = 0x1_0_E_6_9_5_0_C;
+        assert_eq!(colour_nibbles(w, Colour::White), 0x1_0_0_1_0_1_0_0);
+        assert_eq!(colour_nibbles(w, Colour::Black), 0x0_0_1_0_1_0_0_1);
+    }
+
+    #[test]
+    fn get_and_set_address_one_nibble() {
+        let mut b = Ccr::default();
+        let e2 = Square::parse("e2").unwrap();
+        b.set(e2, PieceCode(6));
+        assert_eq!(b.0[6], 0x0000_6000);
+        assert_eq!(b.get(e2), PieceCode(6));
+        b.set(e2, PieceCode::EMPTY);
+        assert_eq!(b, Ccr::default());
+        b.0[0] = 0x0123_4567;
+        assert_eq!(b.as_u64s()[0] as u32, 0x0123_4567);
+    }
+}

@@ -1,0 +1,361 @@
+//! FEN in and out. Parsing is strict: every way a FEN can be malformed or describe an
+//! impossible position has its own [`FenError`] variant.
+
+use std::fmt;
+
+use crate::ccr::attacks::is_attacked;
+use crate::ccr::board::{CastlingRights, Ccr, Position};
+use crate::types::{Colour, PieceCode, Square};
+
+/// The standard starting position.
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The largest half-move clock accepted: the 75-move rule ends every game by 150 plies.
+pub const MAX_HALFMOVE_CLOCK: u16 = 150;
+
+/// The largest move number accepted (far above any game that can be played).
+pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
+
+/// Why a FEN was rejected.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum FenError {
+    /// Not 4, 5 or 6 space-separated fields.
+    FieldCount(usize),
+    /// The placement does not have eight ranks.
+    RankCount(usize),
+    /// A character that is neither a piece letter, a digit 1-8 nor `/`.
+    BadPieceChar(char),
+    /// Two digits next to each other in one rank.
+    AdjacentDigits {
+        /// The rank (1..=8) in question.
+        rank: u8,
+    },
+    /// A rank that does not cover exactly eight squares.
+    RankWidth {
+        /// The rank (1..=8) in question.
+        rank: u8,
+        /// The squares it covers.
+        squares: u32,
+    },
+    /// A side without exactly one king.
+    KingCount {
+        /// The side in question.
+        colour: Colour,
+        /// How many kings it has.
+        count: u32,
+    },
+    /// A pawn on the first or last rank.
+    PawnOnBackRank(Square),
+    /// The side-to-move field is not `w` or `b`.
+    BadSideToMove(String),
+    /// The side that is not to move is in check.
+    OpponentInCheck,
+    /// A castling field that is not `-` or a set of distinct `KQkq` letters.
+    BadCastlingField(String),
+    /// A castling right whose king or rook is not on its home square.
+    CastlingWithoutPieces(char),
+    /// An en-passant field that is not `-` or a square.
+    BadEnPassantField(String),
+    /// An en-passant square that no pawn can just have skipped.
+    ImpossibleEnPassant(Square),
+    /// A clock that is not a number in range.
+    BadClock {
+        /// `halfmove clock` or `fullmove number`.
+        which: &'static str,
+        /// The text found.
+        text: String,
+    },
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::FieldCount(n) => {
+                write!(f, "expected 6 fields (or 4 without the clocks), found {n}")
+            }
+            FenError::RankCount(n) => write!(f, "expected 8 ranks separated by '/', found {n}"),
+            FenError::BadPieceChar(c) => {
+                write!(f, "unexpected character {c:?} in the piece placement")
+            }
+            FenError::AdjacentDigits { rank } => write!(f, "two digits in a row on rank {rank}"),
+            FenError::RankWidth { rank, squares } => {
+                write!(f, "rank {rank} covers {squares} squares instead of 8")
+            }
+            FenError::KingCount { colour, count } => {
+                write!(f, "{colour:?} has {count} kings instead of 1")
+            }
+            FenError::PawnOnBackRank(sq) => write!(f, "pawn on {sq}, a first or last rank"),
+            FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', found {s:?}"),
+            FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
+            FenError::BadCastlingField(s) => {
+                write!(
+                    f,
+                    "castling field must be '-' or distinct letters of 'KQkq', found {s:?}"
+                )
+            }
+            FenError::CastlingWithoutPieces(c) => {
+                write!(
+                    f,
+                    "castling right '{c}' without king and rook on their home squares"
+                )
+            }
+            FenError::BadEnPassantField(s) => {
+                write!(f, "en-passant field must be '-' or a square, found {s:?}")
+            }
+            FenError::ImpossibleEnPassant(sq) => {
+                write!(
+                    f,
+                    "en-passant square {sq} does not follow a two-square pawn advance"
+                )
+            }
+            FenError::BadClock { which, text } => write!(f, "bad {which} {text:?}"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+impl Position {
+    /// Parses and validates a FEN.
+    ///
+    /// ```
+    /// # use ccr::ccr::Position;
+    /// let p = Position::from_fen("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1").unwrap();
+    /// assert_eq!(p.board.0, [0x0000E000, 0, 0, 0, 0x20, 0x1000, 0x40306000, 0]);
+    /// ```
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        if !(4..=6).contains(&fields.len()) {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let board = parse_placement(fields[0])?;
+        let side = match fields[1] {
+            "w" => Colour::White,
+            "b" => Colour::Black,
+            other => return Err(FenError::BadSideToMove(other.to_string())),
+        };
+        let kings = [
+            king_square(&board, Colour::White)?,
+            king_square(&board, Colour::Black)?,
+        ];
+        for sq in (0..8).chain(56..64).map(Square::new) {
+            if board.get(sq).piece_type() == PieceCode::PAWN {
+                return Err(FenError::PawnOnBackRank(sq));
+            }
+        }
+        let castling = parse_castling(fields[2], &board)?;
+        let en_passant = parse_en_passant(fields[3], &board, side)?;
+        let halfmove_clock = parse_clock(fields.get(4), "halfmove clock", 0..=MAX_HALFMOVE_CLOCK)?;
+        let fullmove_number =
+            parse_clock(fields.get(5), "fullmove number", 1..=MAX_FULLMOVE_NUMBER)?;
+        let position = Position {
+            board,
+            side,
+            castling,
+            en_passant,
+            halfmove_clock,
+            fullmove_number,
+            kings,
+        };
+        if is_attacked(&position.board, position.king(side.flip()), side) {
+            return Err(FenError::OpponentInCheck);
+        }
+        Ok(position)
+    }
+
+    /// Writes the position as a six-field FEN.
+    pub fn to_fen(&self) -> String {
+        let mut out = String::with_capacity(90);
+        for word in 0..8 {
+            let mut empty = 0;
+            for nibble in (0..8).rev() {
+                match PieceCode(((self.board.0[word] >> (4 * nibble)) & 0xF) as u8).fen_char() {
+                    Some(c) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if word < 7 {
+                out.push('/');
+            }
+        }
+        out.push_str(if self.side == Colour::White {
+            " w "
+        } else {
+            " b "
+        });
+        if self.castling.0 == 0 {
+            out.push('-');
+        }
+        for (bit, c) in [(1, 'K'), (2, 'Q'), (4, 'k'), (8, 'q')] {
+            if self.castling.0 & bit != 0 {
+                out.push(c);
+            }
+        }
+        match self.en_passant {
+            Some(sq) => out.push_str(&format!(" {sq}")),
+            None => out.push_str(" -"),
+        }
+        out.push_str(&format!(
+            " {} {}",
+            self.halfmove_clock, self.fullmove_number
+        ));
+        out
+    }
+}
+
+fn parse_placement(text: &str) -> Result<Ccr, FenError> {
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::RankCount(ranks.len()));
+    }
+    let mut board = Ccr::default();
+    for (word, rank_text) in ranks.iter().enumerate() {
+        let rank = 8 - word as u8;
+        let mut file = 0u32;
+        let mut previous_digit = false;
+        for c in rank_text.chars() {
+            if let Some(d @ 1..=8) = c.to_digit(10) {
+                if previous_digit {
+                    return Err(FenError::AdjacentDigits { rank });
+                }
+                previous_digit = true;
+                file += d;
+            } else {
+                previous_digit = false;
+                let code = PieceCode::from_fen_char(c).ok_or(FenError::BadPieceChar(c))?;
+                if file < 8 {
+                    board.set(Square::from_file_rank(file as u8, rank - 1), code);
+                }
+                file += 1;
+            }
+        }
+        if file != 8 {
+            return Err(FenError::RankWidth {
+                rank,
+                squares: file,
+            });
+        }
+    }
+    Ok(board)
+}
+
+fn king_square(board: &Ccr, colour: Colour) -> Result<Square, FenError> {
+    let king = PieceCode::new(colour, PieceCode::KING);
+    let count = (0..64)
+        .filter(|&i| board.get(Square::new(i)) == king)
+        .count() as u32;
+    match (count, board.find(king)) {
+        (1, Some(sq)) => Ok(sq),
+        _ => Err(FenError::KingCount { colour, count }),
+    }
+}
+
+fn parse_castling(text: &str, board: &Ccr) -> Result<CastlingRights, FenError> {
+    if text == "-" {
+        return Ok(CastlingRights(0));
+    }
+    let bad = || FenError::BadCastlingField(text.to_string());
+    let mut rights = 0u8;
+    for c in text.chars() {
+        let (bit, king, rook) = match c {
+            'K' => (CastlingRights::WHITE_KING, "e1", "h1"),
+            'Q' => (CastlingRights::WHITE_QUEEN, "e1", "a1"),
+            'k' => (CastlingRights::BLACK_KING, "e8", "h8"),
+            'q' => (CastlingRights::BLACK_QUEEN, "e8", "a8"),
+            _ => return Err(bad()),
+        };
+        if rights & bit != 0 {
+            return Err(bad());
+        }
+        let colour = if c.is_ascii_uppercase() {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        let at = |name: &str| board.get(Square::parse(name).expect("a valid square name"));
+        if at(king) != PieceCode::new(colour, PieceCode::KING)
+            || at(rook) != PieceCode::new(colour, PieceCode::ROOK)
+        {
+            return Err(FenError::CastlingWithoutPieces(c));
+        }
+        rights |= bit;
+    }
+    if text.is_empty() {
+        return Err(bad());
+    }
+    Ok(CastlingRights(rights))
+}
+
+fn parse_en_passant(text: &str, board: &Ccr, side: Colour) -> Result<Option<Square>, FenError> {
+    if text == "-" {
+        return Ok(None);
+    }
+    let sq = Square::parse(text).ok_or_else(|| FenError::BadEnPassantField(text.to_string()))?;
+    // The pawn that just advanced two squares stands one rank past `sq` (seen from the side
+    // that moved), and both the skipped square and the square it came from are empty.
+    let (skipped_rank, pawn_rank, origin_rank) = match side {
+        Colour::White => (5, 4, 6),
+        Colour::Black => (2, 3, 1),
+    };
+    let mover = side.flip();
+    let ok = sq.rank() == skipped_rank
+        && board.get(Square::from_file_rank(sq.file(), pawn_rank))
+            == PieceCode::new(mover, PieceCode::PAWN)
+        && board.get(sq) == PieceCode::EMPTY
+        && board.get(Square::from_file_rank(sq.file(), origin_rank)) == PieceCode::EMPTY;
+    if ok {
+        Ok(Some(sq))
+    } else {
+        Err(FenError::ImpossibleEnPassant(sq))
+    }
+}
+
+/// Parses an optional clock field; `range.start()` doubles as the value when it is missing.
+fn parse_clock(
+    text: Option<&&str>,
+    which: &'static str,
+    range: std::ops::RangeInclusive<u16>,
+) -> Result<u16, FenError> {
+    let Some(text) = text else {
+        return Ok(*range.start());
+    };
+    let bad = || FenError::BadClock {
+        which,
+        text: text.to_string(),
+    };
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    text.parse::<u16>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_figure_1_vector() {
+        let p = Position::from_fen("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1").unwrap();
+        assert_eq!(p.board.0, [57344, 0, 0, 0, 32, 4096, 1076912128, 0]);
+        assert_eq!(p.to_fen(), "4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1");
+    }
+
+    #[test]
+    fn clocks_default_when_missing() {
+        let p = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - -").unwrap();
+        assert_eq!((p.halfmove_clock, p.fullmove_number), (0, 1));
+        assert_eq!(p.to_fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    }
+}

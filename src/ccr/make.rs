@@ -1,0 +1,118 @@
+//! Making a move: copy-make of the 40-byte position (the board is 32 of them).
+
+use crate::ccr::board::Position;
+use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+
+/// For each C.C.R. square index, the castling rights that survive a move from or to it.
+const CASTLING_KEPT: [u8; 64] = {
+    let mut kept = [0xF; 64];
+    // Rank 8 is word 0: a8 is index 7, e8 index 3, h8 index 0.
+    kept[7] = !8 & 0xF; // a8: black queen side
+    kept[3] = !(4 | 8) & 0xF; // e8: black king
+    kept[0] = !4 & 0xF; // h8: black king side
+    kept[63] = !2 & 0xF; // a1: white queen side
+    kept[59] = !(1 | 2) & 0xF; // e1: white king
+    kept[56] = !1 & 0xF; // h1: white king side
+    kept
+};
+
+impl Position {
+    /// The position after `mv`, which must be legal here.
+    #[inline]
+    pub fn make(&self, mv: Move) -> Position {
+        let mut next = *self;
+        next.play(mv);
+        next
+    }
+
+    /// Plays `mv`, which must be legal here, in place.
+    #[inline]
+    pub fn play(&mut self, mv: Move) {
+        let (from, to, kind) = (mv.from(), mv.to(), mv.kind());
+        let us = self.side;
+        let piece = self.board.get(from);
+        let captured = self.board.get(to);
+        self.board.set(from, PieceCode::EMPTY);
+        self.board.set(
+            to,
+            match mv.promotion() {
+                Some(piece_type) => PieceCode::new(us, piece_type),
+                None => piece,
+            },
+        );
+        match kind {
+            MoveKind::Castle => {
+                // The rook jumps over the king within the same rank word.
+                let (rook_from, rook_to) = if to.file() == 6 { (7, 5) } else { (0, 3) };
+                let rank = from.rank();
+                self.board
+                    .set(Square::from_file_rank(rook_from, rank), PieceCode::EMPTY);
+                self.board.set(
+                    Square::from_file_rank(rook_to, rank),
+                    PieceCode::new(us, PieceCode::ROOK),
+                );
+            }
+            MoveKind::EnPassant => {
+                self.board.set(
+                    Square::from_file_rank(to.file(), from.rank()),
+                    PieceCode::EMPTY,
+                );
+            }
+            _ => {}
+        }
+        self.en_passant = match kind {
+            MoveKind::DoublePush => Some(Square::from_file_rank(
+                from.file(),
+                (from.rank() + to.rank()) / 2,
+            )),
+            _ => None,
+        };
+        self.castling.0 &= CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()];
+        self.halfmove_clock =
+            if piece.piece_type() == PieceCode::PAWN || captured != PieceCode::EMPTY {
+                0
+            } else {
+                self.halfmove_clock.saturating_add(1)
+            };
+        if us == Colour::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        if piece.piece_type() == PieceCode::KING {
+            self.kings[us as usize] = to;
+        }
+        self.side = us.flip();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(fen: &str, moves: &[&str]) -> String {
+        let mut p = Position::from_fen(fen).unwrap();
+        for m in moves {
+            let mv = p
+                .parse_uci_move(m)
+                .unwrap_or_else(|| panic!("{m} is legal"));
+            p.play(mv);
+        }
+        p.to_fen()
+    }
+
+    #[test]
+    fn special_moves_update_everything() {
+        let start = crate::ccr::fen::STARTPOS;
+        assert_eq!(
+            after(start, &["e2e4", "d7d5", "e4d5", "c7c5", "d5c6"]),
+            "rnbqkbnr/pp2pppp/2P5/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
+        );
+        assert_eq!(
+            after("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 9", &["e1g1", "e8c8"]),
+            "2kr3r/8/8/8/8/8/8/R4RK1 w - - 7 10"
+        );
+        assert_eq!(
+            after("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1", &["b7a8n", "h8h1"]),
+            "N3k3/8/8/8/8/8/8/R3K2r w Q - 0 2"
+        );
+    }
+}

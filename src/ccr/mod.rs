@@ -1,0 +1,12 @@
+//! The Compact Chessboard Representation and everything built directly on it.
+
+pub mod attacks;
+pub mod board;
+pub mod fen;
+pub mod frame;
+pub mod make;
+pub mod movegen;
+
+pub use board::{CastlingRights, Ccr, Position};
+pub use fen::FenError;
+pub use movegen::MoveList;

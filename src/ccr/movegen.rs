@@ -1,0 +1,448 @@
+//! Legal move generation by nibble shifts (paper 4.3 and 5.1).
+//!
+//! The frame walks the side to move's pieces and jumps through `Gen::WHITE_MOVES` or
+//! `Gen::BLACK_MOVES`. Leapers test their targets with one displacement change and one mask
+//! shift (two targets of the same word at once); sliders step the mask until it falls off
+//! the word, the word index leaves 0..8 or a piece blocks.
+//!
+//! Legality, measured cheapest this way: king moves are checked against a map of the
+//! squares the enemy attacks with our king lifted off the board (so it cannot hide behind
+//! itself); every other move is pseudo-legal and correct as generated unless the king is in
+//! check, the piece is pinned, or it is an en-passant capture. Only then does a filter pass
+//! run over the list: the common node pays nothing for legality beyond the map and the pin scan.
+
+use crate::ccr::attacks::{KingDanger, attacked_squares, is_attacked, king_danger};
+use crate::ccr::board::{CastlingRights, Position};
+use crate::ccr::frame::{self, Handler, on_board, skip, step};
+use crate::types::{Colour, Move, MoveKind, Square};
+
+/// Room for every legal move of any position (the known maximum is 218) and for the
+/// pseudo-legal moves of pinned pieces before the filter removes them.
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity list of moves, filled by the generator without allocation.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::default(); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    /// The moves as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// How many moves the list holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Keeps only the moves for which `keep` is true, in order.
+    fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let mv = self.moves[i];
+            if keep(mv) {
+                self.moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// Generator state for one node: the board, both colours' occupancy masks, the enemy's
+/// attacks with our king lifted, and the en-passant target, all in the board's geometry.
+struct Gen<'a> {
+    board: [u32; 8],
+    own: [u32; 8],
+    theirs: [u32; 8],
+    king_danger: [u32; 8],
+    /// The en-passant target's rank word, or `usize::MAX` when there is none.
+    ep_word: usize,
+    ep_mask: u32,
+    list: &'a mut MoveList,
+}
+
+impl Gen<'_> {
+    /// Adds a move to every square of `targets` (0, 1 or 2 nibbles) in rank word `word`.
+    #[inline(always)]
+    fn push_targets(&mut self, from: Square, word: usize, mut targets: u32) {
+        while targets != 0 {
+            let mask = 0xF << (targets.trailing_zeros() & !3);
+            self.list.push(Move::new(
+                from,
+                Square::from_word_mask(word, mask),
+                MoveKind::Normal,
+            ));
+            targets &= !mask;
+        }
+    }
+
+    /// A leap to `targets` in rank word `word` (which may be off the board).
+    #[inline(always)]
+    fn leap(&mut self, from: Square, word: usize, targets: u32) {
+        if word < 8 {
+            self.push_targets(from, word, targets & !self.own[word]);
+        }
+    }
+
+    /// The paper's slider loop: step until the mask falls off the word, the word index
+    /// leaves the board, or a piece blocks (an enemy piece is captured first).
+    #[inline(always)]
+    fn slide<const DW: isize, const DF: i32>(&mut self, from: Square, word: usize, mask: u32) {
+        let (mut w, mut m) = step::<DW, DF>(word, mask);
+        while on_board(w, m) && self.own[w] & m == 0 {
+            self.list.push(Move::new(
+                from,
+                Square::from_word_mask(w, m),
+                MoveKind::Normal,
+            ));
+            if self.theirs[w] & m != 0 {
+                break;
+            }
+            (w, m) = step::<DW, DF>(w, m);
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, from: Square, to: Square) {
+        for kind in [
+            MoveKind::PromoteQueen,
+            MoveKind::PromoteKnight,
+            MoveKind::PromoteRook,
+            MoveKind::PromoteBishop,
+        ] {
+            self.list.push(Move::new(from, to, kind));
+        }
+    }
+}
+
+/// Pawn moves; `WHITE` pawns advance toward rank 8 (word − 1).
+fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
+    let from = Square::from_word_mask(word, mask);
+    // A pawn never stands on its last rank, so the word ahead is on the board.
+    let ahead = if WHITE { word - 1 } else { word + 1 };
+    let promotes = ahead == if WHITE { 0 } else { 7 };
+    if g.board[ahead] & mask == 0 {
+        let to = Square::from_word_mask(ahead, mask);
+        if promotes {
+            g.promotions(from, to);
+        } else {
+            g.list.push(Move::new(from, to, MoveKind::Normal));
+            let start = if WHITE { 6 } else { 1 };
+            let two_ahead = if WHITE {
+                ahead.wrapping_sub(1)
+            } else {
+                ahead + 1
+            };
+            if word == start && g.board[two_ahead] & mask == 0 {
+                let to = Square::from_word_mask(two_ahead, mask);
+                g.list.push(Move::new(from, to, MoveKind::DoublePush));
+            }
+        }
+    }
+    for target in [mask << 4, mask >> 4] {
+        if g.theirs[ahead] & target != 0 {
+            let to = Square::from_word_mask(ahead, target);
+            if promotes {
+                g.promotions(from, to);
+            } else {
+                g.list.push(Move::new(from, to, MoveKind::Normal));
+            }
+        } else if ahead == g.ep_word && target == g.ep_mask {
+            let to = Square::from_word_mask(ahead, target);
+            g.list.push(Move::new(from, to, MoveKind::EnPassant));
+        }
+    }
+}
+
+/// Knight moves: two words away the files ±1, one word away the files ±2.
+fn knight(g: &mut Gen, word: usize, mask: u32) {
+    let from = Square::from_word_mask(word, mask);
+    let near = (mask << 4) | (mask >> 4);
+    let far = (mask << 8) | (mask >> 8);
+    g.leap(from, word.wrapping_sub(2), near);
+    g.leap(from, word.wrapping_sub(1), far);
+    g.leap(from, word + 1, far);
+    g.leap(from, word + 2, near);
+}
+
+fn bishop(g: &mut Gen, word: usize, mask: u32) {
+    let from = Square::from_word_mask(word, mask);
+    g.slide::<-1, -1>(from, word, mask);
+    g.slide::<-1, 1>(from, word, mask);
+    g.slide::<1, -1>(from, word, mask);
+    g.slide::<1, 1>(from, word, mask);
+}
+
+fn rook(g: &mut Gen, word: usize, mask: u32) {
+    let from = Square::from_word_mask(word, mask);
+    g.slide::<-1, 0>(from, word, mask);
+    g.slide::<1, 0>(from, word, mask);
+    g.slide::<0, -1>(from, word, mask);
+    g.slide::<0, 1>(from, word, mask);
+}
+
+fn queen(g: &mut Gen, word: usize, mask: u32) {
+    bishop(g, word, mask);
+    rook(g, word, mask);
+}
+
+/// King steps onto squares that hold no own piece and that the enemy does not attack.
+fn king(g: &mut Gen, word: usize, mask: u32) {
+    let from = Square::from_word_mask(word, mask);
+    let three = (mask << 4) | mask | (mask >> 4);
+    for (w, targets) in [
+        (word.wrapping_sub(1), three),
+        (word, three & !mask),
+        (word + 1, three),
+    ] {
+        if w < 8 {
+            g.push_targets(from, w, targets & !g.own[w] & !g.king_danger[w]);
+        }
+    }
+}
+
+impl<'a> Gen<'a> {
+    /// The move handlers for White's pieces, indexed by piece code.
+    const WHITE_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::White);
+    /// The move handlers for Black's pieces, indexed by piece code.
+    const BLACK_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::Black);
+}
+
+const fn move_table<'a>(colour: Colour) -> [Handler<Gen<'a>>; 16] {
+    let mut table: [Handler<Gen<'a>>; 16] = [skip; 16];
+    let base = colour.code_bit() as usize;
+    let (white_pawn, black_pawn): (Handler<Gen<'a>>, Handler<Gen<'a>>) =
+        (pawn::<true>, pawn::<false>);
+    table[base + 1] = match colour {
+        Colour::White => white_pawn,
+        Colour::Black => black_pawn,
+    };
+    table[base + 2] = knight;
+    table[base + 3] = bishop;
+    table[base + 4] = rook;
+    table[base + 5] = queen;
+    table[base + 6] = king;
+    table
+}
+
+/// Castling masks inside the back rank word: the squares that must be empty and the
+/// squares the king crosses or reaches (besides its own, covered by "not in check").
+const KING_SIDE_EMPTY: u32 = 0x0000_0FF0; // f, g
+const QUEEN_SIDE_EMPTY: u32 = 0x0FFF_0000; // b, c, d
+const QUEEN_SIDE_SAFE: u32 = 0x00FF_0000; // c, d
+
+fn castling(g: &mut Gen, pos: &Position) {
+    let (word, king_side, queen_side) = match pos.side {
+        Colour::White => (7, CastlingRights::WHITE_KING, CastlingRights::WHITE_QUEEN),
+        Colour::Black => (0, CastlingRights::BLACK_KING, CastlingRights::BLACK_QUEEN),
+    };
+    let (occupied, attacked) = (g.board[word], g.king_danger[word]);
+    let king = pos.king(pos.side);
+    if pos.castling.has(king_side) && (occupied | attacked) & KING_SIDE_EMPTY == 0 {
+        let to = Square::from_word_mask(word, 0x0000_00F0);
+        g.list.push(Move::new(king, to, MoveKind::Castle));
+    }
+    if pos.castling.has(queen_side)
+        && occupied & QUEEN_SIDE_EMPTY == 0
+        && attacked & QUEEN_SIDE_SAFE == 0
+    {
+        let to = Square::from_word_mask(word, 0x00F0_0000);
+        g.list.push(Move::new(king, to, MoveKind::Castle));
+    }
+}
+
+/// Whether `to` lies on the line through `king` and `from` (the only moves a pinned piece has).
+#[inline]
+fn aligned(king: Square, from: Square, to: Square) -> bool {
+    let d = |a: Square, b: Square| {
+        (
+            a.file() as i32 - b.file() as i32,
+            a.rank() as i32 - b.rank() as i32,
+        )
+    };
+    let ((fx, fy), (tx, ty)) = (d(from, king), d(to, king));
+    fx * ty == tx * fy
+}
+
+impl Position {
+    /// Fills `list` with the legal moves of the position.
+    pub fn generate_legal(&self, list: &mut MoveList) {
+        list.len = 0;
+        let us = self.side;
+        let them = us.flip();
+        let king_sq = self.king(us);
+        let mut without_king = self.board;
+        without_king.0[king_sq.word()] &= !king_sq.mask();
+        let enemy_attacks = attacked_squares(&without_king, them);
+        let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
+        let danger = king_danger(&self.board, king_sq, us, in_check);
+        let (ep_word, ep_mask) = match self.en_passant {
+            Some(sq) => (sq.word(), sq.mask()),
+            None => (usize::MAX, 0),
+        };
+        let mut g = Gen {
+            board: self.board.0,
+            own: self.board.colour_masks(us),
+            theirs: self.board.colour_masks(them),
+            king_danger: enemy_attacks,
+            ep_word,
+            ep_mask,
+            list,
+        };
+        if danger.checkers >= 2 {
+            king(&mut g, king_sq.word(), king_sq.mask());
+            return;
+        }
+        match us {
+            Colour::White => frame::run(&self.board, us, &Gen::WHITE_MOVES, &mut g),
+            Colour::Black => frame::run(&self.board, us, &Gen::BLACK_MOVES, &mut g),
+        }
+        if !in_check {
+            castling(&mut g, self);
+        }
+        if in_check || danger.pinned != 0 || self.en_passant.is_some() {
+            self.filter(g.list, king_sq, &danger, in_check);
+        }
+    }
+
+    /// Removes the pseudo-legal moves that leave the king in check.
+    #[cold]
+    fn filter(&self, list: &mut MoveList, king: Square, danger: &KingDanger, in_check: bool) {
+        list.retain(|mv| {
+            let (from, to) = (mv.from(), mv.to());
+            if from == king {
+                true
+            } else if mv.kind() == MoveKind::EnPassant {
+                // Two pawns leave one rank at once: test the result directly.
+                let after = self.make(mv);
+                !is_attacked(&after.board, king, after.side)
+            } else {
+                (!in_check || danger.check_mask >> to.index() & 1 != 0)
+                    && (danger.pinned >> from.index() & 1 == 0 || aligned(king, from, to))
+            }
+        });
+    }
+
+    /// The legal moves of the position.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list
+    }
+
+    /// The legal move with this UCI text (`e2e4`, `e7e8q`, `e1g1`), if there is one.
+    pub fn parse_uci_move(&self, text: &str) -> Option<Move> {
+        self.legal_moves()
+            .as_slice()
+            .iter()
+            .copied()
+            .find(|mv| mv.to_string() == text)
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        is_attacked(&self.board, self.king(self.side), self.side.flip())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(fen: &str) -> Vec<String> {
+        let mut v: Vec<String> = Position::from_fen(fen)
+            .unwrap()
+            .legal_moves()
+            .as_slice()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn paper_figure_2_knight_and_bishop() {
+        // The knight on g4 and the bishop on c2 of Figure 1.
+        let all = moves("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1");
+        let knight: Vec<_> = all.iter().filter(|m| m.starts_with("g4")).collect();
+        assert_eq!(knight, ["g4e5", "g4f2", "g4f6", "g4h2", "g4h6"]);
+        let bishop: Vec<_> = all.iter().filter(|m| m.starts_with("c2")).collect();
+        assert_eq!(
+            bishop,
+            [
+                "c2a4", "c2b1", "c2b3", "c2d1", "c2d3", "c2e4", "c2f5", "c2g6", "c2h7"
+            ]
+        );
+    }
+
+    #[test]
+    fn en_passant_horizontal_pin_is_illegal() {
+        // After ...c7c5 the b5 pawn may not take: both pawns would leave the fifth rank.
+        let all = moves("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2");
+        assert!(!all.contains(&"b5c6".to_string()));
+        let open = moves("8/8/8/1Pp4r/8/K7/8/4k3 w - c6 0 2");
+        assert!(open.contains(&"b5c6".to_string()));
+    }
+
+    #[test]
+    fn castling_rules() {
+        // Through an attacked square (f1 by the bishop on c4): only queen side.
+        let all = moves("r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1");
+        assert!(all.contains(&"e1c1".to_string()) && !all.contains(&"e1g1".to_string()));
+        // Out of check: none.
+        let all = moves("r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1");
+        assert!(!all.iter().any(|m| m == "e1c1" || m == "e1g1"));
+        // b1 attacked does not stop queen side castling.
+        let all = moves("1r2k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1");
+        assert!(all.contains(&"e1c1".to_string()));
+    }
+
+    #[test]
+    fn promotions_come_in_fours() {
+        let all = moves("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        for m in ["a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7b8q", "a7b8n"] {
+            assert!(all.contains(&m.to_string()), "{m}");
+        }
+    }
+}

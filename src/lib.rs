@@ -1,0 +1,25 @@
+//! # ccr — a chess engine on the Compact Chessboard Representation
+//!
+//! The C.C.R. of V. Vučković (Yugoslav Journal of Operations Research 22, 2012) keeps the
+//! whole board in eight 32-bit rank words, one 4-bit piece code per square:
+//!
+//! ```text
+//!            file:  a    b    c    d    e    f    g    h      displacement
+//! rank 8   word 0  [31..28][27..24] ...              [3..0]     +0
+//! rank 7   word 1                                               +4
+//!   ...
+//! rank 1   word 7                                               +28
+//!
+//! codes: 0 empty, 1-6 white P N B R Q K, 9-14 black p n b r q k (bit 3 = colour)
+//! ```
+//!
+//! A move one file toward a is `mask << 4`, toward h `mask >> 4`; a rank is ±1 word. A
+//! mask shifted off the word becomes zero and a word index off the board is caught by one
+//! compare: those are the edge tests. Move generation is one frame (words × nibbles) that
+//! jumps through a table indexed by the piece code ([`ccr::frame`]).
+
+#![deny(missing_docs)]
+
+pub mod ccr;
+pub mod perft;
+pub mod types;

@@ -1,0 +1,138 @@
+//! The `ccr` command line (SPEC section 8). Errors are one line `error: …` on stderr and
+//! exit status 2; results go to stdout, timing to stderr.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use ccr::ccr::Position;
+use ccr::ccr::fen::STARTPOS;
+use ccr::perft::{self, Leaves};
+
+/// A chess engine on the Compact Chessboard Representation.
+#[derive(Parser)]
+#[command(name = "ccr", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (last stdout line: `Nodes searched: N`).
+    Perft {
+        /// Plies to search.
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=30))]
+        depth: u32,
+        /// Start from this position instead of the initial one.
+        #[arg(long, default_value = STARTPOS)]
+        fen: String,
+        /// Board representation: ccr.
+        #[arg(long, default_value = "ccr")]
+        repr: String,
+        /// Implementation: portable.
+        #[arg(long = "impl", default_value = "portable")]
+        implementation: String,
+        /// Count the last ply's legal moves without making them.
+        #[arg(long)]
+        bulk: bool,
+        /// Print `move: count` for each root move first.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+/// A failure to report as `error: …` with exit status 2.
+struct Failure(String);
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: print and succeed.
+            let _ = write!(io::stdout(), "{e}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("error: bad arguments");
+            return fail(&Failure(first.trim_start_matches("error: ").to_string()));
+        }
+    };
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => fail(&failure),
+    }
+}
+
+fn fail(failure: &Failure) -> ExitCode {
+    let _ = writeln!(io::stderr(), "error: {}", failure.0);
+    ExitCode::from(2)
+}
+
+/// Checks a `--repr` or `--impl` choice against what this build offers.
+fn check_choice(
+    option: &str,
+    value: &str,
+    available: &[&str],
+    planned: &[&str],
+) -> Result<(), Failure> {
+    if available.contains(&value) {
+        Ok(())
+    } else if planned.contains(&value) {
+        Err(Failure(format!(
+            "{option} {value} is not built yet; available: {}",
+            available.join(", ")
+        )))
+    } else {
+        Err(Failure(format!(
+            "unknown {option} '{value}'; available: {}",
+            available.join(", ")
+        )))
+    }
+}
+
+fn run(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Perft {
+            depth,
+            fen,
+            repr,
+            implementation,
+            bulk,
+            divide,
+        } => {
+            check_choice("--repr", &repr, &["ccr"], &["x88", "bitboard"])?;
+            check_choice("--impl", &implementation, &["portable"], &["asm", "simd"])?;
+            let pos = Position::from_fen(&fen).map_err(|e| Failure(format!("invalid FEN: {e}")))?;
+            let leaves = if bulk { Leaves::Bulk } else { Leaves::Make };
+            let start = Instant::now();
+            let mut out = String::new();
+            let nodes = if divide {
+                let split = perft::divide(&pos, depth, leaves);
+                for (mv, n) in &split {
+                    out.push_str(&format!("{mv}: {n}\n"));
+                }
+                if depth == 0 {
+                    1
+                } else {
+                    split.iter().map(|&(_, n)| n).sum()
+                }
+            } else {
+                perft::perft(&pos, depth, leaves)
+            };
+            let seconds = start.elapsed().as_secs_f64();
+            out.push_str(&format!("Nodes searched: {nodes}\n"));
+            io::stdout()
+                .lock()
+                .write_all(out.as_bytes())
+                .and_then(|()| io::stdout().flush())
+                .map_err(|e| Failure(format!("cannot write the result: {e}")))?;
+            let rate = nodes as f64 / seconds.max(1e-9) / 1e6;
+            let _ = writeln!(io::stderr(), "time {seconds:.3} s, {rate:.1} M nodes/s");
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! Primitives shared by every representation: colours, piece codes, squares and moves.
+//!
+//! Squares are numbered in *C.C.R. order*: `index = 8 * word + nibble`, where `word` is
+//! the rank word (0 = rank 8, displacement `4 * word`) and `nibble` counts from the least
+//! significant nibble (0 = file h). This is the bit order of the paper's bitboard
+//! conversion (SPEC section 6) and the bit reversal of the usual a1 = 0 layout.
+
+use std::fmt;
+
+/// The side a piece belongs to, or the side to move.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Colour {
+    /// White, codes 1..=6.
+    White = 0,
+    /// Black, codes 9..=14.
+    Black = 1,
+}
+
+impl Colour {
+    /// The other colour.
+    #[inline]
+    pub const fn flip(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+
+    /// The colour bit (0b1000) that this colour's piece codes carry.
+    #[inline]
+    pub const fn code_bit(self) -> u8 {
+        (self as u8) << 3
+    }
+}
+
+/// A 4-bit piece code of the paper's Table 1: bit 3 is the colour, `code & 7` the type.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct PieceCode(pub u8);
+
+impl PieceCode {
+    /// The empty square.
+    pub const EMPTY: PieceCode = PieceCode(0);
+    /// Piece type numbers (`code & 7`).
+    pub const PAWN: u8 = 1;
+    /// Knight type number.
+    pub const KNIGHT: u8 = 2;
+    /// Bishop type number.
+    pub const BISHOP: u8 = 3;
+    /// Rook type number.
+    pub const ROOK: u8 = 4;
+    /// Queen type number.
+    pub const QUEEN: u8 = 5;
+    /// King type number.
+    pub const KING: u8 = 6;
+
+    /// The code of a piece type (1..=6) of a colour.
+    #[inline]
+    pub const fn new(colour: Colour, piece_type: u8) -> PieceCode {
+        PieceCode(colour.code_bit() | piece_type)
+    }
+
+    /// The piece type, 1 (pawn) ..= 6 (king), or 0 for an empty square.
+    #[inline]
+    pub const fn piece_type(self) -> u8 {
+        self.0 & 7
+    }
+
+    /// The colour of a non-empty code.
+    #[inline]
+    pub const fn colour(self) -> Colour {
+        if self.0 & 8 == 0 {
+            Colour::White
+        } else {
+            Colour::Black
+        }
+    }
+
+    /// The FEN letter of the code (`P` … `k`), or `None` for codes that are no piece.
+    pub const fn fen_char(self) -> Option<char> {
+        let c = match self.0 & 7 {
+            1 => 'p',
+            2 => 'n',
+            3 => 'b',
+            4 => 'r',
+            5 => 'q',
+            6 => 'k',
+            _ => return None,
+        };
+        if self.0 & 8 == 0 {
+            Some(c.to_ascii_uppercase())
+        } else {
+            Some(c)
+        }
+    }
+
+    /// The code for a FEN letter.
+    pub const fn from_fen_char(c: char) -> Option<PieceCode> {
+        let colour = if c.is_ascii_uppercase() {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        let piece_type = match c.to_ascii_lowercase() {
+            'p' => Self::PAWN,
+            'n' => Self::KNIGHT,
+            'b' => Self::BISHOP,
+            'r' => Self::ROOK,
+            'q' => Self::QUEEN,
+            'k' => Self::KING,
+            _ => return None,
+        };
+        Some(PieceCode::new(colour, piece_type))
+    }
+}
+
+/// A square in C.C.R. order (`8 * word + nibble`, see the module docs).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square with a C.C.R.-order index (0..64).
+    #[inline]
+    pub const fn new(index: u8) -> Square {
+        debug_assert!(index < 64);
+        Square(index)
+    }
+
+    /// The square on `file` (0 = a) and `rank` (0 = rank 1).
+    #[inline]
+    pub const fn from_file_rank(file: u8, rank: u8) -> Square {
+        Square((7 - rank) * 8 + (7 - file))
+    }
+
+    /// The square of a rank word and a nibble mask with exactly one nibble set.
+    #[inline]
+    pub const fn from_word_mask(word: usize, mask: u32) -> Square {
+        Square((word as u8) * 8 + (mask.trailing_zeros() as u8 >> 2))
+    }
+
+    /// The C.C.R.-order index, 0..64.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The rank word holding the square (0 = rank 8); the paper's displacement is `4 * word`.
+    #[inline]
+    pub const fn word(self) -> usize {
+        (self.0 >> 3) as usize
+    }
+
+    /// The paper's byte displacement of the square's rank word (0, 4, … 28).
+    #[inline]
+    pub const fn displacement(self) -> usize {
+        self.word() * 4
+    }
+
+    /// How far the square's nibble is shifted inside its word (0 = file h … 28 = file a).
+    #[inline]
+    pub const fn shift(self) -> u32 {
+        4 * (self.0 & 7) as u32
+    }
+
+    /// The square's nibble mask inside its rank word (`0xF << shift`).
+    #[inline]
+    pub const fn mask(self) -> u32 {
+        0xF << self.shift()
+    }
+
+    /// The file, 0 = a … 7 = h.
+    #[inline]
+    pub const fn file(self) -> u8 {
+        7 - (self.0 & 7)
+    }
+
+    /// The rank, 0 = rank 1 … 7 = rank 8.
+    #[inline]
+    pub const fn rank(self) -> u8 {
+        7 - (self.0 >> 3)
+    }
+
+    /// Parses algebraic text such as `e4`.
+    pub fn parse(text: &str) -> Option<Square> {
+        match text.as_bytes() {
+            &[f @ b'a'..=b'h', r @ b'1'..=b'8'] => Some(Square::from_file_rank(f - b'a', r - b'1')),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file()) as char,
+            (b'1' + self.rank()) as char
+        )
+    }
+}
+
+/// What kind of move a [`Move`] is, beyond its two squares.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum MoveKind {
+    /// A move or capture with nothing special.
+    Normal = 0,
+    /// A pawn's two-square advance (sets the en-passant square).
+    DoublePush = 1,
+    /// Castling, encoded as the king's move (`e1g1`, `e1c1`, …).
+    Castle = 2,
+    /// An en-passant capture.
+    EnPassant = 3,
+    /// Promotion to a knight.
+    PromoteKnight = 4,
+    /// Promotion to a bishop.
+    PromoteBishop = 5,
+    /// Promotion to a rook.
+    PromoteRook = 6,
+    /// Promotion to a queen.
+    PromoteQueen = 7,
+}
+
+/// A move in 16 bits: from (6), to (6), kind (4).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Move(u16);
+
+impl Move {
+    /// Packs a move.
+    #[inline]
+    pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
+        Move(from.0 as u16 | (to.0 as u16) << 6 | (kind as u16) << 12)
+    }
+
+    /// The square the piece leaves.
+    #[inline]
+    pub const fn from(self) -> Square {
+        Square((self.0 & 63) as u8)
+    }
+
+    /// The square the piece reaches (the king's target for castling).
+    #[inline]
+    pub const fn to(self) -> Square {
+        Square(((self.0 >> 6) & 63) as u8)
+    }
+
+    /// The move's kind.
+    #[inline]
+    pub const fn kind(self) -> MoveKind {
+        match self.0 >> 12 {
+            0 => MoveKind::Normal,
+            1 => MoveKind::DoublePush,
+            2 => MoveKind::Castle,
+            3 => MoveKind::EnPassant,
+            4 => MoveKind::PromoteKnight,
+            5 => MoveKind::PromoteBishop,
+            6 => MoveKind::PromoteRook,
+            _ => MoveKind::PromoteQueen,
+        }
+    }
+
+    /// The piece type (2..=5) a promotion creates, or `None`.
+    #[inline]
+    pub const fn promotion(self) -> Option<u8> {
+        let k = (self.0 >> 12) as u8;
+        if k >= 4 { Some(k - 2) } else { None }
+    }
+}
+
+impl fmt::Display for Move {
+    /// UCI move text: `e2e4`, `e7e8q`, `e1g1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(p) = self.promotion() {
+            write!(f, "{}", ['n', 'b', 'r', 'q'][(p - 2) as usize])?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_geometry_follows_the_paper() {
+        // The knight on g4 of Figure 1: displacement +16, mask 000000F0h.
+        let g4 = Square::parse("g4").unwrap();
+        assert_eq!(g4.displacement(), 16);
+        assert_eq!(g4.mask(), 0x0000_00F0);
+        // The bishop on c2: displacement +24, mask 00F00000h.
+        let c2 = Square::parse("c2").unwrap();
+        assert_eq!(c2.displacement(), 24);
+        assert_eq!(c2.mask(), 0x00F0_0000);
+        assert_eq!(Square::parse("a8").unwrap().index(), 7);
+        assert_eq!(Square::parse("h1").unwrap().index(), 56);
+        for i in 0..64 {
+            let s = Square::new(i);
+            assert_eq!(Square::parse(&s.to_string()), Some(s));
+            assert_eq!(Square::from_word_mask(s.word(), s.mask()), s);
+        }
+    }
+
+    #[test]
+    fn moves_pack_and_print_as_uci() {
+        let e7 = Square::parse("e7").unwrap();
+        let e8 = Square::parse("e8").unwrap();
+        let m = Move::new(e7, e8, MoveKind::PromoteQueen);
+        assert_eq!(
+            (m.from(), m.to(), m.kind()),
+            (e7, e8, MoveKind::PromoteQueen)
+        );
+        assert_eq!(m.to_string(), "e7e8q");
+        assert_eq!(
+            Move::new(e7, e8, MoveKind::PromoteKnight).to_string(),
+            "e7e8n"
+        );
+        assert_eq!(Move::new(e7, e8, MoveKind::Normal).promotion(), None);
+    }
+
+    #[test]
+    fn piece_codes_match_table_1() {
+        for (c, code) in [('P', 1), ('N', 2), ('B', 3), ('R', 4), ('Q', 5), ('K', 6)] {
+            assert_eq!(PieceCode::from_fen_char(c), Some(PieceCode(code)));
+            let black = c.to_ascii_lowercase();
+            assert_eq!(PieceCode::from_fen_char(black), Some(PieceCode(code | 8)));
+            assert_eq!(PieceCode(code).fen_char(), Some(c));
+            assert_eq!(PieceCode(code | 8).fen_char(), Some(black));
+        }
+        for bad in [0u8, 7, 8, 15] {
+            assert_eq!(PieceCode(bad).fen_char(), None);
+        }
+        assert_eq!(PieceCode::from_fen_char('x'), None);
+    }
+}
