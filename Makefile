@@ -21,7 +21,7 @@ setup:
 
 # The whole test suite (what CI runs): lints, unit, perft, differential and CLI tests.
 test: setup lint
-	$(CARGO) test --release --all-targets
+	$(CARGO) test --release
 
 # The deep perft counts (minutes).
 test-deep: setup
