@@ -46,6 +46,10 @@ pub enum FenError {
     },
     /// A pawn on the first or last rank.
     PawnOnBackRank(Square),
+    /// More pawns, pieces or promoted pieces than a side can have (more than 8 pawns,
+    /// more than 16 men, or more queens, rooks, bishops and knights beyond the initial
+    /// ones than pawns it has lost).
+    ImpossibleMaterial(Colour),
     /// The side-to-move field is not `w` or `b`.
     BadSideToMove(String),
     /// The side that is not to move is in check.
@@ -85,6 +89,12 @@ impl fmt::Display for FenError {
                 write!(f, "{colour:?} has {count} kings instead of 1")
             }
             FenError::PawnOnBackRank(sq) => write!(f, "pawn on {sq}, a first or last rank"),
+            FenError::ImpossibleMaterial(colour) => {
+                write!(
+                    f,
+                    "{colour:?} has more pawns or promoted pieces than a game can produce"
+                )
+            }
             FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', found {s:?}"),
             FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
             FenError::BadCastlingField(s) => {
@@ -142,6 +152,9 @@ impl Position {
             if board.get(sq).piece_type() == PieceCode::PAWN {
                 return Err(FenError::PawnOnBackRank(sq));
             }
+        }
+        for colour in [Colour::White, Colour::Black] {
+            check_material(&board, colour)?;
         }
         let castling = parse_castling(fields[2], &board)?;
         let en_passant = parse_en_passant(fields[3], &board, side)?;
@@ -259,6 +272,24 @@ fn king_square(board: &Ccr, colour: Colour) -> Result<Square, FenError> {
     }
 }
 
+fn check_material(board: &Ccr, colour: Colour) -> Result<(), FenError> {
+    let count = |piece_type| {
+        let code = PieceCode::new(colour, piece_type);
+        (0..64)
+            .filter(|&i| board.get(Square::new(i)) == code)
+            .count() as i32
+    };
+    let pawns = count(PieceCode::PAWN);
+    let promoted = (count(PieceCode::QUEEN) - 1).max(0)
+        + (count(PieceCode::ROOK) - 2).max(0)
+        + (count(PieceCode::BISHOP) - 2).max(0)
+        + (count(PieceCode::KNIGHT) - 2).max(0);
+    if pawns + promoted > 8 {
+        return Err(FenError::ImpossibleMaterial(colour));
+    }
+    Ok(())
+}
+
 fn parse_castling(text: &str, board: &Ccr) -> Result<CastlingRights, FenError> {
     if text == "-" {
         return Ok(CastlingRights(0));
@@ -357,5 +388,25 @@ mod tests {
         let p = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - -").unwrap();
         assert_eq!((p.halfmove_clock, p.fullmove_number), (0, 1));
         assert_eq!(p.to_fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    }
+
+    #[test]
+    fn material_no_game_can_reach_is_rejected() {
+        // Nine pawns; eight pawns and a second queen; three knights and eight pawns.
+        for fen in [
+            "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",
+            "4k3/8/8/8/8/Q7/PPPPPPPP/3QK3 w - - 0 1",
+            "4k3/nnn5/pppppppp/8/8/8/8/4K3 w - - 0 1",
+        ] {
+            assert!(
+                matches!(
+                    Position::from_fen(fen),
+                    Err(FenError::ImpossibleMaterial(_))
+                ),
+                "{fen}"
+            );
+        }
+        // The 218-move position: nine queens and no pawns is reachable.
+        assert!(Position::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").is_ok());
     }
 }

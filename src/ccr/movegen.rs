@@ -17,8 +17,9 @@ use crate::ccr::frame::{self, Handler, on_board, skip, step};
 use crate::types::{Colour, Move, MoveKind, Square};
 
 /// Room for every legal move of any position (the known maximum is 218) and for the
-/// pseudo-legal moves of pinned pieces before the filter removes them.
-pub const MAX_MOVES: usize = 256;
+/// pseudo-legal moves of pinned pieces or of a side in check before the filter removes them
+/// (FEN parsing rejects material no game can reach, which bounds both).
+pub const MAX_MOVES: usize = 320;
 
 /// A fixed-capacity list of moves, filled by the generator without allocation.
 #[derive(Clone)]
