@@ -140,13 +140,14 @@ impl Square {
     /// The C.C.R.-order index, 0..64.
     #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        // The mask is free and tells the compiler that table lookups need no bounds check.
+        (self.0 & 63) as usize
     }
 
     /// The rank word holding the square (0 = rank 8); the paper's displacement is `4 * word`.
     #[inline]
     pub const fn word(self) -> usize {
-        (self.0 >> 3) as usize
+        ((self.0 >> 3) & 7) as usize
     }
 
     /// The paper's byte displacement of the square's rank word (0, 4, … 28).
@@ -246,7 +247,8 @@ impl Move {
     /// The move's kind.
     #[inline]
     pub const fn kind(self) -> MoveKind {
-        match self.0 >> 12 {
+        // All eight values are listed, so this compiles to no more than the shift.
+        match (self.0 >> 12) & 7 {
             0 => MoveKind::Normal,
             1 => MoveKind::DoublePush,
             2 => MoveKind::Castle,
@@ -261,7 +263,7 @@ impl Move {
     /// The piece type (2..=5) a promotion creates, or `None`.
     #[inline]
     pub const fn promotion(self) -> Option<u8> {
-        let k = (self.0 >> 12) as u8;
+        let k = ((self.0 >> 12) & 7) as u8;
         if k >= 4 { Some(k - 2) } else { None }
     }
 }

@@ -43,7 +43,11 @@ impl Ccr {
     /// The colour bit is bit 3 of each nibble; a nibble is non-empty iff any bit is set.
     #[inline]
     pub fn colour_masks(&self, colour: Colour) -> [u32; 8] {
-        self.0.map(|w| colour_nibbles(w, colour) * 0xF)
+        let mut masks = [0; 8];
+        for (mask, &word) in masks.iter_mut().zip(&self.0) {
+            *mask = colour_nibbles(word, colour) * 0xF;
+        }
+        masks
     }
 
     /// The first square (in C.C.R. order) holding `code`, if any.
