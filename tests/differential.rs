@@ -1,0 +1,404 @@
+//! Differential test against shakmaty, an independent move generator.
+//!
+//! Seeded random games are played from several start positions, choosing every move with
+//! ccr and playing it in ccr and shakmaty in lockstep. At every position the legal move
+//! sets, the move kinds, check detection, the FEN and the FEN round trip must agree; a few
+//! hundred positions sampled from the games are then compared by perft(3).
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use ccr::ccr::Position as CcrPosition;
+use ccr::perft::{Leaves, divide, perft};
+use ccr::types::{Move, MoveKind, PieceCode};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _, Role};
+
+/// Start positions: the initial position, Kiwipete, the pawn ending of "position 3"
+/// (rich in en passant and rook checks along the rank), "position 4" (promotions,
+/// castling rights of one side only) and "position 5".
+const STARTS: [&str; 5] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+];
+
+/// Seeded games per start position.
+const GAMES_PER_START: u64 = 200;
+
+/// A game ends after this many plies at the latest.
+const MAX_PLIES: usize = 200;
+
+/// The fewest positions the games must check between them.
+const MIN_POSITIONS: usize = 20_000;
+
+/// How many positions of the games are compared by perft.
+const PERFT_SAMPLES: usize = 300;
+
+/// The perft depth of the sampled positions.
+const PERFT_DEPTH: u32 = 3;
+
+/// What the games leave behind: how many positions were checked, and the sampled
+/// positions (ccr and shakmaty in lockstep) for perft.
+struct Games {
+    positions_checked: usize,
+    coverage: Coverage,
+    samples: Vec<(CcrPosition, Chess)>,
+}
+
+/// How many checked positions show each special situation, so the test can demand that
+/// the random games really exercised them.
+#[derive(Debug, Default)]
+struct Coverage {
+    en_passant: usize,
+    promotion: usize,
+    castling: usize,
+    check: usize,
+    double_check: usize,
+    checkmate: usize,
+    stalemate: usize,
+}
+
+impl Coverage {
+    fn count(&mut self, pos: &CcrPosition, sh: &Chess, moves: &[Move]) {
+        let has = |kind: fn(MoveKind) -> bool| usize::from(moves.iter().any(|mv| kind(mv.kind())));
+        self.en_passant += has(|k| k == MoveKind::EnPassant);
+        self.promotion += has(|k| k == MoveKind::PromoteQueen);
+        self.castling += has(|k| k == MoveKind::Castle);
+        self.check += usize::from(pos.in_check());
+        self.double_check += usize::from(sh.checkers().count() >= 2);
+        self.checkmate += usize::from(moves.is_empty() && pos.in_check());
+        self.stalemate += usize::from(moves.is_empty() && !pos.in_check());
+    }
+
+    fn all_seen(&self) -> bool {
+        [
+            self.en_passant,
+            self.promotion,
+            self.castling,
+            self.check,
+            self.double_check,
+            self.checkmate,
+            self.stalemate,
+        ]
+        .iter()
+        .all(|&n| n > 0)
+    }
+}
+
+/// The games are played once and shared by both tests.
+fn games() -> &'static Games {
+    static GAMES: OnceLock<Games> = OnceLock::new();
+    GAMES.get_or_init(play_all_games)
+}
+
+fn play_all_games() -> Games {
+    let mut all = Vec::new();
+    let mut coverage = Coverage::default();
+    for (start_index, start) in STARTS.iter().enumerate() {
+        for game in 0..GAMES_PER_START {
+            let seed = 0x00CC_5EED_0000 + 1000 * start_index as u64 + game;
+            play_game(start, seed, &mut all, &mut coverage);
+        }
+    }
+    let positions_checked = all.len();
+    // Evenly spaced over all games, so every start position and every game phase is sampled.
+    let samples = (0..PERFT_SAMPLES)
+        .map(|i| all[i * positions_checked / PERFT_SAMPLES].clone())
+        .collect();
+    Games {
+        positions_checked,
+        coverage,
+        samples,
+    }
+}
+
+/// Plays one random game, checking every position, and appends its positions to `out`.
+fn play_game(start: &str, seed: u64, out: &mut Vec<(CcrPosition, Chess)>, coverage: &mut Coverage) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut pos = CcrPosition::from_fen(start)
+        .unwrap_or_else(|e| panic!("ccr rejects start FEN {start}: {e}"));
+    let mut sh: Chess = start
+        .parse::<Fen>()
+        .unwrap_or_else(|e| panic!("shakmaty cannot parse start FEN {start}: {e}"))
+        .into_position(CastlingMode::Standard)
+        .unwrap_or_else(|e| panic!("shakmaty rejects start FEN {start}: {e:?}"));
+    let mut history: Vec<String> = Vec::new();
+    for _ in 0..=MAX_PLIES {
+        let moves = check_position(&pos, &sh, start, &history);
+        coverage.count(&pos, &sh, &moves);
+        out.push((pos, sh.clone()));
+        if moves.is_empty() || pos.halfmove_clock >= 100 || history.len() == MAX_PLIES {
+            return;
+        }
+        let mv = choose_move(&pos, &moves, &mut rng);
+        let uci = mv.to_string();
+        let sh_move = sh
+            .legal_moves()
+            .iter()
+            .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci)
+            .cloned()
+            .unwrap_or_else(|| panic!("shakmaty has no move {uci} in {}", pos.to_fen()));
+        let made = pos.make(mv);
+        pos.play(mv);
+        assert_eq!(
+            made,
+            pos,
+            "make and play of {uci} differ from {}",
+            sh_fen(&sh)
+        );
+        sh.play_unchecked(&sh_move);
+        history.push(uci);
+    }
+}
+
+/// Picks a random legal move.
+///
+/// The choice is biased toward pawn moves and captures (each weighs four times a quiet
+/// piece move, a pawn capture sixteen times, castling twice), so the games reach
+/// promotions, en passant and thinned-out endings instead of shuffling pieces until the
+/// fifty-move rule.
+fn choose_move(pos: &CcrPosition, moves: &[Move], rng: &mut Xoshiro256PlusPlus) -> Move {
+    let weight = |mv: Move| -> u64 {
+        let pawn = pos.board.get(mv.from()).piece_type() == PieceCode::PAWN;
+        let capture =
+            pos.board.get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
+        (if pawn { 4 } else { 1 }) * (if capture { 4 } else { 1 })
+            + u64::from(mv.kind() == MoveKind::Castle)
+    };
+    let total: u64 = moves.iter().map(|&mv| weight(mv)).sum();
+    let mut pick = rng.next_u64() % total;
+    for &mv in moves {
+        let w = weight(mv);
+        if pick < w {
+            return mv;
+        }
+        pick -= w;
+    }
+    unreachable!("the pick is below the total weight")
+}
+
+/// shakmaty's FEN, printing the en-passant square after every double push as ccr does.
+fn sh_fen(sh: &Chess) -> String {
+    Fen::from_position(sh.clone(), EnPassantMode::Always).to_string()
+}
+
+/// The `MoveKind` ccr must give the move shakmaty knows as `m`.
+fn expected_kind(m: &shakmaty::Move) -> MoveKind {
+    match *m {
+        shakmaty::Move::Castle { .. } => MoveKind::Castle,
+        shakmaty::Move::EnPassant { .. } => MoveKind::EnPassant,
+        shakmaty::Move::Normal {
+            promotion: Some(role),
+            ..
+        } => match role {
+            Role::Knight => MoveKind::PromoteKnight,
+            Role::Bishop => MoveKind::PromoteBishop,
+            Role::Rook => MoveKind::PromoteRook,
+            Role::Queen => MoveKind::PromoteQueen,
+            other => panic!("shakmaty promotes to {other:?}"),
+        },
+        shakmaty::Move::Normal {
+            role: Role::Pawn,
+            from,
+            to,
+            ..
+        } if from.distance(to) == 2 => MoveKind::DoublePush,
+        shakmaty::Move::Normal { .. } => MoveKind::Normal,
+        shakmaty::Move::Put { .. } => panic!("shakmaty generated a drop in standard chess"),
+    }
+}
+
+/// Checks one position against shakmaty and returns ccr's legal moves.
+fn check_position(pos: &CcrPosition, sh: &Chess, start: &str, history: &[String]) -> Vec<Move> {
+    let fen = pos.to_fen();
+    let expected_fen = sh_fen(sh);
+    let context = || {
+        let moves = history.join(" ");
+        format!(
+            "\n  ccr FEN:      {fen}\n  shakmaty FEN: {expected_fen}\n  \
+             start FEN:    {start}\n  moves:        {moves}"
+        )
+    };
+
+    // The FEN: board, side, castling, en passant (after every double push) and clocks.
+    assert_eq!(fen, expected_fen, "FENs differ{}", context());
+
+    // ccr's FEN is valid for shakmaty and describes the same position.
+    let reparsed: Chess = fen
+        .parse::<Fen>()
+        .unwrap_or_else(|e| panic!("shakmaty cannot parse ccr's FEN ({e}){}", context()))
+        .into_position(CastlingMode::Standard)
+        .unwrap_or_else(|e| panic!("shakmaty rejects ccr's FEN ({e:?}){}", context()));
+    assert_eq!(
+        sh_fen(&reparsed),
+        fen,
+        "shakmaty reads ccr's FEN differently{}",
+        context()
+    );
+    assert!(
+        reparsed == *sh,
+        "ccr's FEN is another position for shakmaty{}",
+        context()
+    );
+
+    // ccr's own round trip, including the cached king squares.
+    let round_trip = CcrPosition::from_fen(&fen)
+        .unwrap_or_else(|e| panic!("ccr rejects its own FEN ({e}){}", context()));
+    assert_eq!(round_trip, *pos, "from_fen(to_fen()) differs{}", context());
+
+    // Check detection.
+    assert_eq!(
+        pos.in_check(),
+        sh.is_check(),
+        "in_check differs (ccr, shakmaty){}",
+        context()
+    );
+
+    // The legal move sets, as sorted UCI text.
+    let moves = pos.legal_moves().as_slice().to_vec();
+    let mut ours: Vec<(String, Move)> = moves.iter().map(|&mv| (mv.to_string(), mv)).collect();
+    ours.sort_by(|a, b| a.0.cmp(&b.0));
+    let sh_moves = sh.legal_moves();
+    let mut theirs: Vec<(String, &shakmaty::Move)> = sh_moves
+        .iter()
+        .map(|m| (m.to_uci(CastlingMode::Standard).to_string(), m))
+        .collect();
+    theirs.sort_by(|a, b| a.0.cmp(&b.0));
+    if !ours.iter().map(|o| &o.0).eq(theirs.iter().map(|t| &t.0)) {
+        let ours: Vec<String> = ours.into_iter().map(|o| o.0).collect();
+        let theirs: Vec<String> = theirs.into_iter().map(|t| t.0).collect();
+        panic!(
+            "legal moves differ{}\n{}",
+            context(),
+            move_set_difference(&ours, &theirs)
+        );
+    }
+
+    // Every move carries the kind that `make` relies on (the lists are now pairwise equal).
+    for ((uci, mv), (_, m)) in ours.iter().zip(&theirs) {
+        assert_eq!(
+            mv.kind(),
+            expected_kind(m),
+            "move {uci} has the wrong kind{}",
+            context()
+        );
+    }
+
+    // An en-passant capture is legal exactly when shakmaty's strict FEN keeps the square.
+    assert_eq!(
+        moves.iter().any(|mv| mv.kind() == MoveKind::EnPassant),
+        sh.legal_ep_square().is_some(),
+        "en-passant legality differs{}",
+        context()
+    );
+    moves
+}
+
+/// The symmetric difference of two sorted move lists, and any duplicates, as text.
+fn move_set_difference(ours: &[String], theirs: &[String]) -> String {
+    let a: BTreeSet<&String> = ours.iter().collect();
+    let b: BTreeSet<&String> = theirs.iter().collect();
+    let only_ccr: Vec<&&String> = a.difference(&b).collect();
+    let only_shakmaty: Vec<&&String> = b.difference(&a).collect();
+    let mut text = format!("  only ccr:      {only_ccr:?}\n  only shakmaty: {only_shakmaty:?}");
+    let duplicates: Vec<&String> = ours
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| &w[0])
+        .collect();
+    if !duplicates.is_empty() {
+        write!(text, "\n  ccr duplicates: {duplicates:?}").expect("writing to a String");
+    }
+    write!(
+        text,
+        "\n  counts: ccr {}, shakmaty {}",
+        ours.len(),
+        theirs.len()
+    )
+    .expect("writing to a String");
+    text
+}
+
+/// Per root move, ccr's and shakmaty's subtree counts where they differ, and the
+/// symmetric difference of the root moves.
+fn divide_difference(pos: &CcrPosition, sh: &Chess, depth: u32, leaves: Leaves) -> String {
+    let ours: Vec<(String, u64)> = divide(pos, depth, leaves)
+        .into_iter()
+        .map(|(mv, n)| (mv.to_string(), n))
+        .collect();
+    let theirs: Vec<(String, u64)> = sh
+        .legal_moves()
+        .iter()
+        .map(|m| {
+            let mut child = sh.clone();
+            child.play_unchecked(m);
+            (
+                m.to_uci(CastlingMode::Standard).to_string(),
+                shakmaty::perft(&child, depth - 1),
+            )
+        })
+        .collect();
+    let mut our_moves: Vec<String> = ours.iter().map(|(m, _)| m.clone()).collect();
+    let mut their_moves: Vec<String> = theirs.iter().map(|(m, _)| m.clone()).collect();
+    our_moves.sort();
+    their_moves.sort();
+    let mut text = move_set_difference(&our_moves, &their_moves);
+    for (uci, n) in &ours {
+        if let Some((_, m)) = theirs.iter().find(|(u, _)| u == uci) {
+            if n != m {
+                write!(
+                    text,
+                    "\n  after {uci}: ccr {n}, shakmaty {m} (FEN after: {})",
+                    pos.make(pos.parse_uci_move(uci).expect("a legal move"))
+                        .to_fen()
+                )
+                .expect("writing to a String");
+            }
+        }
+    }
+    text
+}
+
+#[test]
+fn random_games_agree_with_shakmaty() {
+    let games = games();
+    println!(
+        "{} positions checked against shakmaty; {:?}",
+        games.positions_checked, games.coverage
+    );
+    assert!(
+        games.positions_checked >= MIN_POSITIONS,
+        "only {} positions checked, want at least {MIN_POSITIONS}",
+        games.positions_checked
+    );
+    assert!(
+        games.coverage.all_seen(),
+        "the games missed a special situation: {:?}",
+        games.coverage
+    );
+}
+
+#[test]
+fn sampled_perft_agrees_with_shakmaty() {
+    let games = games();
+    assert_eq!(games.samples.len(), PERFT_SAMPLES);
+    for (pos, sh) in &games.samples {
+        let expected = shakmaty::perft(sh, PERFT_DEPTH);
+        for leaves in [Leaves::Make, Leaves::Bulk] {
+            let got = perft(pos, PERFT_DEPTH, leaves);
+            assert_eq!(
+                got,
+                expected,
+                "perft({PERFT_DEPTH}, {leaves:?}) differs (ccr, shakmaty) for {}\n{}",
+                pos.to_fen(),
+                divide_difference(pos, sh, PERFT_DEPTH, leaves)
+            );
+        }
+    }
+}
