@@ -99,6 +99,8 @@ struct Gen<'a> {
     /// The en-passant target's rank word, or `usize::MAX` when there is none.
     ep_word: usize,
     ep_mask: u32,
+    /// Whether an en-passant capture was generated (it needs the legality filter).
+    ep_generated: bool,
     list: &'a mut MoveList,
 }
 
@@ -191,6 +193,7 @@ fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
         } else if ahead == g.ep_word && target == g.ep_mask {
             let to = Square::from_word_mask(ahead, target);
             g.list.push(Move::new(from, to, MoveKind::EnPassant));
+            g.ep_generated = true;
         }
     }
 }
@@ -328,6 +331,7 @@ impl Position {
             king_danger: enemy_attacks,
             ep_word,
             ep_mask,
+            ep_generated: false,
             list,
         };
         if danger.checkers >= 2 {
@@ -341,7 +345,7 @@ impl Position {
         if !in_check {
             castling(&mut g, self);
         }
-        if in_check || danger.pinned != 0 || self.en_passant.is_some() {
+        if in_check || danger.pinned != 0 || g.ep_generated {
             self.filter(g.list, king_sq, &danger, in_check);
         }
     }
