@@ -55,15 +55,33 @@ fn main() -> ExitCode {
             let _ = write!(io::stdout(), "{e}");
             return ExitCode::SUCCESS;
         }
-        Err(e) => {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("error: bad arguments");
-            return fail(&Failure(first.trim_start_matches("error: ").to_string()));
-        }
+        Err(e) => return fail(&Failure(one_line(&e))),
     };
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => fail(&failure),
+    }
+}
+
+/// Clap's message on one line: what precedes its usage block, without tips, whitespace
+/// collapsed.
+fn one_line(error: &clap::Error) -> String {
+    use clap::error::ErrorKind;
+    if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        return "no command given; available: perft (see 'ccr --help')".to_string();
+    }
+    let text = error.to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
+        .filter(|line| !line.trim_start().starts_with("tip:"))
+        .flat_map(str::split_whitespace)
+        .collect();
+    let message = message.join(" ");
+    match message.strip_prefix("error: ") {
+        Some(rest) => rest.to_string(),
+        None if message.is_empty() => "bad arguments (see 'ccr --help')".to_string(),
+        None => message,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Making a move: copy-make of the 40-byte position (the board is 32 of them).
 
 use crate::ccr::board::Position;
+use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::types::{Move, MoveKind, PieceCode, Square};
 
 /// For each C.C.R. square index, the castling rights that survive a move from or to it.
@@ -74,12 +75,14 @@ impl Position {
             self.castling.0 &= CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()];
         }
         let piece_type = (piece & 7) as u8;
+        // The clocks stop at the largest values a FEN may carry (by then the 75-move rule
+        // has ended the game), so every position make reaches can be written and read back.
         self.halfmove_clock = if piece_type == PieceCode::PAWN || captured != 0 {
             0
         } else {
-            self.halfmove_clock.saturating_add(1)
+            (self.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK)
         };
-        self.fullmove_number = self.fullmove_number.saturating_add(us as u16);
+        self.fullmove_number = (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER);
         if piece_type == PieceCode::KING {
             self.kings[us as usize] = to;
         }

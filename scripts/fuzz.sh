@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Fuzzes FEN parsing, to_fen and make on every accepted position (fuzz/fuzz_targets/fen.rs)
+# with cargo-fuzz and libFuzzer. Installs cargo-fuzz if it is missing.
+#
+#   FUZZ_SECONDS   how long to run (default 300)
+#   FUZZ_TARGET    which target (default fen)
+#   extra arguments go to libFuzzer, e.g. `bash scripts/fuzz.sh -jobs=4 -workers=4`
+#
+# Crashes land in fuzz/artifacts/<target>/; replay one with
+#   RUSTC_BOOTSTRAP=1 cargo fuzz run -a <target> fuzz/artifacts/<target>/crash-…
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${FUZZ_SECONDS:-300}"
+target="${FUZZ_TARGET:-fen}"
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    cargo install cargo-fuzz --locked
+fi
+
+# cargo fuzz passes nightly-only flags (-Zsanitizer=address, …); there is no nightly
+# toolchain here, so let the stable compiler accept them.
+export RUSTC_BOOTSTRAP=1
+
+# Seed the corpus (gitignored) with the standard positions and a few special cases.
+corpus="fuzz/corpus/$target"
+mkdir -p "$corpus"
+seed() {
+    local name
+    name="seed-$(printf '%s' "$1" | cksum | cut -d' ' -f1)"
+    printf '%s' "$1" >"$corpus/$name"
+}
+while IFS= read -r line; do
+    case "$line" in '#'* | '') continue ;; esac
+    fen="${line%%;*}"
+    seed "${fen%"${fen##*[![:space:]]}"}"
+done <tests/data/standard-perft.epd
+seed "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+seed "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+seed "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1"
+seed "r3k2r/1P6/8/8/8/8/6p1/R3K2R b KQkq - 37 112"
+seed "8/8/4k3/8/8/3K4/8/8 w - -"
+seed "4k3/8/8/8/8/8/8/4RK2 b - - 149 9999"
+seed "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3"
+
+exec cargo fuzz run --debug-assertions "$target" "$corpus" -- \
+    -max_total_time="$seconds" -dict=fuzz/fen.dict -print_final_stats=1 "$@"
