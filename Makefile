@@ -5,7 +5,7 @@ CARGO ?= cargo
 EXE ?=
 DEPTH ?= 5
 
-.PHONY: all build setup test test-deep lint perft bench fuzz clean
+.PHONY: all build setup test test-deep lint perft bench bench-setup fuzz clean
 
 all: build
 
@@ -35,8 +35,15 @@ lint:
 perft: build
 	bash scripts/perft-suite.sh target/release/ccr tests/data/standard-perft.epd $(DEPTH)
 
-bench: setup
+# Benchmarks against shakmaty and cozy-chess (docs/BENCHMARKS.md): criterion wall clock
+# (~5 minutes), then iai-callgrind instruction counts (under a minute).
+bench: bench-setup
 	$(CARGO) bench --bench movegen
+	$(CARGO) bench --bench instructions
+
+# valgrind and iai-callgrind-runner 0.16.1, installed idempotently (only `make bench` needs them).
+bench-setup:
+	bash scripts/bench-setup.sh
 
 fuzz: setup
 	bash scripts/fuzz.sh

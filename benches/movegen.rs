@@ -1,1 +1,194 @@
-fn main() {}
+//! Wall-clock benchmarks of ccr against the oracle engines, shakmaty 0.27.3 and cozy-chess
+//! 0.3.4, on the six standard positions (`tests/data/standard-perft.epd`).
+//!
+//! Every criterion group holds the three engines side by side on one position, so each report
+//! carries the ratio, and every group sets `Throughput::Elements` so criterion prints
+//! elements per second:
+//!
+//! - `movegen/<id>`: one legal move generation into a list (ccr `generate_legal` into a reused
+//!   `MoveList`, shakmaty `legal_moves()`, cozy-chess `generate_moves` collected into a reused
+//!   `Vec`); the elements are the generated moves.
+//! - `perft_make/<id>`: perft that makes every leaf move (copy-make, the child black-boxed), at
+//!   a depth of roughly 10-100 ms; the elements are the leaf nodes.
+//! - `perft_bulk/<id>`: perft whose last ply is counted without making the moves (ccr
+//!   `Leaves::Bulk`, `shakmaty::perft`, cozy-chess popcounts of the piece move sets).
+//!
+//! Each engine's counts are checked against the published ones before its timing starts.
+//!
+//! Run: `cargo bench --bench movegen` (all, about 4 minutes), or filter, e.g.
+//! `cargo bench --bench movegen -- perft_make`.
+
+mod common;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use ccr::ccr::{MoveList, Position};
+use ccr::perft::{Leaves, perft};
+use common::{Standard, cozy, shak, standard};
+use criterion::{
+    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
+use shakmaty::Position as _;
+
+/// Perft depths per position, `(make every leaf, bulk)`, chosen so one iteration takes
+/// roughly 10-100 ms on the benchmark machine.
+fn depths(id: &str) -> (u32, u32) {
+    match id {
+        "startpos" => (5, 5),
+        "kiwipete" => (4, 4),
+        "position3" => (5, 6),
+        "position4" => (4, 5),
+        "position5" => (4, 4),
+        "position6" => (4, 4),
+        other => panic!("no depths for position {other}"),
+    }
+}
+
+/// The three engines' positions for one standard position.
+struct Engines {
+    ccr: Position,
+    shak: shakmaty::Chess,
+    cozy: cozy_chess::Board,
+}
+
+impl Engines {
+    fn new(s: &Standard) -> Engines {
+        Engines {
+            ccr: Position::from_fen(s.fen).expect("ccr parses the standard FEN"),
+            shak: shak::position(s.fen),
+            cozy: cozy::position(s.fen),
+        }
+    }
+}
+
+fn movegen(c: &mut Criterion) {
+    for s in standard() {
+        let e = Engines::new(&s);
+        let moves = s.nodes(1);
+        let mut group = c.benchmark_group(format!("movegen/{}", s.id));
+        group
+            .sample_size(20)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
+            .throughput(Throughput::Elements(moves));
+
+        let mut list = MoveList::new();
+        e.ccr.generate_legal(&mut list);
+        assert_eq!(list.len() as u64, moves, "ccr movegen {}", s.id);
+        group.bench_function("ccr", |b| {
+            b.iter(|| {
+                black_box(&e.ccr).generate_legal(&mut list);
+                black_box(&list);
+            })
+        });
+
+        assert_eq!(
+            e.shak.legal_moves().len() as u64,
+            moves,
+            "shakmaty movegen {}",
+            s.id
+        );
+        group.bench_function("shakmaty", |b| {
+            b.iter(|| {
+                // Black-boxed by reference: by value could copy the whole ArrayVec.
+                let moves = black_box(&e.shak).legal_moves();
+                black_box(&moves);
+            })
+        });
+
+        let mut buf = Vec::with_capacity(256);
+        cozy::legal_moves(&e.cozy, &mut buf);
+        assert_eq!(buf.len() as u64, moves, "cozy-chess movegen {}", s.id);
+        group.bench_function("cozy-chess", |b| {
+            b.iter(|| {
+                cozy::legal_moves(black_box(&e.cozy), &mut buf);
+                black_box(&buf);
+            })
+        });
+        group.finish();
+    }
+}
+
+/// One perft group: the three engines at `depth` on one position.
+fn perft_group(
+    c: &mut Criterion,
+    name: &str,
+    s: &Standard,
+    depth: u32,
+    ccr_perft: fn(&Position, u32) -> u64,
+    shak_perft: fn(&shakmaty::Chess, u32) -> u64,
+    cozy_perft: fn(&cozy_chess::Board, u32) -> u64,
+) {
+    let e = Engines::new(s);
+    let nodes = s.nodes(depth);
+    let mut group = c.benchmark_group(format!("{name}/{}", s.id));
+    // Iterations of 10-100 ms: flat sampling, few samples.
+    group
+        .sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Elements(nodes));
+    let id = |engine: &str| BenchmarkId::new(engine, format!("d{depth}"));
+
+    assert_eq!(
+        ccr_perft(&e.ccr, depth),
+        nodes,
+        "ccr {name} {} d{depth}",
+        s.id
+    );
+    group.bench_function(id("ccr"), |b| {
+        b.iter(|| ccr_perft(black_box(&e.ccr), black_box(depth)))
+    });
+    assert_eq!(
+        shak_perft(&e.shak, depth),
+        nodes,
+        "shakmaty {name} {} d{depth}",
+        s.id
+    );
+    group.bench_function(id("shakmaty"), |b| {
+        b.iter(|| shak_perft(black_box(&e.shak), black_box(depth)))
+    });
+    assert_eq!(
+        cozy_perft(&e.cozy, depth),
+        nodes,
+        "cozy-chess {name} {} d{depth}",
+        s.id
+    );
+    group.bench_function(id("cozy-chess"), |b| {
+        b.iter(|| cozy_perft(black_box(&e.cozy), black_box(depth)))
+    });
+    group.finish();
+}
+
+fn perft_make(c: &mut Criterion) {
+    for s in standard() {
+        perft_group(
+            c,
+            "perft_make",
+            &s,
+            depths(s.id).0,
+            |p, d| perft(p, d, Leaves::Make),
+            shak::perft_make,
+            cozy::perft_make,
+        );
+    }
+}
+
+fn perft_bulk(c: &mut Criterion) {
+    for s in standard() {
+        perft_group(
+            c,
+            "perft_bulk",
+            &s,
+            depths(s.id).1,
+            |p, d| perft(p, d, Leaves::Bulk),
+            shak::perft_bulk,
+            cozy::perft_bulk,
+        );
+    }
+}
+
+criterion_group!(benches, movegen, perft_make, perft_bulk);
+criterion_main!(benches);
