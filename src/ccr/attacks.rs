@@ -123,26 +123,39 @@ pub fn attacked_squares(board: &Ccr, by: Colour) -> [u32; 8] {
     map.attacked
 }
 
-/// The first occupied square along a ray from (word, mask), with the squares before it.
+/// The first occupied square along a ray from (word, mask).
 ///
-/// Returns `(word, mask, path)`; `mask` is 0 when the ray leaves the board first. `path` has
-/// one bit per C.C.R. square index for the empty squares crossed.
+/// Returns `(word, mask)`; `mask` is 0 when the ray leaves the board first.
 #[inline(always)]
 fn first_piece<const DW: isize, const DF: i32>(
     board: &Ccr,
     word: usize,
     mask: u32,
-) -> (usize, u32, u64) {
-    let mut path = 0u64;
+) -> (usize, u32) {
     let (mut w, mut m) = step::<DW, DF>(word, mask);
     while on_board(w, m) {
         if board.0[w] & m != 0 {
-            return (w, m, path);
+            return (w, m);
         }
-        path |= 1 << Square::from_word_mask(w, m).index();
         (w, m) = step::<DW, DF>(w, m);
     }
-    (0, 0, path)
+    (0, 0)
+}
+
+/// Marks in `targets` the squares along a ray from (word, mask) up to and including the
+/// occupied square (`end_word`, `end_mask`) that ends it.
+#[inline(always)]
+fn mark_ray<const DW: isize, const DF: i32>(
+    targets: &mut [u32; 8],
+    (word, mask): (usize, u32),
+    (end_word, end_mask): (usize, u32),
+) {
+    let (mut w, mut m) = step::<DW, DF>(word, mask);
+    while (w, m) != (end_word, end_mask) {
+        targets[w] |= m;
+        (w, m) = step::<DW, DF>(w, m);
+    }
+    targets[w] |= m;
 }
 
 /// The code on a (word, mask) square.
@@ -190,7 +203,7 @@ pub fn is_attacked(board: &Ccr, sq: Square, by: Colour) -> bool {
     }
     macro_rules! slider_on {
         ($dw:literal, $df:literal, $line:expr) => {{
-            let (w, m, _) = first_piece::<$dw, $df>(board, word, mask);
+            let (w, m) = first_piece::<$dw, $df>(board, word, mask);
             m != 0 && slides_along(code_at(board, w, m), by, $line)
         }};
     }
@@ -206,14 +219,15 @@ pub fn is_attacked(board: &Ccr, sq: Square, by: Colour) -> bool {
 }
 
 /// Checks and pins around one king.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct KingDanger {
     /// How many enemy pieces give check.
     pub checkers: u32,
-    /// With one checker: the checker's square and the squares between it and the king
-    /// (a move of another piece must land there). One bit per C.C.R. square index.
-    pub check_mask: u64,
-    /// The king's own pieces that are pinned to it.
+    /// Where a move of a piece other than the king may land, in the board's geometry: every
+    /// square when not in check; with checkers, their squares and the squares between a
+    /// checking slider and the king (so with one checker: capture it or block).
+    pub evasions: [u32; 8],
+    /// The king's own pieces that are pinned to it, one bit per C.C.R. square index.
     pub pinned: u64,
 }
 
@@ -223,22 +237,25 @@ pub struct KingDanger {
 pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> KingDanger {
     let them = us.flip();
     let (word, mask) = (king.word(), king.mask());
-    let mut danger = KingDanger::default();
+    let mut danger = KingDanger {
+        checkers: 0,
+        evasions: if in_check { [0; 8] } else { [u32::MAX; 8] },
+        pinned: 0,
+    };
     macro_rules! ray {
         ($dw:literal, $df:literal, $line:expr) => {{
-            let (w, m, path) = first_piece::<$dw, $df>(board, word, mask);
+            let (w, m) = first_piece::<$dw, $df>(board, word, mask);
             if m != 0 {
                 let code = code_at(board, w, m);
-                let at = 1u64 << Square::from_word_mask(w, m).index();
                 if code & 8 == us.code_bit() {
                     // Our piece: pinned if the next piece behind it is an enemy slider.
-                    let (w2, m2, _) = first_piece::<$dw, $df>(board, w, m);
+                    let (w2, m2) = first_piece::<$dw, $df>(board, w, m);
                     if m2 != 0 && slides_along(code_at(board, w2, m2), them, $line) {
-                        danger.pinned |= at;
+                        danger.pinned |= 1u64 << Square::from_word_mask(w, m).index();
                     }
                 } else if in_check && slides_along(code, them, $line) {
                     danger.checkers += 1;
-                    danger.check_mask |= path | at;
+                    mark_ray::<$dw, $df>(&mut danger.evasions, (word, mask), (w, m));
                 }
             }
         }};
@@ -261,13 +278,9 @@ pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> Kin
                 let Some(&rank_word) = board.0.get(w) else {
                     continue;
                 };
-                let mut hits = leapers_in_word(rank_word, mask, them, dw);
-                while hits != 0 {
-                    let m = 0xF << (hits.trailing_zeros() & !3);
-                    danger.checkers += 1;
-                    danger.check_mask |= 1 << Square::from_word_mask(w, m).index();
-                    hits &= !m;
-                }
+                let hits = leapers_in_word(rank_word, mask, them, dw);
+                danger.checkers += hits.count_ones() / 4;
+                danger.evasions[w] |= hits;
             }
         }
     }
@@ -335,11 +348,18 @@ mod tests {
         let p = Position::from_fen("4k3/5p2/3N4/7B/8/8/8/K3R3 b - - 0 1").unwrap();
         let d = king_danger(&p.board, sq("e8"), Colour::Black, true);
         assert_eq!(d.checkers, 2);
-        let expected: u64 = ["d6", "e1", "e2", "e3", "e4", "e5", "e6", "e7"]
-            .iter()
-            .map(|s| 1u64 << sq(s).index())
-            .sum();
-        assert_eq!(d.check_mask, expected);
+        let mut expected = [0u32; 8];
+        for s in ["d6", "e1", "e2", "e3", "e4", "e5", "e6", "e7"].map(sq) {
+            expected[s.word()] |= s.mask();
+        }
+        assert_eq!(d.evasions, expected);
         assert_eq!(d.pinned, 1 << sq("f7").index());
+        // Not in check: every square is open, the pin is still found.
+        let p = Position::from_fen("4k3/5p2/8/7B/8/8/8/K7 b - - 0 1").unwrap();
+        let d = king_danger(&p.board, sq("e8"), Colour::Black, false);
+        assert_eq!(
+            (d.checkers, d.evasions, d.pinned),
+            (0, [u32::MAX; 8], 1 << sq("f7").index())
+        );
     }
 }

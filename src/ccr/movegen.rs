@@ -5,13 +5,15 @@
 //! shift (two targets of the same word at once); sliders step the mask until it falls off
 //! the word, the word index leaves 0..8 or a piece blocks.
 //!
-//! Legality, measured cheapest this way: king moves are checked against a map of the
-//! squares the enemy attacks with our king lifted off the board (so it cannot hide behind
-//! itself); every other move is pseudo-legal and correct as generated unless the king is in
-//! check, the piece is pinned, or it is an en-passant capture. Only then does a filter pass
-//! run over the list: the common node pays nothing for legality beyond the map and the pin scan.
+//! Legality, measured cheapest this way (docs/BENCHMARKS.md): king moves are checked against
+//! a map of the squares the enemy attacks with our king lifted off the board (so it cannot
+//! hide behind itself); in check, the other pieces may only land on the evasion squares
+//! (capture the checker or block), a mask in the board's geometry that is all ones
+//! otherwise; the moves are then legal as generated unless the piece is pinned or the move
+//! is an en-passant capture. Only then does a filter pass run over the list: the common node
+//! pays nothing for legality beyond the map and the pin scan.
 
-use crate::ccr::attacks::{KingDanger, attacked_squares, is_attacked, king_danger};
+use crate::ccr::attacks::{attacked_squares, is_attacked, king_danger};
 use crate::ccr::board::{CastlingRights, Position};
 use crate::ccr::frame::{self, Handler, on_board, skip, step};
 use crate::types::{Colour, Move, MoveKind, Square};
@@ -96,6 +98,8 @@ struct Gen<'a> {
     own: [u32; 8],
     theirs: [u32; 8],
     king_danger: [u32; 8],
+    /// Where pieces other than the king may land (all squares unless in check).
+    evasions: [u32; 8],
     /// The en-passant target's rank word, or `usize::MAX` when there is none.
     ep_word: usize,
     ep_mask: u32,
@@ -123,7 +127,7 @@ impl Gen<'_> {
     #[inline(always)]
     fn leap(&mut self, from: Square, word: usize, targets: u32) {
         if word < 8 {
-            self.push_targets(from, word, targets & !self.own[word]);
+            self.push_targets(from, word, targets & !self.own[word] & self.evasions[word]);
         }
     }
 
@@ -133,11 +137,10 @@ impl Gen<'_> {
     fn slide<const DW: isize, const DF: i32>(&mut self, from: Square, word: usize, mask: u32) {
         let (mut w, mut m) = step::<DW, DF>(word, mask);
         while on_board(w, m) && self.own[w] & m == 0 {
-            self.list.push(Move::new(
-                from,
-                Square::from_word_mask(w, m),
-                MoveKind::Normal,
-            ));
+            if self.evasions[w] & m != 0 {
+                let to = Square::from_word_mask(w, m);
+                self.list.push(Move::new(from, to, MoveKind::Normal));
+            }
             if self.theirs[w] & m != 0 {
                 break;
             }
@@ -165,25 +168,28 @@ fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
     let ahead = if WHITE { word - 1 } else { word + 1 };
     let promotes = ahead == if WHITE { 0 } else { 7 };
     if g.board[ahead] & mask == 0 {
-        let to = Square::from_word_mask(ahead, mask);
-        if promotes {
-            g.promotions(from, to);
-        } else {
-            g.list.push(Move::new(from, to, MoveKind::Normal));
-            let start = if WHITE { 6 } else { 1 };
-            let two_ahead = if WHITE {
-                ahead.wrapping_sub(1)
+        if g.evasions[ahead] & mask != 0 {
+            let to = Square::from_word_mask(ahead, mask);
+            if promotes {
+                g.promotions(from, to);
             } else {
-                ahead + 1
-            };
-            if word == start && g.board[two_ahead] & mask == 0 {
-                let to = Square::from_word_mask(two_ahead, mask);
-                g.list.push(Move::new(from, to, MoveKind::DoublePush));
+                g.list.push(Move::new(from, to, MoveKind::Normal));
             }
+        }
+        let start = if WHITE { 6 } else { 1 };
+        let two_ahead = if WHITE {
+            word.wrapping_sub(2)
+        } else {
+            word + 2
+        };
+        if word == start && (g.board[two_ahead] & mask == 0) && (g.evasions[two_ahead] & mask != 0)
+        {
+            let to = Square::from_word_mask(two_ahead, mask);
+            g.list.push(Move::new(from, to, MoveKind::DoublePush));
         }
     }
     for target in [mask << 4, mask >> 4] {
-        if g.theirs[ahead] & target != 0 {
+        if g.theirs[ahead] & g.evasions[ahead] & target != 0 {
             let to = Square::from_word_mask(ahead, target);
             if promotes {
                 g.promotions(from, to);
@@ -191,6 +197,7 @@ fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
                 g.list.push(Move::new(from, to, MoveKind::Normal));
             }
         } else if ahead == g.ep_word && target == g.ep_mask {
+            // Checked by the filter: it may also answer a check by the captured pawn.
             let to = Square::from_word_mask(ahead, target);
             g.list.push(Move::new(from, to, MoveKind::EnPassant));
             g.ep_generated = true;
@@ -329,6 +336,7 @@ impl Position {
             own: self.board.colour_masks(us),
             theirs: self.board.colour_masks(them),
             king_danger: enemy_attacks,
+            evasions: danger.evasions,
             ep_word,
             ep_mask,
             ep_generated: false,
@@ -345,25 +353,23 @@ impl Position {
         if !in_check {
             castling(&mut g, self);
         }
-        if in_check || danger.pinned != 0 || g.ep_generated {
-            self.filter(g.list, king_sq, &danger, in_check);
+        if danger.pinned != 0 || g.ep_generated {
+            self.filter(g.list, king_sq, danger.pinned);
         }
     }
 
-    /// Removes the pseudo-legal moves that leave the king in check.
+    /// Removes the moves of pinned pieces that leave their line, and the en-passant
+    /// captures that expose the king.
     #[cold]
-    fn filter(&self, list: &mut MoveList, king: Square, danger: &KingDanger, in_check: bool) {
+    fn filter(&self, list: &mut MoveList, king: Square, pinned: u64) {
         list.retain(|mv| {
             let (from, to) = (mv.from(), mv.to());
-            if from == king {
-                true
-            } else if mv.kind() == MoveKind::EnPassant {
+            if mv.kind() == MoveKind::EnPassant {
                 // Two pawns leave one rank at once: test the result directly.
                 let after = self.make(mv);
                 !is_attacked(&after.board, king, after.side)
             } else {
-                (!in_check || danger.check_mask >> to.index() & 1 != 0)
-                    && (danger.pinned >> from.index() & 1 == 0 || aligned(king, from, to))
+                pinned >> from.index() & 1 == 0 || aligned(king, from, to)
             }
         });
     }
