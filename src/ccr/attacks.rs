@@ -1,365 +1,349 @@
-//! What the side not to move attacks: the squares map the legal move generator needs for
-//! the king, the single-square test, and the checkers and pins around a king.
+//! WHITE_ATTACKS and BLACK_ATTACKS (paper 4.4): two more `[u32; 8]` in the board's own
+//! geometry, right after the board in one 96-byte block, so one nibble mask reads a square of
+//! the board and of both tables, and the paper's displacements address all three
+//! (`+0..+28` the board, `+32..+60` White's attacks, `+64..+92` Black's).
 //!
-//! The map lives in the board's own geometry (`[u32; 8]`, `0xF` on each attacked square),
-//! so the mask that reads a square of the board reads it here too. It is built by the
-//! frame with a second handler table, the paper's way (section 4.4): leapers OR whole
-//! target masks into a word, sliders walk until the first occupied square, which they attack.
+//! Each square's nibble ORs the classes of the pieces attacking it: pawn `1000b`, knight or
+//! bishop `0100b`, rook `0010b`, queen or king `0001b`. The descending order makes the most
+//! significant set bit the cheapest attacker. Sliders stop at the first occupied square,
+//! which they attack whoever stands there.
+//!
+//! The tables are built by the frame with a second handler table. The paper's tricks, each
+//! measured against the plain ray loop (docs/BENCHMARKS.md):
+//! - rank attacks of rooks and queens without a loop: the occupancy of the rank word is
+//!   one bit per nibble, and a subtraction borrows across the empty squares up to the first
+//!   blocker toward file a; toward file h the highest blocker below the piece is found with
+//!   a leading-zero count. One OR puts both into the table;
+//! - a bishop walks both diagonals of one direction in one loop (a double mask), a queen
+//!   both diagonals and the file (a triple mask), each mask dropped when it hits a piece;
+//! - the tables start as one 64-byte zero store.
 
-use crate::ccr::board::{Ccr, NIBBLE_LOW_BITS};
-use crate::ccr::frame::{self, Handler, on_board, skip, step};
-use crate::types::{Colour, PieceCode, Square};
+use crate::ccr::board::{Ccr, NIBBLE_LOW_BITS, occupied_nibbles};
+use crate::ccr::frame::{self, Handler, Pieces, sideways, skip};
+use crate::types::{Colour, Square};
 
-/// The nibbles of `word` that equal `code`, as `0xF` masks.
-#[inline(always)]
-pub fn nibbles_equal(word: u32, code: u8) -> u32 {
-    let diff = word ^ (code as u32 * NIBBLE_LOW_BITS);
-    let nonzero = (diff | diff >> 1 | diff >> 2 | diff >> 3) & NIBBLE_LOW_BITS;
-    (nonzero ^ NIBBLE_LOW_BITS) * 0xF
+/// An attack class: one bit of a square's nibble in an attack table.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum AttackClass {
+    /// A queen or the king (`0001b`).
+    QueenOrKing = 1,
+    /// A rook (`0010b`).
+    Rook = 2,
+    /// A knight or a bishop (`0100b`).
+    Minor = 4,
+    /// A pawn (`1000b`).
+    Pawn = 8,
 }
 
-/// The square mask of both horizontal neighbours of `mask` (files ±1); off-board ones are 0.
-#[inline(always)]
-const fn sideways(mask: u32, files: u32) -> u32 {
-    (mask << (4 * files)) | (mask >> (4 * files))
+impl AttackClass {
+    /// The class bit repeated in every nibble, to AND with target masks.
+    const fn broadcast(self) -> u32 {
+        self as u32 * NIBBLE_LOW_BITS
+    }
+
+    /// The cheapest class in a nibble of classes: its most significant set bit.
+    pub const fn cheapest(classes: u8) -> Option<AttackClass> {
+        if classes & 8 != 0 {
+            Some(AttackClass::Pawn)
+        } else if classes & 4 != 0 {
+            Some(AttackClass::Minor)
+        } else if classes & 2 != 0 {
+            Some(AttackClass::Rook)
+        } else if classes & 1 != 0 {
+            Some(AttackClass::QueenOrKing)
+        } else {
+            None
+        }
+    }
 }
 
-/// Attack generation state: the board read, the map written.
-struct AttackMap {
+/// The board and both attack tables in one 96-byte block, addressed by displacement.
+///
+/// ```
+/// # use ccr::ccr::{Position, attacks::AttackBlock};
+/// // Figure 3 of the paper: the white pawn on d3 (rank 3: displacement +20, mask 000F0000h).
+/// let p = Position::from_fen("8/1k1r3b/4p3/2n5/8/3P4/1B2N1K1/7R w - - 0 1").unwrap();
+/// let block = AttackBlock::new(&p.board);
+/// // Black attacks it with a light piece and a rook: 0110b.
+/// assert_eq!(block.at(20 + 32 + 32) & 0x000F_0000, 0x0006_0000);
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[repr(C, align(32))]
+pub struct AttackBlock {
+    words: [u32; 24],
+}
+
+/// Where each part of the block starts, in words (the paper's displacement / 4).
+const WHITE_ATTACKS: usize = 8;
+const BLACK_ATTACKS: usize = 16;
+
+impl AttackBlock {
+    /// Builds both attack tables in one pass of the frame over every piece.
+    pub fn new(board: &Ccr) -> AttackBlock {
+        let mut block = AttackBlock { words: [0; 24] };
+        block.words[..8].copy_from_slice(&board.0);
+        let mut generator = AttackGen::new(board);
+        frame::run(board, Pieces::All, &ATTACK_HANDLERS, &mut generator);
+        block.words[WHITE_ATTACKS..BLACK_ATTACKS].copy_from_slice(&generator.tables[0]);
+        block.words[BLACK_ATTACKS..].copy_from_slice(&generator.tables[1]);
+        block
+    }
+
+    /// The word at a byte displacement of the paper (0, 4, … 92).
+    #[inline]
+    pub fn at(&self, displacement: usize) -> u32 {
+        self.words[displacement / 4]
+    }
+
+    /// The 24 words: board, WHITE_ATTACKS, BLACK_ATTACKS.
+    #[inline]
+    pub fn words(&self) -> &[u32; 24] {
+        &self.words
+    }
+
+    /// The three parts as `[u32; 8]` each, without copying.
+    #[inline]
+    pub fn parts(&self) -> &[[u32; 8]; 3] {
+        bytemuck::cast_ref(&self.words)
+    }
+
+    /// The attack table of `colour`.
+    #[inline]
+    pub fn attacks(&self, colour: Colour) -> &[u32; 8] {
+        &self.parts()[1 + colour as usize]
+    }
+
+    /// The attack classes (`0000b`..`1111b`) of `by` on `sq`.
+    #[inline]
+    pub fn classes(&self, by: Colour, sq: Square) -> u8 {
+        ((self.attacks(by)[sq.word()] >> sq.shift()) & 0xF) as u8
+    }
+
+    /// Whether `by` attacks `sq`.
+    #[inline]
+    pub fn is_attacked(&self, by: Colour, sq: Square) -> bool {
+        self.attacks(by)[sq.word()] & sq.mask() != 0
+    }
+
+    /// The cheapest class of `by`'s pieces attacking `sq`, for capture ordering and SEE.
+    #[inline]
+    pub fn cheapest_attacker(&self, by: Colour, sq: Square) -> Option<AttackClass> {
+        AttackClass::cheapest(self.classes(by, sq))
+    }
+
+    /// Whether the king of `colour` stands on a square the other side attacks.
+    #[inline]
+    pub fn in_check(&self, colour: Colour, king: Square) -> bool {
+        self.is_attacked(colour.flip(), king)
+    }
+}
+
+/// The attack table of one colour alone (what the legal move generator needs of the enemy).
+pub fn attacks_of(board: &Ccr, by: Colour) -> [u32; 8] {
+    let mut generator = AttackGen::new(board);
+    frame::run(board, Pieces::Of(by), &ATTACK_HANDLERS, &mut generator);
+    generator.tables[by as usize]
+}
+
+/// Attack generation state: the board and its occupancy (`0xF` per occupied square) read,
+/// one table per colour written.
+struct AttackGen {
     board: [u32; 8],
-    attacked: [u32; 8],
+    occupied: [u32; 8],
+    tables: [[u32; 8]; 2],
 }
 
-impl AttackMap {
-    /// ORs `targets` into rank word `word` if that word is on the board.
+impl AttackGen {
+    fn new(board: &Ccr) -> AttackGen {
+        AttackGen {
+            board: board.0,
+            occupied: board.0.map(|w| occupied_nibbles(w) * 0xF),
+            tables: [[0; 8]; 2],
+        }
+    }
+}
+
+impl AttackGen {
+    /// ORs `targets` (already carrying their class bits) into word `word` of `BLACK`'s
+    /// table, if that word is on the board.
     #[inline(always)]
-    fn mark(&mut self, word: usize, targets: u32) {
-        if let Some(w) = self.attacked.get_mut(word) {
+    fn mark<const BLACK: bool>(&mut self, word: usize, targets: u32) {
+        if let Some(w) = self.tables[BLACK as usize].get_mut(word) {
             *w |= targets;
         }
     }
 
+    /// The slider walk of one vertical direction (`DW` = −1 toward rank 8, +1 toward rank 1)
+    /// with up to three masks at once: the diagonal toward file a, the file itself and the
+    /// diagonal toward file h. Each mask stops (after marking) on the first occupied square.
     #[inline(always)]
-    fn ray<const DW: isize, const DF: i32>(&mut self, word: usize, mask: u32) {
-        let (mut w, mut m) = step::<DW, DF>(word, mask);
-        while on_board(w, m) {
-            self.attacked[w] |= m;
-            if self.board[w] & m != 0 {
+    fn walk<const BLACK: bool, const DW: isize, const A: bool, const FILE: bool, const H: bool>(
+        &mut self,
+        word: usize,
+        mask: u32,
+        class: u32,
+    ) {
+        let (mut toward_a, mut file, mut toward_h) = (
+            if A { mask } else { 0 },
+            if FILE { mask } else { 0 },
+            if H { mask } else { 0 },
+        );
+        let mut w = word.wrapping_add_signed(DW);
+        while w < 8 {
+            toward_a <<= 4;
+            toward_h >>= 4;
+            let reach = toward_a | file | toward_h;
+            if reach == 0 {
                 break;
             }
-            (w, m) = step::<DW, DF>(w, m);
+            self.tables[BLACK as usize][w] |= reach & class;
+            let blocked = self.occupied[w] & reach;
+            toward_a &= !blocked;
+            file &= !blocked;
+            toward_h &= !blocked;
+            w = w.wrapping_add_signed(DW);
         }
+    }
+
+    /// Rank attacks without a loop (see the module docs), marked with one OR.
+    #[inline(always)]
+    fn rank<const BLACK: bool>(&mut self, word: usize, mask: u32, class: u32) {
+        self.tables[BLACK as usize][word] |= rank_attacks(self.board[word], mask) & class;
     }
 }
 
-fn white_pawn_attacks(a: &mut AttackMap, word: usize, mask: u32) {
-    a.mark(word.wrapping_sub(1), sideways(mask, 1));
+/// The squares a rook on `mask` attacks along its rank word, as `0xF` masks.
+#[inline(always)]
+pub fn rank_attacks(rank_word: u32, mask: u32) -> u32 {
+    let occupied = occupied_nibbles(rank_word);
+    let piece = mask & NIBBLE_LOW_BITS;
+    // Toward file a: subtracting the next square's bit borrows through the empty squares
+    // and stops at the first occupied one; the XOR keeps exactly the bits that changed.
+    let toward_a = occupied ^ occupied.wrapping_sub(piece << 4);
+    // Toward file h: the nearest occupied square below the piece is the highest set bit
+    // below it (bit 0 stands in when there is none: the ray then runs to file h).
+    let below = occupied & piece.wrapping_sub(1);
+    let blocker = 1u32 << (31 - (below | 1).leading_zeros());
+    let toward_h = piece.wrapping_sub(blocker);
+    ((toward_a | toward_h) & NIBBLE_LOW_BITS) * 0xF
 }
 
-fn black_pawn_attacks(a: &mut AttackMap, word: usize, mask: u32) {
-    a.mark(word + 1, sideways(mask, 1));
+const PAWN: u32 = AttackClass::Pawn.broadcast();
+const MINOR: u32 = AttackClass::Minor.broadcast();
+const ROOK: u32 = AttackClass::Rook.broadcast();
+const QUEEN_OR_KING: u32 = AttackClass::QueenOrKing.broadcast();
+
+fn pawn<const BLACK: bool>(g: &mut AttackGen, word: usize, mask: u32) {
+    let ahead = if BLACK {
+        word + 1
+    } else {
+        word.wrapping_sub(1)
+    };
+    g.mark::<BLACK>(ahead, sideways(mask, 1) & PAWN);
 }
 
-fn knight_attacks(a: &mut AttackMap, word: usize, mask: u32) {
-    a.mark(word.wrapping_sub(2), sideways(mask, 1));
-    a.mark(word.wrapping_sub(1), sideways(mask, 2));
-    a.mark(word + 1, sideways(mask, 2));
-    a.mark(word + 2, sideways(mask, 1));
+fn knight<const BLACK: bool>(g: &mut AttackGen, word: usize, mask: u32) {
+    let (near, far) = (sideways(mask, 1) & MINOR, sideways(mask, 2) & MINOR);
+    g.mark::<BLACK>(word.wrapping_sub(2), near);
+    g.mark::<BLACK>(word.wrapping_sub(1), far);
+    g.mark::<BLACK>(word + 1, far);
+    g.mark::<BLACK>(word + 2, near);
 }
 
-fn king_attacks(a: &mut AttackMap, word: usize, mask: u32) {
-    let three = sideways(mask, 1) | mask;
-    a.mark(word.wrapping_sub(1), three);
-    a.mark(word, sideways(mask, 1));
-    a.mark(word + 1, three);
+fn bishop<const BLACK: bool>(g: &mut AttackGen, word: usize, mask: u32) {
+    g.walk::<BLACK, -1, true, false, true>(word, mask, MINOR);
+    g.walk::<BLACK, 1, true, false, true>(word, mask, MINOR);
 }
 
-fn bishop_attacks(a: &mut AttackMap, word: usize, mask: u32) {
-    a.ray::<-1, -1>(word, mask);
-    a.ray::<-1, 1>(word, mask);
-    a.ray::<1, -1>(word, mask);
-    a.ray::<1, 1>(word, mask);
+fn rook<const BLACK: bool>(g: &mut AttackGen, word: usize, mask: u32) {
+    g.walk::<BLACK, -1, false, true, false>(word, mask, ROOK);
+    g.walk::<BLACK, 1, false, true, false>(word, mask, ROOK);
+    g.rank::<BLACK>(word, mask, ROOK);
 }
 
-fn rook_attacks(a: &mut AttackMap, word: usize, mask: u32) {
-    a.ray::<-1, 0>(word, mask);
-    a.ray::<1, 0>(word, mask);
-    a.ray::<0, -1>(word, mask);
-    a.ray::<0, 1>(word, mask);
+fn queen<const BLACK: bool>(g: &mut AttackGen, word: usize, mask: u32) {
+    g.walk::<BLACK, -1, true, true, true>(word, mask, QUEEN_OR_KING);
+    g.walk::<BLACK, 1, true, true, true>(word, mask, QUEEN_OR_KING);
+    g.rank::<BLACK>(word, mask, QUEEN_OR_KING);
 }
 
-fn queen_attacks(a: &mut AttackMap, word: usize, mask: u32) {
-    bishop_attacks(a, word, mask);
-    rook_attacks(a, word, mask);
+fn king<const BLACK: bool>(g: &mut AttackGen, word: usize, mask: u32) {
+    let three = (sideways(mask, 1) | mask) & QUEEN_OR_KING;
+    g.mark::<BLACK>(word.wrapping_sub(1), three);
+    g.mark::<BLACK>(word, sideways(mask, 1) & QUEEN_OR_KING);
+    g.mark::<BLACK>(word + 1, three);
 }
 
-/// The attack handlers, indexed by piece code.
-const ATTACK_TABLE: [Handler<AttackMap>; 16] = [
+/// The attack handlers, indexed by piece code: the frame's second table.
+const ATTACK_HANDLERS: [Handler<AttackGen>; 16] = [
     skip,
-    white_pawn_attacks,
-    knight_attacks,
-    bishop_attacks,
-    rook_attacks,
-    queen_attacks,
-    king_attacks,
+    pawn::<false>,
+    knight::<false>,
+    bishop::<false>,
+    rook::<false>,
+    queen::<false>,
+    king::<false>,
     skip,
     skip,
-    black_pawn_attacks,
-    knight_attacks,
-    bishop_attacks,
-    rook_attacks,
-    queen_attacks,
-    king_attacks,
+    pawn::<true>,
+    knight::<true>,
+    bishop::<true>,
+    rook::<true>,
+    queen::<true>,
+    king::<true>,
     skip,
 ];
-
-/// Every square `by` attacks on `board`, `0xF` per attacked square, in the board's geometry.
-pub fn attacked_squares(board: &Ccr, by: Colour) -> [u32; 8] {
-    let mut map = AttackMap {
-        board: board.0,
-        attacked: [0; 8],
-    };
-    frame::run(board, by, &ATTACK_TABLE, &mut map);
-    map.attacked
-}
-
-/// The first occupied square along a ray from (word, mask).
-///
-/// Returns `(word, mask)`; `mask` is 0 when the ray leaves the board first.
-#[inline(always)]
-fn first_piece<const DW: isize, const DF: i32>(
-    board: &Ccr,
-    word: usize,
-    mask: u32,
-) -> (usize, u32) {
-    let (mut w, mut m) = step::<DW, DF>(word, mask);
-    while on_board(w, m) {
-        if board.0[w] & m != 0 {
-            return (w, m);
-        }
-        (w, m) = step::<DW, DF>(w, m);
-    }
-    (0, 0)
-}
-
-/// Marks in `targets` the squares along a ray from (word, mask) up to and including the
-/// occupied square (`end_word`, `end_mask`) that ends it.
-#[inline(always)]
-fn mark_ray<const DW: isize, const DF: i32>(
-    targets: &mut [u32; 8],
-    (word, mask): (usize, u32),
-    (end_word, end_mask): (usize, u32),
-) {
-    let (mut w, mut m) = step::<DW, DF>(word, mask);
-    while (w, m) != (end_word, end_mask) {
-        targets[w] |= m;
-        (w, m) = step::<DW, DF>(w, m);
-    }
-    targets[w] |= m;
-}
-
-/// The code on a (word, mask) square.
-#[inline(always)]
-fn code_at(board: &Ccr, word: usize, mask: u32) -> u8 {
-    ((board.0[word] & mask) >> mask.trailing_zeros()) as u8
-}
-
-/// Whether the code is a `by` slider that moves along this kind of line (`line_type` is
-/// the bishop or the rook; the queen serves both).
-#[inline(always)]
-fn slides_along(code: u8, by: Colour, line_type: u8) -> bool {
-    code & 8 == by.code_bit() && (code & 7 == line_type || code & 7 == PieceCode::QUEEN)
-}
-
-/// The leaper masks around (word, mask): knights two words away, knights one word away,
-/// pawns (as seen from `by`) and kings — each as (word offset, target masks).
-#[inline(always)]
-fn leaper_hits(board: &Ccr, word: usize, mask: u32, by: Colour) -> u32 {
-    let code = |t| PieceCode::new(by, t).0;
-    let at = |dw: isize, code: u8, targets: u32| -> u32 {
-        board
-            .0
-            .get(word.wrapping_add_signed(dw))
-            .map_or(0, |&w| nibbles_equal(w, code) & targets)
-    };
-    let (knight, king) = (code(PieceCode::KNIGHT), code(PieceCode::KING));
-    // A white pawn attacks toward rank 8, so it stands one word further (toward rank 1).
-    let pawn_word = if by == Colour::White { 1 } else { -1 };
-    at(-2, knight, sideways(mask, 1))
-        | at(2, knight, sideways(mask, 1))
-        | at(-1, knight, sideways(mask, 2))
-        | at(1, knight, sideways(mask, 2))
-        | at(pawn_word, code(PieceCode::PAWN), sideways(mask, 1))
-        | at(-1, king, sideways(mask, 1) | mask)
-        | at(0, king, sideways(mask, 1))
-        | at(1, king, sideways(mask, 1) | mask)
-}
-
-/// Whether `by` attacks `sq` on `board`, found by looking outward from `sq`.
-pub fn is_attacked(board: &Ccr, sq: Square, by: Colour) -> bool {
-    let (word, mask) = (sq.word(), sq.mask());
-    if leaper_hits(board, word, mask, by) != 0 {
-        return true;
-    }
-    macro_rules! slider_on {
-        ($dw:literal, $df:literal, $line:expr) => {{
-            let (w, m) = first_piece::<$dw, $df>(board, word, mask);
-            m != 0 && slides_along(code_at(board, w, m), by, $line)
-        }};
-    }
-    let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
-    slider_on!(-1, -1, b)
-        || slider_on!(-1, 1, b)
-        || slider_on!(1, -1, b)
-        || slider_on!(1, 1, b)
-        || slider_on!(-1, 0, r)
-        || slider_on!(1, 0, r)
-        || slider_on!(0, -1, r)
-        || slider_on!(0, 1, r)
-}
-
-/// Checks and pins around one king.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct KingDanger {
-    /// How many enemy pieces give check.
-    pub checkers: u32,
-    /// Where a move of a piece other than the king may land, in the board's geometry: every
-    /// square when not in check; with checkers, their squares and the squares between a
-    /// checking slider and the king (so with one checker: capture it or block).
-    pub evasions: [u32; 8],
-    /// The king's own pieces that are pinned to it, one bit per C.C.R. square index.
-    pub pinned: u64,
-}
-
-/// Finds the checks on the king of `us` at `king` and the pieces pinned to it.
-///
-/// `in_check` says whether to look for checkers at all; pins are always found.
-pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> KingDanger {
-    let them = us.flip();
-    let (word, mask) = (king.word(), king.mask());
-    let mut danger = KingDanger {
-        checkers: 0,
-        evasions: if in_check { [0; 8] } else { [u32::MAX; 8] },
-        pinned: 0,
-    };
-    macro_rules! ray {
-        ($dw:literal, $df:literal, $line:expr) => {{
-            let (w, m) = first_piece::<$dw, $df>(board, word, mask);
-            if m != 0 {
-                let code = code_at(board, w, m);
-                if code & 8 == us.code_bit() {
-                    // Our piece: pinned if the next piece behind it is an enemy slider.
-                    let (w2, m2) = first_piece::<$dw, $df>(board, w, m);
-                    if m2 != 0 && slides_along(code_at(board, w2, m2), them, $line) {
-                        danger.pinned |= 1u64 << Square::from_word_mask(w, m).index();
-                    }
-                } else if in_check && slides_along(code, them, $line) {
-                    danger.checkers += 1;
-                    mark_ray::<$dw, $df>(&mut danger.evasions, (word, mask), (w, m));
-                }
-            }
-        }};
-    }
-    let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
-    ray!(-1, -1, b);
-    ray!(-1, 1, b);
-    ray!(1, -1, b);
-    ray!(1, 1, b);
-    ray!(-1, 0, r);
-    ray!(1, 0, r);
-    ray!(0, -1, r);
-    ray!(0, 1, r);
-    if in_check {
-        // Knights and pawns: every hit is a checker (the enemy king never gives check).
-        let leapers = leaper_hits(board, word, mask, them);
-        if leapers != 0 {
-            for dw in [-2isize, -1, 1, 2] {
-                let w = word.wrapping_add_signed(dw);
-                let Some(&rank_word) = board.0.get(w) else {
-                    continue;
-                };
-                let hits = leapers_in_word(rank_word, mask, them, dw);
-                danger.checkers += hits.count_ones() / 4;
-                danger.evasions[w] |= hits;
-            }
-        }
-    }
-    danger
-}
-
-/// The knights and pawns of `by` in `rank_word`, `dw` words away from `mask`'s square,
-/// that attack that square.
-#[inline(always)]
-fn leapers_in_word(rank_word: u32, mask: u32, by: Colour, dw: isize) -> u32 {
-    let knight = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::KNIGHT).0);
-    let pawn = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::PAWN).0);
-    let pawn_word = if by == Colour::White { 1 } else { -1 };
-    let knight_targets = if dw.abs() == 2 {
-        sideways(mask, 1)
-    } else {
-        sideways(mask, 2)
-    };
-    let pawn_targets = if dw == pawn_word {
-        sideways(mask, 1)
-    } else {
-        0
-    };
-    (knight & knight_targets) | (pawn & pawn_targets)
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ccr::Position;
 
+    fn block(fen: &str) -> AttackBlock {
+        AttackBlock::new(&Position::from_fen(fen).unwrap().board)
+    }
+
     fn sq(name: &str) -> Square {
         Square::parse(name).unwrap()
     }
 
     #[test]
-    fn nibble_equality() {
-        assert_eq!(nibbles_equal(0x1020_3021, 2), 0x00F0_00F0);
-        assert_eq!(nibbles_equal(0, 0), 0xFFFF_FFFF);
+    fn rank_attacks_stop_at_the_first_piece_each_way() {
+        // a..h: rook on d, pieces on b and g: attacks b, c, e, f, g.
+        assert_eq!(rank_attacks(0x0204_0020, 0x000F_0000), 0x0FF0_FFF0);
+        // Alone on the rank: every other square.
+        assert_eq!(rank_attacks(0x0000_0004, 0x0000_000F), 0xFFFF_FFF0);
+        assert_eq!(rank_attacks(0x4000_0000, 0xF000_0000), 0x0FFF_FFFF);
+        // Neighbours on both sides: just those two.
+        assert_eq!(rank_attacks(0x0001_4100, 0x0000_F000), 0x000F_0F00);
     }
 
     #[test]
-    fn attack_map_agrees_with_the_single_square_test() {
-        let p = Position::from_fen(
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        )
-        .unwrap();
-        for by in [Colour::White, Colour::Black] {
-            let map = attacked_squares(&p.board, by);
-            for i in 0..64 {
-                let s = Square::new(i);
-                assert_eq!(
-                    map[s.word()] & s.mask() != 0,
-                    is_attacked(&p.board, s, by),
-                    "{s} by {by:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn finds_checkers_and_pins() {
-        // Black king e8: checked by the knight on d6 and the rook on e1 through e2..e7;
-        // the pawn on f7 is pinned by the bishop on h5.
-        let p = Position::from_fen("4k3/5p2/3N4/7B/8/8/8/K3R3 b - - 0 1").unwrap();
-        let d = king_danger(&p.board, sq("e8"), Colour::Black, true);
-        assert_eq!(d.checkers, 2);
-        let mut expected = [0u32; 8];
-        for s in ["d6", "e1", "e2", "e3", "e4", "e5", "e6", "e7"].map(sq) {
-            expected[s.word()] |= s.mask();
-        }
-        assert_eq!(d.evasions, expected);
-        assert_eq!(d.pinned, 1 << sq("f7").index());
-        // Not in check: every square is open, the pin is still found.
-        let p = Position::from_fen("4k3/5p2/8/7B/8/8/8/K7 b - - 0 1").unwrap();
-        let d = king_danger(&p.board, sq("e8"), Colour::Black, false);
+    fn the_paper_worked_example() {
+        let b = block("8/1k1r3b/4p3/2n5/8/3P4/1B2N1K1/7R w - - 0 1");
+        assert_eq!(b.at(84) & 0x000F_0000, 0x0006_0000);
+        assert_eq!(b.classes(Colour::Black, sq("d3")), 0b0110);
         assert_eq!(
-            (d.checkers, d.evasions, d.pinned),
-            (0, [u32::MAX; 8], 1 << sq("f7").index())
+            b.cheapest_attacker(Colour::Black, sq("d3")),
+            Some(AttackClass::Minor)
         );
+    }
+
+    #[test]
+    fn queries() {
+        let b = block("4k3/8/8/8/8/8/3p4/R3K3 w Q - 0 1");
+        // The pawn on d2 attacks e1 (check) and c1; the rook on a1 attacks b1, c1, d1 and
+        // e1, where its own king stands.
+        assert!(b.in_check(Colour::White, sq("e1")));
+        assert_eq!(b.classes(Colour::Black, sq("e1")), 0b1000);
+        assert_eq!(b.classes(Colour::White, sq("d1")), 0b0011);
+        assert_eq!(b.classes(Colour::White, sq("e1")), 0b0010);
+        assert_eq!(
+            b.cheapest_attacker(Colour::White, sq("d1")),
+            Some(AttackClass::Rook)
+        );
+        assert_eq!(b.cheapest_attacker(Colour::White, sq("h8")), None);
+        assert!(!b.is_attacked(Colour::White, sq("f3")));
     }
 }

@@ -56,6 +56,20 @@ impl Ccr {
     }
 }
 
+/// The nibbles of `word` that equal `code`, as `0xF` masks.
+#[inline(always)]
+pub fn nibbles_equal(word: u32, code: u8) -> u32 {
+    let diff = word ^ (code as u32 * NIBBLE_LOW_BITS);
+    let nonzero = (diff | diff >> 1 | diff >> 2 | diff >> 3) & NIBBLE_LOW_BITS;
+    (nonzero ^ NIBBLE_LOW_BITS) * 0xF
+}
+
+/// For one rank word, the low bit of every occupied nibble.
+#[inline(always)]
+pub fn occupied_nibbles(word: u32) -> u32 {
+    (word | word >> 1 | word >> 2 | word >> 3) & NIBBLE_LOW_BITS
+}
+
 /// For one rank word, the low bit of every nibble that holds a piece of `colour`.
 #[inline]
 pub fn colour_nibbles(word: u32, colour: Colour) -> u32 {
@@ -134,6 +148,13 @@ mod tests {
         let w = 0x1_0_E_6_9_5_0_C;
         assert_eq!(colour_nibbles(w, Colour::White), 0x1_0_0_1_0_1_0_0);
         assert_eq!(colour_nibbles(w, Colour::Black), 0x0_0_1_0_1_0_0_1);
+    }
+
+    #[test]
+    fn nibble_equality_and_occupancy() {
+        assert_eq!(nibbles_equal(0x1020_3021, 2), 0x00F0_00F0);
+        assert_eq!(nibbles_equal(0, 0), 0xFFFF_FFFF);
+        assert_eq!(occupied_nibbles(0x1020_3021), 0x1010_1011);
     }
 
     #[test]

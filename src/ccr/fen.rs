@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use crate::ccr::attacks::is_attacked;
 use crate::ccr::board::{CastlingRights, Ccr, Position};
+use crate::ccr::checks::is_attacked;
 use crate::types::{Colour, PieceCode, Square};
 
 /// The standard starting position.

@@ -2,11 +2,11 @@
 //! inner loop over the nibbles, and a jump table indexed by the 4-bit piece code.
 //!
 //! Move generation and attack generation are two tables plugged into this one loop (the
-//! evaluation adds a third). The inner loop visits only the nibbles of one colour: the
-//! colour bit test of [`colour_nibbles`] plays the part of the paper's BSF scan, so empty
-//! squares cost nothing, and the table entries for the other colour are never reached.
+//! evaluation adds a third). The inner loop visits only the selected nibbles (one colour's
+//! or every occupied one): finding them with a few shifts and a trailing-zero count plays
+//! the part of the paper's BSF scan, so empty squares cost nothing.
 
-use crate::ccr::board::{Ccr, colour_nibbles};
+use crate::ccr::board::{Ccr, colour_nibbles, occupied_nibbles};
 use crate::types::Colour;
 
 /// A piece handler: the context, the rank word index (displacement / 4) and the piece's
@@ -16,13 +16,25 @@ pub type Handler<C> = fn(&mut C, usize, u32);
 /// A handler that does nothing, for the codes a table does not serve.
 pub fn skip<C>(_: &mut C, _: usize, _: u32) {}
 
-/// Calls `table[code]` for every piece of `colour` on `board`, rank 8 first, file h first.
+/// Which pieces the frame visits.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Pieces {
+    /// The pieces of one colour.
+    Of(Colour),
+    /// Every piece on the board.
+    All,
+}
+
+/// Calls `table[code]` for every selected piece on `board`, rank 8 first, file h first.
 #[inline(always)]
-pub fn run<C>(board: &Ccr, colour: Colour, table: &[Handler<C>; 16], ctx: &mut C) {
+pub fn run<C>(board: &Ccr, pieces: Pieces, table: &[Handler<C>; 16], ctx: &mut C) {
     for word in 0..8 {
         let rank_word = board.0[word];
-        // One bit (the low bit of the nibble) per piece of `colour`.
-        let mut pieces = colour_nibbles(rank_word, colour);
+        // One bit (the low bit of the nibble) per selected piece.
+        let mut pieces = match pieces {
+            Pieces::Of(colour) => colour_nibbles(rank_word, colour),
+            Pieces::All => occupied_nibbles(rank_word),
+        };
         while pieces != 0 {
             let shift = pieces.trailing_zeros();
             let code = (rank_word >> shift) & 0xF;
@@ -50,6 +62,12 @@ pub const fn step<const DW: isize, const DF: i32>(word: usize, mask: u32) -> (us
     (word.wrapping_add_signed(DW), mask)
 }
 
+/// The masks of both horizontal neighbours `files` files away (off-board ones are 0).
+#[inline(always)]
+pub const fn sideways(mask: u32, files: u32) -> u32 {
+    (mask << (4 * files)) | (mask >> (4 * files))
+}
+
 /// Whether a stepped (word, mask) is still on the board.
 #[inline(always)]
 pub const fn on_board(word: usize, mask: u32) -> bool {
@@ -71,7 +89,7 @@ mod tests {
         table[2] = record; // white knight only
         let p = Position::from_fen("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1").unwrap();
         let mut seen = Seen(Vec::new());
-        run(&p.board, Colour::White, &table, &mut seen);
+        run(&p.board, Pieces::Of(Colour::White), &table, &mut seen);
         // The knight on g4: displacement +16 (word 4), mask 000000F0h.
         assert_eq!(seen.0, vec![(4, 0x0000_00F0)]);
     }

@@ -2,6 +2,7 @@
 
 pub mod attacks;
 pub mod board;
+pub mod checks;
 pub mod fen;
 pub mod frame;
 pub mod make;

@@ -6,16 +6,17 @@
 //! the word, the word index leaves 0..8 or a piece blocks.
 //!
 //! Legality, measured cheapest this way (docs/BENCHMARKS.md): king moves are checked against
-//! a map of the squares the enemy attacks with our king lifted off the board (so it cannot
-//! hide behind itself); in check, the other pieces may only land on the evasion squares
+//! the enemy's attack table (BLACK_ATTACKS or WHITE_ATTACKS, the same geometry as the board)
+//! and, in check, against the squares behind the king on a checking slider's line; in check, the other pieces may only land on the evasion squares
 //! (capture the checker or block), a mask in the board's geometry that is all ones
 //! otherwise; the moves are then legal as generated unless the piece is pinned or the move
 //! is an en-passant capture. Only then does a filter pass run over the list: the common node
 //! pays nothing for legality beyond the map and the pin scan.
 
-use crate::ccr::attacks::{attacked_squares, is_attacked, king_danger};
-use crate::ccr::board::{CastlingRights, Position};
-use crate::ccr::frame::{self, Handler, on_board, skip, step};
+use crate::ccr::attacks::attacks_of;
+use crate::ccr::board::{CastlingRights, Position, occupied_nibbles};
+use crate::ccr::checks::{is_attacked, king_danger};
+use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
 use crate::types::{Colour, Move, MoveKind, Square};
 
 /// Room for every legal move of any position (the known maximum is 218) and for the
@@ -322,11 +323,18 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         let king_sq = self.king(us);
-        let mut without_king = self.board;
-        without_king.0[king_sq.word()] &= !king_sq.mask();
-        let enemy_attacks = attacked_squares(&without_king, them);
+        let enemy_attacks = attacks_of(&self.board, them);
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
         let danger = king_danger(&self.board, king_sq, us, in_check);
+        // Where the king may not go: every square with an attack class (widened to a full
+        // nibble mask), and in check the squares behind the king on a checking slider's
+        // line, which the table does not reach because the slider stops at the king.
+        let mut king_danger = [0; 8];
+        for ((danger_word, attacks), xrayed) in
+            king_danger.iter_mut().zip(enemy_attacks).zip(danger.xrayed)
+        {
+            *danger_word = (occupied_nibbles(attacks) * 0xF) | xrayed;
+        }
         let (ep_word, ep_mask) = match self.en_passant {
             Some(sq) => (sq.word(), sq.mask()),
             None => (usize::MAX, 0),
@@ -335,7 +343,7 @@ impl Position {
             board: self.board.0,
             own: self.board.colour_masks(us),
             theirs: self.board.colour_masks(them),
-            king_danger: enemy_attacks,
+            king_danger,
             evasions: danger.evasions,
             ep_word,
             ep_mask,
@@ -347,8 +355,8 @@ impl Position {
             return;
         }
         match us {
-            Colour::White => frame::run(&self.board, us, &Gen::WHITE_MOVES, &mut g),
-            Colour::Black => frame::run(&self.board, us, &Gen::BLACK_MOVES, &mut g),
+            Colour::White => frame::run(&self.board, Pieces::Of(us), &Gen::WHITE_MOVES, &mut g),
+            Colour::Black => frame::run(&self.board, Pieces::Of(us), &Gen::BLACK_MOVES, &mut g),
         }
         if !in_check {
             castling(&mut g, self);

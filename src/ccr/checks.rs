@@ -1,0 +1,264 @@
+//! Looking outward from one square: whether it is attacked, and the checks and pins around
+//! a king. These walk the eight rays from the square itself, so they need no attack table;
+//! FEN validation, the en-passant test and the legal move generator's pin scan use them.
+
+use crate::ccr::board::{Ccr, nibbles_equal};
+use crate::ccr::frame::{on_board, sideways, step};
+use crate::types::{Colour, PieceCode, Square};
+
+/// The first occupied square along a ray from (word, mask).
+///
+/// Returns `(word, mask)`; `mask` is 0 when the ray leaves the board first.
+#[inline(always)]
+fn first_piece<const DW: isize, const DF: i32>(
+    board: &Ccr,
+    word: usize,
+    mask: u32,
+) -> (usize, u32) {
+    let (mut w, mut m) = step::<DW, DF>(word, mask);
+    while on_board(w, m) {
+        if board.0[w] & m != 0 {
+            return (w, m);
+        }
+        (w, m) = step::<DW, DF>(w, m);
+    }
+    (0, 0)
+}
+
+/// Marks in `targets` the squares along a ray from (word, mask) up to and including the
+/// occupied square (`end_word`, `end_mask`) that ends it.
+#[inline(always)]
+fn mark_ray<const DW: isize, const DF: i32>(
+    targets: &mut [u32; 8],
+    (word, mask): (usize, u32),
+    (end_word, end_mask): (usize, u32),
+) {
+    let (mut w, mut m) = step::<DW, DF>(word, mask);
+    while (w, m) != (end_word, end_mask) {
+        targets[w] |= m;
+        (w, m) = step::<DW, DF>(w, m);
+    }
+    targets[w] |= m;
+}
+
+/// The mask one file the other way from a step with file direction `DF`.
+#[inline(always)]
+const fn back<const DF: i32>(mask: u32) -> u32 {
+    if DF < 0 {
+        mask >> 4
+    } else if DF > 0 {
+        mask << 4
+    } else {
+        mask
+    }
+}
+
+/// The code on a (word, mask) square.
+#[inline(always)]
+fn code_at(board: &Ccr, word: usize, mask: u32) -> u8 {
+    ((board.0[word] & mask) >> mask.trailing_zeros()) as u8
+}
+
+/// Whether the code is a `by` slider that moves along this kind of line (`line_type` is
+/// the bishop or the rook; the queen serves both).
+#[inline(always)]
+fn slides_along(code: u8, by: Colour, line_type: u8) -> bool {
+    code & 8 == by.code_bit() && (code & 7 == line_type || code & 7 == PieceCode::QUEEN)
+}
+
+/// The leaper masks around (word, mask): knights two words away, knights one word away,
+/// pawns (as seen from `by`) and kings — each as (word offset, target masks).
+#[inline(always)]
+fn leaper_hits(board: &Ccr, word: usize, mask: u32, by: Colour) -> u32 {
+    let code = |t| PieceCode::new(by, t).0;
+    let at = |dw: isize, code: u8, targets: u32| -> u32 {
+        board
+            .0
+            .get(word.wrapping_add_signed(dw))
+            .map_or(0, |&w| nibbles_equal(w, code) & targets)
+    };
+    let (knight, king) = (code(PieceCode::KNIGHT), code(PieceCode::KING));
+    // A white pawn attacks toward rank 8, so it stands one word further (toward rank 1).
+    let pawn_word = if by == Colour::White { 1 } else { -1 };
+    at(-2, knight, sideways(mask, 1))
+        | at(2, knight, sideways(mask, 1))
+        | at(-1, knight, sideways(mask, 2))
+        | at(1, knight, sideways(mask, 2))
+        | at(pawn_word, code(PieceCode::PAWN), sideways(mask, 1))
+        | at(-1, king, sideways(mask, 1) | mask)
+        | at(0, king, sideways(mask, 1))
+        | at(1, king, sideways(mask, 1) | mask)
+}
+
+/// Whether `by` attacks `sq` on `board`, found by looking outward from `sq`.
+pub fn is_attacked(board: &Ccr, sq: Square, by: Colour) -> bool {
+    let (word, mask) = (sq.word(), sq.mask());
+    if leaper_hits(board, word, mask, by) != 0 {
+        return true;
+    }
+    macro_rules! slider_on {
+        ($dw:literal, $df:literal, $line:expr) => {{
+            let (w, m) = first_piece::<$dw, $df>(board, word, mask);
+            m != 0 && slides_along(code_at(board, w, m), by, $line)
+        }};
+    }
+    let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
+    slider_on!(-1, -1, b)
+        || slider_on!(-1, 1, b)
+        || slider_on!(1, -1, b)
+        || slider_on!(1, 1, b)
+        || slider_on!(-1, 0, r)
+        || slider_on!(1, 0, r)
+        || slider_on!(0, -1, r)
+        || slider_on!(0, 1, r)
+}
+
+/// Checks and pins around one king.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct KingDanger {
+    /// How many enemy pieces give check.
+    pub checkers: u32,
+    /// Where a move of a piece other than the king may land, in the board's geometry: every
+    /// square when not in check; with checkers, their squares and the squares between a
+    /// checking slider and the king (so with one checker: capture it or block).
+    pub evasions: [u32; 8],
+    /// The king's own pieces that are pinned to it, one bit per C.C.R. square index.
+    pub pinned: u64,
+    /// The squares behind the king on the line of a checking slider: the attack table
+    /// stops at the king, but the king may not step back along the slider's line.
+    pub xrayed: [u32; 8],
+}
+
+/// Finds the checks on the king of `us` at `king` and the pieces pinned to it.
+///
+/// `in_check` says whether to look for checkers at all; pins are always found.
+pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> KingDanger {
+    let them = us.flip();
+    let (word, mask) = (king.word(), king.mask());
+    let mut danger = KingDanger {
+        checkers: 0,
+        evasions: if in_check { [0; 8] } else { [u32::MAX; 8] },
+        pinned: 0,
+        xrayed: [0; 8],
+    };
+    macro_rules! ray {
+        ($dw:literal, $df:literal, $line:expr) => {{
+            let (w, m) = first_piece::<$dw, $df>(board, word, mask);
+            if m != 0 {
+                let code = code_at(board, w, m);
+                if code & 8 == us.code_bit() {
+                    // Our piece: pinned if the next piece behind it is an enemy slider.
+                    let (w2, m2) = first_piece::<$dw, $df>(board, w, m);
+                    if m2 != 0 && slides_along(code_at(board, w2, m2), them, $line) {
+                        danger.pinned |= 1u64 << Square::from_word_mask(w, m).index();
+                    }
+                } else if in_check && slides_along(code, them, $line) {
+                    danger.checkers += 1;
+                    mark_ray::<$dw, $df>(&mut danger.evasions, (word, mask), (w, m));
+                    // One step from the king away from the checker.
+                    let (bw, bm) = (word.wrapping_add_signed(-$dw), back::<$df>(mask));
+                    if let Some(xrayed) = danger.xrayed.get_mut(bw) {
+                        *xrayed |= bm;
+                    }
+                }
+            }
+        }};
+    }
+    let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
+    ray!(-1, -1, b);
+    ray!(-1, 1, b);
+    ray!(1, -1, b);
+    ray!(1, 1, b);
+    ray!(-1, 0, r);
+    ray!(1, 0, r);
+    ray!(0, -1, r);
+    ray!(0, 1, r);
+    if in_check {
+        // Knights and pawns: every hit is a checker (the enemy king never gives check).
+        let leapers = leaper_hits(board, word, mask, them);
+        if leapers != 0 {
+            for dw in [-2isize, -1, 1, 2] {
+                let w = word.wrapping_add_signed(dw);
+                let Some(&rank_word) = board.0.get(w) else {
+                    continue;
+                };
+                let hits = leapers_in_word(rank_word, mask, them, dw);
+                danger.checkers += hits.count_ones() / 4;
+                danger.evasions[w] |= hits;
+            }
+        }
+    }
+    danger
+}
+
+/// The knights and pawns of `by` in `rank_word`, `dw` words away from `mask`'s square,
+/// that attack that square.
+#[inline(always)]
+fn leapers_in_word(rank_word: u32, mask: u32, by: Colour, dw: isize) -> u32 {
+    let knight = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::KNIGHT).0);
+    let pawn = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::PAWN).0);
+    let pawn_word = if by == Colour::White { 1 } else { -1 };
+    let knight_targets = if dw.abs() == 2 {
+        sideways(mask, 1)
+    } else {
+        sideways(mask, 2)
+    };
+    let pawn_targets = if dw == pawn_word {
+        sideways(mask, 1)
+    } else {
+        0
+    };
+    (knight & knight_targets) | (pawn & pawn_targets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ccr::Position;
+    use crate::ccr::attacks::attacks_of;
+
+    fn sq(name: &str) -> Square {
+        Square::parse(name).unwrap()
+    }
+
+    #[test]
+    fn the_single_square_test_agrees_with_the_attack_table() {
+        let p = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        for by in [Colour::White, Colour::Black] {
+            let table = attacks_of(&p.board, by);
+            for i in 0..64 {
+                let s = Square::new(i);
+                assert_eq!(
+                    table[s.word()] & s.mask() != 0,
+                    is_attacked(&p.board, s, by),
+                    "{s} by {by:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn finds_checkers_and_pins() {
+        // Black king e8: checked by the knight on d6 and the rook on e1 through e2..e7;
+        // the pawn on f7 is pinned by the bishop on h5.
+        let p = Position::from_fen("4k3/5p2/3N4/7B/8/8/8/K3R3 b - - 0 1").unwrap();
+        let d = king_danger(&p.board, sq("e8"), Colour::Black, true);
+        assert_eq!(d.checkers, 2);
+        let mut expected = [0u32; 8];
+        for s in ["d6", "e1", "e2", "e3", "e4", "e5", "e6", "e7"].map(sq) {
+            expected[s.word()] |= s.mask();
+        }
+        assert_eq!(d.evasions, expected);
+        assert_eq!(d.pinned, 1 << sq("f7").index());
+        // Not in check: every square is open, the pin is still found.
+        let p = Position::from_fen("4k3/5p2/8/7B/8/8/8/K7 b - - 0 1").unwrap();
+        let d = king_danger(&p.board, sq("e8"), Colour::Black, false);
+        assert_eq!(
+            (d.checkers, d.evasions, d.pinned),
+            (0, [u32::MAX; 8], 1 << sq("f7").index())
+        );
+    }
+}
