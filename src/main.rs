@@ -8,6 +8,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use ccr::ccr::Position;
+use ccr::ccr::attacks::AttackBlock;
 use ccr::ccr::fen::STARTPOS;
 use ccr::perft::{self, Leaves};
 
@@ -42,6 +43,12 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Print the board and both attack tables as hex rank words (SPEC section 8).
+    Tables {
+        /// The position.
+        #[arg(long)]
+        fen: String,
+    },
 }
 
 /// A failure to report as `error: …` with exit status 2.
@@ -68,7 +75,7 @@ fn main() -> ExitCode {
 fn one_line(error: &clap::Error) -> String {
     use clap::error::ErrorKind;
     if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "no command given; available: perft (see 'ccr --help')".to_string();
+        return "no command given; available: perft, tables (see 'ccr --help')".to_string();
     }
     let text = error.to_string();
     let message: Vec<&str> = text
@@ -112,8 +119,31 @@ fn check_choice(
     }
 }
 
+/// Parses a FEN for a command, as the contract's one-line error on failure.
+fn position(fen: &str) -> Result<Position, Failure> {
+    Position::from_fen(fen).map_err(|e| Failure(format!("invalid FEN: {e}")))
+}
+
+/// Writes all of a command's output at once, so an error leaves nothing half-written.
+fn emit(out: &str) -> Result<(), Failure> {
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Failure(format!("cannot write the result: {e}")))
+}
+
 fn run(command: Command) -> Result<(), Failure> {
     match command {
+        Command::Tables { fen } => {
+            let block = AttackBlock::new(&position(&fen)?.board);
+            let mut out = String::new();
+            for (name, part) in ["ccr", "white_attacks", "black_attacks"].iter().zip(block.parts()) {
+                let words: Vec<String> = part.iter().map(|w| format!("{w:08x}")).collect();
+                out.push_str(&format!("{name}: {}\n", words.join(" ")));
+            }
+            emit(&out)
+        }
         Command::Perft {
             depth,
             fen,
@@ -124,7 +154,7 @@ fn run(command: Command) -> Result<(), Failure> {
         } => {
             check_choice("--repr", &repr, &["ccr"], &["x88", "bitboard"])?;
             check_choice("--impl", &implementation, &["portable"], &["asm", "simd"])?;
-            let pos = Position::from_fen(&fen).map_err(|e| Failure(format!("invalid FEN: {e}")))?;
+            let pos = position(&fen)?;
             let leaves = if bulk { Leaves::Bulk } else { Leaves::Make };
             let start = Instant::now();
             let mut out = String::new();
@@ -143,11 +173,7 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             let seconds = start.elapsed().as_secs_f64();
             out.push_str(&format!("Nodes searched: {nodes}\n"));
-            io::stdout()
-                .lock()
-                .write_all(out.as_bytes())
-                .and_then(|()| io::stdout().flush())
-                .map_err(|e| Failure(format!("cannot write the result: {e}")))?;
+            emit(&out)?;
             let rate = nodes as f64 / seconds.max(1e-9) / 1e6;
             let _ = writeln!(io::stderr(), "time {seconds:.3} s, {rate:.1} M nodes/s");
             Ok(())

@@ -1,4 +1,5 @@
-//! The command-line contract of SPEC section 8 for `ccr perft`, run on the built binary.
+//! The command-line contract of SPEC section 8 for `ccr perft` and `ccr tables`, run on
+//! the built binary.
 //!
 //! Results go to stdout (last line `Nodes searched: N`), timing to stderr; every error is
 //! exactly one stderr line `error: …`, exit status 2, nothing on stdout and no panic text.
@@ -8,6 +9,7 @@ use std::process::{Command, Output};
 
 use ccr::ccr::Position;
 
+const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const EPD: &str = include_str!("data/standard-perft.epd");
 
@@ -407,4 +409,70 @@ fn error_lines_say_what_is_wrong() {
         !line.contains("Compact Chessboard Representation"),
         "{line}"
     );
+}
+
+/// `ccr tables --fen FEN`: three lines of eight 8-digit lowercase hex words.
+fn tables(fen: &str) -> Vec<String> {
+    let lines = success(&["tables", "--fen", fen]);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    for (line, name) in lines.iter().zip(["ccr", "white_attacks", "black_attacks"]) {
+        let words = line
+            .strip_prefix(&format!("{name}: "))
+            .unwrap_or_else(|| panic!("{line:?} starts with {name}"));
+        let words: Vec<&str> = words.split(' ').collect();
+        assert_eq!(words.len(), 8, "{line:?}");
+        for w in words {
+            assert!(
+                w.len() == 8
+                    && w.bytes()
+                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+                "{line:?}"
+            );
+        }
+    }
+    lines
+}
+
+#[test]
+fn tables_of_the_paper_figures() {
+    // Figure 1: the board words of the paper; White's knight, bishop, rook and king.
+    let lines = tables("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1");
+    assert_eq!(
+        lines[0],
+        "ccr: 0000e000 00000000 00000000 00000000 00000020 00001000 40306000 00000000"
+    );
+    // Figure 3: BLACK_ATTACKS(+84) & 000F0000h == 00060000h (word 5 of the black table).
+    let lines = tables("8/1k1r3b/4p3/2n5/8/3P4/1B2N1K1/7R w - - 0 1");
+    let black: Vec<u32> = lines[2]["black_attacks: ".len()..]
+        .split(' ')
+        .map(|w| u32::from_str_radix(w, 16).unwrap())
+        .collect();
+    assert_eq!(black[5] & 0x000F_0000, 0x0006_0000);
+}
+
+#[test]
+fn tables_match_the_library() {
+    for fen in [
+        STARTPOS_FEN,
+        KIWIPETE,
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        let block = ccr::ccr::attacks::AttackBlock::new(&Position::from_fen(fen).unwrap().board);
+        let lines = tables(fen);
+        for (line, part) in lines.iter().zip(block.parts()) {
+            let words: Vec<String> = part.iter().map(|w| format!("{w:08x}")).collect();
+            assert!(line.ends_with(&words.join(" ")), "{fen}: {line}");
+        }
+    }
+}
+
+#[test]
+fn tables_errors() {
+    assert!(failure(&["tables"]).contains("--fen"));
+    assert!(
+        failure(&["tables", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"])
+            .starts_with("error: invalid FEN: ")
+    );
+    failure(&["tables", "--fen"]);
+    failure(&["tables", "--fen", STARTPOS_FEN, "--bulk"]);
 }
