@@ -138,7 +138,10 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Tables { fen } => {
             let block = AttackBlock::new(&position(&fen)?.board);
             let mut out = String::new();
-            for (name, part) in ["ccr", "white_attacks", "black_attacks"].iter().zip(block.parts()) {
+            for (name, part) in ["ccr", "white_attacks", "black_attacks"]
+                .iter()
+                .zip(block.parts())
+            {
                 let words: Vec<String> = part.iter().map(|w| format!("{w:08x}")).collect();
                 out.push_str(&format!("{name}: {}\n", words.join(" ")));
             }

@@ -83,7 +83,10 @@ impl AttackBlock {
     pub fn new(board: &Ccr) -> AttackBlock {
         let mut block = AttackBlock { words: [0; 24] };
         block.words[..8].copy_from_slice(&board.0);
-        let mut generator = AttackGen::new(board);
+        let mut generator = AttackGen {
+            occupied: occupancy(board),
+            tables: [[0; 8]; 2],
+        };
         frame::run(board, Pieces::All, &ATTACK_HANDLERS, &mut generator);
         block.words[WHITE_ATTACKS..BLACK_ATTACKS].copy_from_slice(&generator.tables[0]);
         block.words[BLACK_ATTACKS..].copy_from_slice(&generator.tables[1]);
@@ -141,27 +144,29 @@ impl AttackBlock {
 
 /// The attack table of one colour alone (what the legal move generator needs of the enemy).
 pub fn attacks_of(board: &Ccr, by: Colour) -> [u32; 8] {
-    let mut generator = AttackGen::new(board);
+    attacks_with_occupancy(board, occupancy(board), by)
+}
+
+/// [`attacks_of`] for a caller that already has the occupancy (`0xF` per occupied square).
+pub fn attacks_with_occupancy(board: &Ccr, occupied: [u32; 8], by: Colour) -> [u32; 8] {
+    let mut generator = AttackGen {
+        occupied,
+        tables: [[0; 8]; 2],
+    };
     frame::run(board, Pieces::Of(by), &ATTACK_HANDLERS, &mut generator);
     generator.tables[by as usize]
 }
 
-/// Attack generation state: the board and its occupancy (`0xF` per occupied square) read,
-/// one table per colour written.
-struct AttackGen {
-    board: [u32; 8],
-    occupied: [u32; 8],
-    tables: [[u32; 8]; 2],
+/// `0xF` on every occupied square of the board.
+fn occupancy(board: &Ccr) -> [u32; 8] {
+    board.0.map(|w| occupied_nibbles(w) * 0xF)
 }
 
-impl AttackGen {
-    fn new(board: &Ccr) -> AttackGen {
-        AttackGen {
-            board: board.0,
-            occupied: board.0.map(|w| occupied_nibbles(w) * 0xF),
-            tables: [[0; 8]; 2],
-        }
-    }
+/// Attack generation state: the occupancy (`0xF` per occupied square) read, one table per
+/// colour written.
+struct AttackGen {
+    occupied: [u32; 8],
+    tables: [[u32; 8]; 2],
 }
 
 impl AttackGen {
@@ -209,14 +214,20 @@ impl AttackGen {
     /// Rank attacks without a loop (see the module docs), marked with one OR.
     #[inline(always)]
     fn rank<const BLACK: bool>(&mut self, word: usize, mask: u32, class: u32) {
-        self.tables[BLACK as usize][word] |= rank_attacks(self.board[word], mask) & class;
+        let occupied = self.occupied[word] & NIBBLE_LOW_BITS;
+        self.tables[BLACK as usize][word] |= rank_attacks_from(occupied, mask) & class;
     }
 }
 
 /// The squares a rook on `mask` attacks along its rank word, as `0xF` masks.
 #[inline(always)]
 pub fn rank_attacks(rank_word: u32, mask: u32) -> u32 {
-    let occupied = occupied_nibbles(rank_word);
+    rank_attacks_from(occupied_nibbles(rank_word), mask)
+}
+
+/// [`rank_attacks`] from the rank's occupancy, one low bit per occupied nibble.
+#[inline(always)]
+fn rank_attacks_from(occupied: u32, mask: u32) -> u32 {
     let piece = mask & NIBBLE_LOW_BITS;
     // Toward file a: subtracting the next square's bit borrows through the empty squares
     // and stops at the first occupied one; the XOR keeps exactly the bits that changed.

@@ -13,7 +13,7 @@
 //! is an en-passant capture. Only then does a filter pass run over the list: the common node
 //! pays nothing for legality beyond the map and the pin scan.
 
-use crate::ccr::attacks::attacks_of;
+use crate::ccr::attacks::attacks_with_occupancy;
 use crate::ccr::board::{CastlingRights, Position, occupied_nibbles};
 use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
@@ -98,7 +98,11 @@ struct Gen<'a> {
     board: [u32; 8],
     own: [u32; 8],
     theirs: [u32; 8],
-    king_danger: [u32; 8],
+    /// The enemy's attack table (class nibbles).
+    enemy_attacks: [u32; 8],
+    /// In check, the squares behind the king on a checking slider's line: the table does
+    /// not reach them because the slider stops at the king, but the king may not go there.
+    xrayed: [u32; 8],
     /// Where pieces other than the king may land (all squares unless in check).
     evasions: [u32; 8],
     /// The en-passant target's rank word, or `usize::MAX` when there is none.
@@ -110,6 +114,13 @@ struct Gen<'a> {
 }
 
 impl Gen<'_> {
+    /// The squares of rank word `word` the king may not step on, as `0xF` masks: those
+    /// with any attack class, and the x-rayed ones.
+    #[inline(always)]
+    fn king_danger(&self, word: usize) -> u32 {
+        (occupied_nibbles(self.enemy_attacks[word]) * 0xF) | self.xrayed[word]
+    }
+
     /// Adds a move to every square of `targets` (0, 1 or 2 nibbles) in rank word `word`.
     #[inline(always)]
     fn push_targets(&mut self, from: Square, word: usize, mut targets: u32) {
@@ -248,7 +259,7 @@ fn king(g: &mut Gen, word: usize, mask: u32) {
         (word + 1, three),
     ] {
         if w < 8 {
-            g.push_targets(from, w, targets & !g.own[w] & !g.king_danger[w]);
+            g.push_targets(from, w, targets & !g.own[w] & !g.king_danger(w));
         }
     }
 }
@@ -288,7 +299,7 @@ fn castling(g: &mut Gen, pos: &Position) {
         Colour::White => (7, CastlingRights::WHITE_KING, CastlingRights::WHITE_QUEEN),
         Colour::Black => (0, CastlingRights::BLACK_KING, CastlingRights::BLACK_QUEEN),
     };
-    let (occupied, attacked) = (g.board[word], g.king_danger[word]);
+    let (occupied, attacked) = (g.board[word], g.king_danger(word));
     let king = pos.king(pos.side);
     if pos.castling.has(king_side) && (occupied | attacked) & KING_SIDE_EMPTY == 0 {
         let to = Square::from_word_mask(word, 0x0000_00F0);
@@ -323,27 +334,24 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         let king_sq = self.king(us);
-        let enemy_attacks = attacks_of(&self.board, them);
+        let (own, theirs) = (self.board.colour_masks(us), self.board.colour_masks(them));
+        let mut occupied = own;
+        for (o, t) in occupied.iter_mut().zip(theirs) {
+            *o |= t;
+        }
+        let enemy_attacks = attacks_with_occupancy(&self.board, occupied, them);
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
         let danger = king_danger(&self.board, king_sq, us, in_check);
-        // Where the king may not go: every square with an attack class (widened to a full
-        // nibble mask), and in check the squares behind the king on a checking slider's
-        // line, which the table does not reach because the slider stops at the king.
-        let mut king_danger = [0; 8];
-        for ((danger_word, attacks), xrayed) in
-            king_danger.iter_mut().zip(enemy_attacks).zip(danger.xrayed)
-        {
-            *danger_word = (occupied_nibbles(attacks) * 0xF) | xrayed;
-        }
         let (ep_word, ep_mask) = match self.en_passant {
             Some(sq) => (sq.word(), sq.mask()),
             None => (usize::MAX, 0),
         };
         let mut g = Gen {
             board: self.board.0,
-            own: self.board.colour_masks(us),
-            theirs: self.board.colour_masks(them),
-            king_danger,
+            own,
+            theirs,
+            enemy_attacks,
+            xrayed: danger.xrayed,
             evasions: danger.evasions,
             ep_word,
             ep_mask,
