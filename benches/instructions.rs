@@ -6,10 +6,17 @@
 //!   `generate_legal` into a `MoveList`, shakmaty `legal_moves()`, cozy-chess `generate_moves`
 //!   collected into a `Vec`);
 //! - group `perft_make`: perft depth 3 making every leaf move, on startpos (8,902 leaves) and
-//!   Kiwipete (97,862 leaves).
+//!   Kiwipete (97,862 leaves);
+//! - group `attacks`: the attack tables on each of the six standard positions, one call of
+//!   each workload of `benches/attacks.rs` (`AttackBlock::new`, `attacks_of`, `in_check`,
+//!   `is_attacked` and `cheapest_attacker` over all 64 squares, the ray scan
+//!   `checks::is_attacked` over all 64; shakmaty's `attacks_to` over all 64, its attack map
+//!   and `is_check`). "The enemy" is the side not to move.
 //!
-//! Both groups set `compare_by_id`, so the runner prints each oracle's counts against ccr's
-//! for the same position (the bench id). Building the positions is setup and not counted.
+//! The first two groups set `compare_by_id`, so the runner prints each oracle's counts
+//! against ccr's for the same position (the bench id); `attacks` does not (its functions are
+//! different workloads). Building the positions and the attack blocks is setup and not
+//! counted.
 //!
 //! Needs valgrind and `iai-callgrind-runner` 0.16.1 (`make bench-setup`). Run:
 //! `cargo bench --bench instructions`.
@@ -18,9 +25,11 @@ mod common;
 
 use std::hint::black_box;
 
-use ccr::ccr::{MoveList, Position};
+use ccr::ccr::attacks::{AttackBlock, attacks_of};
+use ccr::ccr::{Ccr, MoveList, Position};
 use ccr::perft::{Leaves, perft};
-use common::{cozy, shak, standard};
+use ccr::types::{Colour, Square};
+use common::{attack, cozy, shak, standard};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 use shakmaty::Position as _;
 
@@ -127,4 +136,155 @@ library_benchmark_group!(
     benchmarks = ccr_perft_make_d3, shakmaty_perft_make_d3, cozy_chess_perft_make_d3
 );
 
-main!(library_benchmark_groups = movegen, perft_make);
+/// The board and the enemy (the side not to move).
+fn ccr_board(id: &str) -> (Ccr, Colour) {
+    let pos = ccr_position(id);
+    (pos.board, pos.side.flip())
+}
+
+/// The built attack block and the enemy.
+fn ccr_block(id: &str) -> (AttackBlock, Colour) {
+    let (board, them) = ccr_board(id);
+    (AttackBlock::new(&board), them)
+}
+
+/// The built attack block, the side to move and its king.
+fn ccr_king(id: &str) -> (AttackBlock, Colour, Square) {
+    let pos = ccr_position(id);
+    (AttackBlock::new(&pos.board), pos.side, pos.king(pos.side))
+}
+
+/// shakmaty's board and the enemy.
+fn shak_board(id: &str) -> (shakmaty::Board, shakmaty::Color) {
+    let pos = shak_position(id);
+    (pos.board().clone(), !pos.turn())
+}
+
+#[library_benchmark]
+#[bench::startpos(ccr_board("startpos"))]
+#[bench::kiwipete(ccr_board("kiwipete"))]
+#[bench::position3(ccr_board("position3"))]
+#[bench::position4(ccr_board("position4"))]
+#[bench::position5(ccr_board("position5"))]
+#[bench::position6(ccr_board("position6"))]
+fn ccr_block_new(input: (Ccr, Colour)) -> u32 {
+    let block = AttackBlock::new(black_box(&input.0));
+    black_box(&block).words()[23]
+}
+
+#[library_benchmark]
+#[bench::startpos(ccr_board("startpos"))]
+#[bench::kiwipete(ccr_board("kiwipete"))]
+#[bench::position3(ccr_board("position3"))]
+#[bench::position4(ccr_board("position4"))]
+#[bench::position5(ccr_board("position5"))]
+#[bench::position6(ccr_board("position6"))]
+fn ccr_attacks_of(input: (Ccr, Colour)) -> u32 {
+    let table = attacks_of(black_box(&input.0), black_box(input.1));
+    black_box(&table)[7]
+}
+
+#[library_benchmark]
+#[bench::startpos(ccr_king("startpos"))]
+#[bench::kiwipete(ccr_king("kiwipete"))]
+#[bench::position3(ccr_king("position3"))]
+#[bench::position4(ccr_king("position4"))]
+#[bench::position5(ccr_king("position5"))]
+#[bench::position6(ccr_king("position6"))]
+fn ccr_in_check(input: (AttackBlock, Colour, Square)) -> bool {
+    black_box(&input.0).in_check(black_box(input.1), black_box(input.2))
+}
+
+#[library_benchmark]
+#[bench::startpos(ccr_block("startpos"))]
+#[bench::kiwipete(ccr_block("kiwipete"))]
+#[bench::position3(ccr_block("position3"))]
+#[bench::position4(ccr_block("position4"))]
+#[bench::position5(ccr_block("position5"))]
+#[bench::position6(ccr_block("position6"))]
+fn ccr_is_attacked_x64(input: (AttackBlock, Colour)) -> u32 {
+    attack::ccr_is_attacked_64(black_box(&input.0), black_box(input.1))
+}
+
+#[library_benchmark]
+#[bench::startpos(ccr_block("startpos"))]
+#[bench::kiwipete(ccr_block("kiwipete"))]
+#[bench::position3(ccr_block("position3"))]
+#[bench::position4(ccr_block("position4"))]
+#[bench::position5(ccr_block("position5"))]
+#[bench::position6(ccr_block("position6"))]
+fn ccr_cheapest_x64(input: (AttackBlock, Colour)) -> u32 {
+    attack::ccr_cheapest_64(black_box(&input.0), black_box(input.1))
+}
+
+#[library_benchmark]
+#[bench::startpos(ccr_board("startpos"))]
+#[bench::kiwipete(ccr_board("kiwipete"))]
+#[bench::position3(ccr_board("position3"))]
+#[bench::position4(ccr_board("position4"))]
+#[bench::position5(ccr_board("position5"))]
+#[bench::position6(ccr_board("position6"))]
+fn ccr_ray_scan_x64(input: (Ccr, Colour)) -> u32 {
+    attack::ccr_ray_scan_64(black_box(&input.0), black_box(input.1))
+}
+
+#[library_benchmark]
+#[bench::startpos(shak_board("startpos"))]
+#[bench::kiwipete(shak_board("kiwipete"))]
+#[bench::position3(shak_board("position3"))]
+#[bench::position4(shak_board("position4"))]
+#[bench::position5(shak_board("position5"))]
+#[bench::position6(shak_board("position6"))]
+fn shakmaty_attacks_to_x64(input: (shakmaty::Board, shakmaty::Color)) -> u32 {
+    attack::shakmaty_attacks_to_64(black_box(&input.0), black_box(input.1))
+}
+
+#[library_benchmark]
+#[bench::startpos(shak_board("startpos"))]
+#[bench::kiwipete(shak_board("kiwipete"))]
+#[bench::position3(shak_board("position3"))]
+#[bench::position4(shak_board("position4"))]
+#[bench::position5(shak_board("position5"))]
+#[bench::position6(shak_board("position6"))]
+fn shakmaty_cheapest_x64(input: (shakmaty::Board, shakmaty::Color)) -> u32 {
+    attack::shakmaty_cheapest_64(black_box(&input.0), black_box(input.1))
+}
+
+#[library_benchmark]
+#[bench::startpos(shak_board("startpos"))]
+#[bench::kiwipete(shak_board("kiwipete"))]
+#[bench::position3(shak_board("position3"))]
+#[bench::position4(shak_board("position4"))]
+#[bench::position5(shak_board("position5"))]
+#[bench::position6(shak_board("position6"))]
+fn shakmaty_attack_map(input: (shakmaty::Board, shakmaty::Color)) -> u64 {
+    attack::shakmaty_attack_map(black_box(&input.0), black_box(input.1)).0
+}
+
+#[library_benchmark]
+#[bench::startpos(shak_position("startpos"))]
+#[bench::kiwipete(shak_position("kiwipete"))]
+#[bench::position3(shak_position("position3"))]
+#[bench::position4(shak_position("position4"))]
+#[bench::position5(shak_position("position5"))]
+#[bench::position6(shak_position("position6"))]
+fn shakmaty_is_check(pos: shakmaty::Chess) -> bool {
+    black_box(&pos).is_check()
+}
+
+library_benchmark_group!(
+    name = attacks;
+    benchmarks =
+        ccr_block_new,
+        ccr_attacks_of,
+        ccr_in_check,
+        ccr_is_attacked_x64,
+        ccr_cheapest_x64,
+        ccr_ray_scan_x64,
+        shakmaty_attacks_to_x64,
+        shakmaty_cheapest_x64,
+        shakmaty_attack_map,
+        shakmaty_is_check
+);
+
+main!(library_benchmark_groups = movegen, perft_make, attacks);

@@ -4,8 +4,8 @@
 Usage: python3 scripts/bench-report.py [IAI_LOG]
 
 Reads criterion's medians from target/criterion/*/*/*/new/ (written by
-`cargo bench --bench movegen`) and, if IAI_LOG is given, the instruction counts from the
-saved output of `cargo bench --bench instructions`.
+`cargo bench --bench movegen` and `cargo bench --bench attacks`) and, if IAI_LOG is given,
+the instruction counts from the saved output of `cargo bench --bench instructions`.
 """
 
 import json
@@ -20,16 +20,30 @@ KINDS = {
     "perft_bulk": "Perft, last ply bulk-counted",
     "movegen": "Legal move generation (one call; elements = moves generated)",
 }
+# The attack-table workloads (benches/attacks.rs and the `attacks` group of
+# benches/instructions.rs), in table order, with their descriptions.
+ATTACKS = {
+    "ccr_block_new": "ccr `AttackBlock::new` (board + both tables, one pass)",
+    "ccr_attacks_of": "ccr `attacks_of` (the enemy's table)",
+    "shakmaty_attack_map": "shakmaty: union of the enemy's attack sets (bitboard, no classes)",
+    "ccr_in_check": "ccr `in_check` (side to move, built block)",
+    "shakmaty_is_check": "shakmaty `is_check`",
+    "ccr_is_attacked_x64": "ccr `is_attacked` x 64 squares (built block)",
+    "ccr_cheapest_x64": "ccr `cheapest_attacker` x 64 squares (built block)",
+    "ccr_ray_scan_x64": "ccr ray scan `checks::is_attacked` x 64 squares (no table)",
+    "shakmaty_attacks_to_x64": "shakmaty `attacks_to` x 64 squares",
+    "shakmaty_cheapest_x64": "shakmaty `attacks_to` + cheapest role x 64 squares",
+}
 
 
 def criterion(root):
-    """{(kind, position, engine): (param, elements, median_ns)}"""
+    """{(kind, position, engine or workload): (param, elements or None, median_ns)}"""
     out = {}
     for bench in root.glob("**/new/benchmark.json"):
         meta = json.loads(bench.read_text())
         est = json.loads((bench.parent / "estimates.json").read_text())
         kind, position = meta["group_id"].split("/")
-        elements = meta["throughput"]["Elements"]
+        elements = (meta.get("throughput") or {}).get("Elements")
         out[(kind, position, meta["function_id"])] = (
             meta.get("value_str") or "",
             elements,
@@ -85,16 +99,52 @@ HEADER = re.compile(r"^instructions::(\w+)::(\w+) (\w+):")
 INSTR = re.compile(r"^\s+Instructions:\s+(\d+)\|")
 
 
+def attacks_table(data, fmt, unit):
+    """Rows: the attack workloads; columns: the six positions and their mean."""
+    rows = [(w, [data.get(("attacks", p, w)) for p in POSITIONS]) for w in ATTACKS]
+    rows = [(w, r) for w, r in rows if all(v is not None for v in r)]
+    if not rows:
+        return
+    print(f"| workload ({unit}) | " + " | ".join(POSITIONS) + " | mean |")
+    print("|---|" + "---:|" * (len(POSITIONS) + 1))
+    for w, r in rows:
+        cells = " | ".join(fmt(v) for v in r)
+        print(f"| {ATTACKS[w]} | {cells} | **{fmt(sum(r) / len(r))}** |")
+    print()
+
+
+def fmt_ns(ns):
+    return f"{ns:,.0f}" if ns >= 100 else f"{ns:.1f}"
+
+
+def criterion_attacks(data):
+    ns = {k: v[2] for k, v in data.items() if k[0] == "attacks"}
+    if ns:
+        print("### Attack tables, wall clock (ns per call, criterion medians)\n")
+        attacks_table(ns, fmt_ns, "ns/call")
+
+
+def iai_attacks(data):
+    if any(k[0] == "attacks" for k in data):
+        print("### Attack tables (instructions per call)\n")
+        attacks_table(data, lambda n: f"{n:,.0f}", "instructions/call")
+
+
+def engine_of(func):
+    """The engine a benchmark function belongs to, by its name's prefix."""
+    return next((e for e in ENGINES if func.startswith(e.replace("-", "_"))), None)
+
+
 def iai(log):
-    """{(group, position, engine): instructions}"""
+    """{(group, position, engine): instructions} for the engine comparisons, and
+    {("attacks", position, function): instructions} for the attack workloads."""
     out = {}
     current = None
     for line in pathlib.Path(log).read_text().splitlines():
         m = HEADER.match(line)
         if m:
             group, func, position = m.groups()
-            engine = next(e for e in ENGINES if func.startswith(e.replace("-", "_")))
-            current = (group, position, engine)
+            current = (group, position, func if group == "attacks" else engine_of(func))
             continue
         m = INSTR.match(line)
         if m and current is not None:
@@ -134,9 +184,13 @@ def iai_tables(data):
 def main():
     root = pathlib.Path(__file__).resolve().parent.parent / "target" / "criterion"
     if root.is_dir():
-        criterion_tables(criterion(root))
+        data = criterion(root)
+        criterion_tables({k: v for k, v in data.items() if k[0] != "attacks"})
+        criterion_attacks(data)
     if len(sys.argv) > 1:
-        iai_tables(iai(sys.argv[1]))
+        data = iai(sys.argv[1])
+        iai_tables(data)
+        iai_attacks(data)
 
 
 if __name__ == "__main__":

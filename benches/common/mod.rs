@@ -1,5 +1,6 @@
-//! What both benchmarks share: the six standard positions and the oracle engines' perft
-//! written to do exactly the work `ccr::perft::perft` does.
+//! What the benchmarks share: the six standard positions, the oracle engines' perft
+//! written to do exactly the work `ccr::perft::perft` does, and the attack-table workloads
+//! (`attack`) timed by `benches/attacks.rs` and counted by `benches/instructions.rs`.
 //!
 //! This is `mod common;` in each bench target (a folder without `main.rs` is not a target of
 //! its own). Each target uses a different part of it, hence the `dead_code` allowances.
@@ -157,5 +158,104 @@ pub mod cozy {
             false
         });
         nodes
+    }
+}
+
+/// The attack-table workloads: ccr's `AttackBlock` queries over all 64 squares, the ray scan
+/// `checks::is_attacked` over all 64, and shakmaty's equivalents for scale. Each returns a
+/// value that depends on every square, so nothing can be skipped.
+///
+/// Every square goes through `black_box`, so each loop makes 64 separate queries, as a
+/// caller asking about a few squares would; without it the compiler turns the
+/// `is_attacked` loop into a count over the table's eight words.
+pub mod attack {
+    use std::hint::black_box;
+
+    use ccr::ccr::attacks::AttackBlock;
+    use ccr::ccr::{Ccr, checks};
+    use ccr::types::{Colour, Square};
+    use shakmaty::{Bitboard, Board, Color, attacks};
+
+    /// shakmaty's colour for a ccr colour.
+    pub fn color(colour: Colour) -> Color {
+        match colour {
+            Colour::White => Color::White,
+            Colour::Black => Color::Black,
+        }
+    }
+
+    /// How many of the 64 squares `by` attacks: one `AttackBlock::is_attacked` per square.
+    pub fn ccr_is_attacked_64(block: &AttackBlock, by: Colour) -> u32 {
+        (0..64)
+            .map(|i| u32::from(block.is_attacked(by, black_box(Square::new(i)))))
+            .sum()
+    }
+
+    /// The sum of `AttackBlock::cheapest_attacker` (as its class bit, 0 for none) over the
+    /// 64 squares.
+    pub fn ccr_cheapest_64(block: &AttackBlock, by: Colour) -> u32 {
+        (0..64)
+            .map(|i| {
+                block
+                    .cheapest_attacker(by, Square::new(i))
+                    .map_or(0, |c| c as u32)
+            })
+            .sum()
+    }
+
+    /// How many of the 64 squares `by` attacks: one ray scan `checks::is_attacked` per
+    /// square, without an attack table.
+    pub fn ccr_ray_scan_64(board: &Ccr, by: Colour) -> u32 {
+        (0..64)
+            .map(|i| u32::from(checks::is_attacked(board, black_box(Square::new(i)), by)))
+            .sum()
+    }
+
+    /// How many of the 64 squares `by` attacks: one `Board::attacks_to` per square (the
+    /// equivalent of the ray scan, with magic bitboards).
+    pub fn shakmaty_attacks_to_64(board: &Board, by: Color) -> u32 {
+        let occupied = board.occupied();
+        shakmaty::Square::ALL
+            .into_iter()
+            .map(|sq| u32::from(board.attacks_to(black_box(sq), by, occupied).any()))
+            .sum()
+    }
+
+    /// The cheapest attacker's class bit (pawn 8, knight or bishop 4, rook 2, queen or king
+    /// 1, none 0) summed over the 64 squares: `Board::attacks_to` per square, then the
+    /// attackers intersected with the role bitboards, cheapest first.
+    pub fn shakmaty_cheapest_64(board: &Board, by: Color) -> u32 {
+        let occupied = board.occupied();
+        let minors = board.knights() | board.bishops();
+        shakmaty::Square::ALL
+            .into_iter()
+            .map(|sq| {
+                let attackers = board.attacks_to(black_box(sq), by, occupied);
+                if (attackers & board.pawns()).any() {
+                    8
+                } else if (attackers & minors).any() {
+                    4
+                } else if (attackers & board.rooks()).any() {
+                    2
+                } else if attackers.any() {
+                    1
+                } else {
+                    0
+                }
+            })
+            .sum()
+    }
+
+    /// Everything `by` attacks, as one bitboard: the union of each piece's attack set (the
+    /// bitboard counterpart of `attacks_of`, without the classes).
+    pub fn shakmaty_attack_map(board: &Board, by: Color) -> Bitboard {
+        let occupied = board.occupied();
+        let mut map = Bitboard(0);
+        for sq in board.by_color(by) {
+            if let Some(role) = board.role_at(sq) {
+                map |= attacks::attacks(sq, role.of(by), occupied);
+            }
+        }
+        map
     }
 }

@@ -1,0 +1,112 @@
+//! Wall-clock benchmarks of the attack tables (WHITE_ATTACKS / BLACK_ATTACKS) on the six
+//! standard positions, with the ray scan and shakmaty for scale.
+//!
+//! One criterion group `attacks/<id>` per position, one function per workload; every figure
+//! is the time of one call. "The enemy" is the side not to move, whose table the legal move
+//! generator reads:
+//!
+//! - `ccr_block_new`: `AttackBlock::new`, the board and both tables in one pass;
+//! - `ccr_attacks_of`: `attacks_of`, the enemy's table alone;
+//! - `ccr_in_check`: `AttackBlock::in_check` of the side to move, on a built block;
+//! - `ccr_is_attacked_x64`, `ccr_cheapest_x64`: `is_attacked` and `cheapest_attacker` of the
+//!   enemy on each of the 64 squares, on a built block;
+//! - `ccr_ray_scan_x64`: `checks::is_attacked` on each of the 64 squares (no table: eight
+//!   rays and the leapers from each square);
+//! - `shakmaty_attacks_to_x64`, `shakmaty_cheapest_x64`: `Board::attacks_to` on each of the
+//!   64 squares (magic bitboards), the second also finding the cheapest attacker's class;
+//! - `shakmaty_attack_map`: the union of the enemy pieces' attack sets (a bitboard, no
+//!   classes), the counterpart of `attacks_of`;
+//! - `shakmaty_is_check`: `Position::is_check` of the side to move.
+//!
+//! The workloads are shared with `benches/instructions.rs` (`common::attack`), and their
+//! results are checked against each other before anything is timed. In the x64 loops every
+//! square passes through `black_box`, so they are 64 separate queries.
+//!
+//! Run: `cargo bench --bench attacks` (about 2 minutes), or filter, e.g.
+//! `cargo bench --bench attacks -- attacks/kiwipete`.
+
+mod common;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use ccr::ccr::Position;
+use ccr::ccr::attacks::{AttackBlock, attacks_of};
+use common::{attack, shak, standard};
+use criterion::{Criterion, criterion_group, criterion_main};
+use shakmaty::Position as _;
+
+fn attacks(c: &mut Criterion) {
+    for s in standard() {
+        let pos = Position::from_fen(s.fen).expect("ccr parses the standard FEN");
+        let sh = shak::position(s.fen);
+        let (us, them) = (pos.side, pos.side.flip());
+        let (board, sh_board, sh_them) = (pos.board, sh.board().clone(), attack::color(them));
+        let block = AttackBlock::new(&board);
+        let king = pos.king(us);
+
+        // The workloads agree before they are timed.
+        let attacked = attack::ccr_is_attacked_64(&block, them);
+        assert_eq!(attack::ccr_ray_scan_64(&board, them), attacked, "{}", s.id);
+        assert_eq!(
+            attack::shakmaty_attacks_to_64(&sh_board, sh_them),
+            attacked,
+            "{}",
+            s.id
+        );
+        assert_eq!(
+            attack::shakmaty_attack_map(&sh_board, sh_them).count() as u32,
+            attacked,
+            "{}",
+            s.id
+        );
+        assert_eq!(
+            attack::ccr_cheapest_64(&block, them),
+            attack::shakmaty_cheapest_64(&sh_board, sh_them),
+            "{}",
+            s.id
+        );
+        assert_eq!(attacks_of(&board, them), *block.attacks(them), "{}", s.id);
+        assert_eq!(block.in_check(us, king), sh.is_check(), "{}", s.id);
+
+        let mut group = c.benchmark_group(format!("attacks/{}", s.id));
+        group
+            .sample_size(50)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(1));
+        group.bench_function("ccr_block_new", |b| {
+            b.iter(|| AttackBlock::new(black_box(&board)))
+        });
+        group.bench_function("ccr_attacks_of", |b| {
+            b.iter(|| attacks_of(black_box(&board), black_box(them)))
+        });
+        group.bench_function("ccr_in_check", |b| {
+            b.iter(|| black_box(&block).in_check(black_box(us), black_box(king)))
+        });
+        group.bench_function("ccr_is_attacked_x64", |b| {
+            b.iter(|| attack::ccr_is_attacked_64(black_box(&block), black_box(them)))
+        });
+        group.bench_function("ccr_cheapest_x64", |b| {
+            b.iter(|| attack::ccr_cheapest_64(black_box(&block), black_box(them)))
+        });
+        group.bench_function("ccr_ray_scan_x64", |b| {
+            b.iter(|| attack::ccr_ray_scan_64(black_box(&board), black_box(them)))
+        });
+        group.bench_function("shakmaty_attacks_to_x64", |b| {
+            b.iter(|| attack::shakmaty_attacks_to_64(black_box(&sh_board), black_box(sh_them)))
+        });
+        group.bench_function("shakmaty_cheapest_x64", |b| {
+            b.iter(|| attack::shakmaty_cheapest_64(black_box(&sh_board), black_box(sh_them)))
+        });
+        group.bench_function("shakmaty_attack_map", |b| {
+            b.iter(|| attack::shakmaty_attack_map(black_box(&sh_board), black_box(sh_them)))
+        });
+        group.bench_function("shakmaty_is_check", |b| {
+            b.iter(|| black_box(&sh).is_check())
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, attacks);
+criterion_main!(benches);
