@@ -6,12 +6,13 @@
 //! the word, the word index leaves 0..8 or a piece blocks.
 //!
 //! Legality, measured cheapest this way (docs/BENCHMARKS.md): king moves are checked against
-//! the enemy's attack table (BLACK_ATTACKS or WHITE_ATTACKS, the same geometry as the board)
-//! and, in check, against the squares behind the king on a checking slider's line; in check, the other pieces may only land on the evasion squares
-//! (capture the checker or block), a mask in the board's geometry that is all ones
-//! otherwise; the moves are then legal as generated unless the piece is pinned or the move
-//! is an en-passant capture. Only then does a filter pass run over the list: the common node
-//! pays nothing for legality beyond the map and the pin scan.
+//! the enemy's attack table (WHITE_ATTACKS or BLACK_ATTACKS, in the board's geometry) and,
+//! in check, against the squares behind the king on a checking slider's line. In check the
+//! other pieces may only land on the evasion squares (capture the checker or block), a mask
+//! in the board's geometry that is all ones otherwise. The moves are then legal as generated
+//! unless the piece is pinned or the move is an en-passant capture; only then does a filter
+//! pass run over the list, so the common node pays nothing for legality beyond the enemy's
+//! table and the pin scan.
 
 use crate::ccr::attacks::attacks_with_occupancy;
 use crate::ccr::board::{CastlingRights, Position, occupied_nibbles};
@@ -93,7 +94,7 @@ impl<'a> IntoIterator for &'a MoveList {
 }
 
 /// Generator state for one node: the board, both colours' occupancy masks, the enemy's
-/// attacks with our king lifted, and the en-passant target, all in the board's geometry.
+/// attack table, the evasion squares and the en-passant target, all in the board's geometry.
 struct Gen<'a> {
     board: [u32; 8],
     own: [u32; 8],
