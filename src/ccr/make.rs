@@ -1,8 +1,10 @@
 //! Making a move: copy-make of the 40-byte position (the board is 32 of them).
 
-use crate::ccr::board::Position;
+use crate::ccr::board::{Position, nibbles_equal};
+use crate::ccr::checks::is_attacked;
 use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
-use crate::types::{Move, MoveKind, PieceCode, Square};
+use crate::ccr::frame::sideways;
+use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
 /// For each C.C.R. square index, the castling rights that survive a move from or to it.
 const CASTLING_KEPT: [u8; 64] = {
@@ -87,6 +89,37 @@ impl Position {
             self.kings[us as usize] = to;
         }
         self.side = us.flip();
+    }
+
+    /// Whether the side to move has a legal en-passant capture onto `en_passant`.
+    ///
+    /// Rare (only after a double push with an enemy pawn beside it), so it plays the capture
+    /// on a copy of the board and looks for a check, rather than reasoning about pins.
+    #[cold]
+    pub fn ep_capture_is_legal(&self) -> bool {
+        let Some(target) = self.en_passant else {
+            return false;
+        };
+        let us = self.side;
+        // The pawn that just advanced stands on the target's file, one rank toward its side.
+        let pushed = match us {
+            Colour::White => Square::from_file_rank(target.file(), target.rank() - 1),
+            Colour::Black => Square::from_file_rank(target.file(), target.rank() + 1),
+        };
+        let our_pawn = PieceCode::new(us, PieceCode::PAWN).0 as u32;
+        let word = self.board.0[pushed.word()];
+        let mut capturers = nibbles_equal(word, our_pawn as u8) & sideways(pushed.mask(), 1);
+        while capturers != 0 {
+            let mask = 0xF << (capturers.trailing_zeros() & !3);
+            let mut board = self.board;
+            board.0[pushed.word()] &= !(mask | pushed.mask());
+            board.set(target, PieceCode(our_pawn as u8));
+            if !is_attacked(&board, self.king(us), us.flip()) {
+                return true;
+            }
+            capturers &= !mask;
+        }
+        false
     }
 }
 

@@ -5,6 +5,7 @@ pub mod board;
 pub mod checks;
 pub mod fen;
 pub mod frame;
+pub mod keys;
 pub mod make;
 pub mod movegen;
 
