@@ -21,5 +21,6 @@
 #![deny(missing_docs)]
 
 pub mod ccr;
+pub mod history;
 pub mod perft;
 pub mod types;

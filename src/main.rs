@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use ccr::ccr::Position;
 use ccr::ccr::attacks::AttackBlock;
 use ccr::ccr::fen::STARTPOS;
+use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
 use ccr::perft::{self, Leaves};
 
 /// A chess engine on the Compact Chessboard Representation.
@@ -43,6 +44,12 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Read FEN lines on stdin, write one 16-hex-digit key per line (SPEC section 8).
+    Key {
+        /// The Zobrist baseline instead of the rotation key.
+        #[arg(long)]
+        zobrist: bool,
+    },
     /// Print the board and both attack tables as hex rank words (SPEC section 8).
     Tables {
         /// The position.
@@ -75,7 +82,7 @@ fn main() -> ExitCode {
 fn one_line(error: &clap::Error) -> String {
     use clap::error::ErrorKind;
     if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "no command given; available: perft, tables (see 'ccr --help')".to_string();
+        return "no command given; available: perft, tables, key (see 'ccr --help')".to_string();
     }
     let text = error.to_string();
     let message: Vec<&str> = text
@@ -135,6 +142,27 @@ fn emit(out: &str) -> Result<(), Failure> {
 
 fn run(command: Command) -> Result<(), Failure> {
     match command {
+        Command::Key { zobrist } => {
+            let input = io::read_to_string(io::stdin())
+                .map_err(|e| Failure(format!("cannot read standard input: {e}")))?;
+            let scheme: &dyn KeyScheme = if zobrist {
+                Zobrist::get()
+            } else {
+                &RotationKey
+            };
+            let mut out = String::new();
+            // Blank lines are skipped; any bad line fails the whole run before anything is written.
+            for (number, line) in input
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+            {
+                let pos = Position::from_fen(line)
+                    .map_err(|e| Failure(format!("invalid FEN: line {}: {e}", number + 1)))?;
+                out.push_str(&format!("{:016x}\n", scheme.key(&pos)));
+            }
+            emit(&out)
+        }
         Command::Tables { fen } => {
             let block = AttackBlock::new(&position(&fen)?.board);
             let mut out = String::new();

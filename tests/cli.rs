@@ -1,5 +1,5 @@
-//! The command-line contract of SPEC section 8 for `ccr perft` and `ccr tables`, run on
-//! the built binary.
+//! The command-line contract of SPEC section 8 for `ccr perft`, `ccr tables` and
+//! `ccr key`, run on the built binary.
 //!
 //! Results go to stdout (last line `Nodes searched: N`), timing to stderr; every error is
 //! exactly one stderr line `error: …`, exit status 2, nothing on stdout and no panic text.
@@ -475,4 +475,70 @@ fn tables_errors() {
     );
     failure(&["tables", "--fen"]);
     failure(&["tables", "--fen", STARTPOS_FEN, "--bulk"]);
+}
+
+/// Runs `ccr key ARGS` with `input` on stdin.
+fn key_run(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ccr"))
+        .arg("key")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the ccr binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("ccr key finishes")
+}
+
+#[test]
+fn key_one_line_per_fen() {
+    let fens: Vec<&str> = EPD
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split(';').next().unwrap().trim())
+        .collect();
+    let input = fens.join("\r\n") + "\n\n";
+    for (args, zobrist) in [(&[][..], false), (&["--zobrist"][..], true)] {
+        let out = key_run(args, &input);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+        assert_eq!(lines.len(), fens.len());
+        for (line, fen) in lines.iter().zip(&fens) {
+            let pos = Position::from_fen(fen).unwrap();
+            let expected = if zobrist {
+                use ccr::ccr::keys::KeyScheme;
+                ccr::ccr::keys::Zobrist::get().key(&pos)
+            } else {
+                pos.key()
+            };
+            assert_eq!(line, &format!("{expected:016x}"), "{fen}");
+        }
+    }
+    let rotation = text(&key_run(&[], &input).stdout);
+    let zobrist = text(&key_run(&["--zobrist"], &input).stdout);
+    assert_ne!(rotation, zobrist);
+}
+
+#[test]
+fn key_rejects_a_bad_line_and_writes_nothing() {
+    let out = key_run(&[], &format!("{STARTPOS_FEN}\nnot a fen\n"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: invalid FEN: line 2: "),
+        "{stderr}"
+    );
+    let out = key_run(&[], "");
+    assert!(out.status.success() && out.stdout.is_empty());
+    let out = key_run(&["--bogus"], "");
+    assert_eq!(out.status.code(), Some(2));
 }
