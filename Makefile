@@ -36,11 +36,13 @@ perft: build
 	bash scripts/perft-suite.sh target/release/ccr tests/data/standard-perft.epd $(DEPTH)
 
 # Benchmarks against shakmaty and cozy-chess (docs/BENCHMARKS.md): criterion wall clock of
-# move generation and perft (~5 minutes) and of the attack tables (~2 minutes), then
-# iai-callgrind instruction counts of both (under a minute).
+# move generation and perft (~5 minutes), of the attack tables (~2 minutes) and of the
+# transposition keys (~1 minute), then iai-callgrind instruction counts of all three (a minute
+# or two).
 bench: bench-setup
 	$(CARGO) bench --bench movegen
 	$(CARGO) bench --bench attacks
+	$(CARGO) bench --bench keys
 	$(CARGO) bench --bench instructions
 
 # valgrind and iai-callgrind-runner 0.16.1, installed idempotently (only `make bench` needs them).

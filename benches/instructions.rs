@@ -11,12 +11,17 @@
 //!   each workload of `benches/attacks.rs` (`AttackBlock::new`, `attacks_of`, `in_check`,
 //!   `is_attacked` and `cheapest_attacker` over all 64 squares, the ray scan
 //!   `checks::is_attacked` over all 64; shakmaty's `attacks_to` over all 64, its attack map
-//!   and `is_check`). "The enemy" is the side not to move.
+//!   and `is_check`). "The enemy" is the side not to move;
+//! - group `keys`: the transposition keys on each of the six standard positions, one call of
+//!   each workload of `benches/keys.rs` (`common::keys`), each computing one key per legal
+//!   move: `make` alone, `make_keyed`, `make` + `RotationKey.update` / `Zobrist::update`,
+//!   `make` + the child's key from scratch, and the children's keys from scratch. Divide by
+//!   the number of legal moves (20, 48, 14, 6, 44, 46) for the count per key.
 //!
 //! The first two groups set `compare_by_id`, so the runner prints each oracle's counts
-//! against ccr's for the same position (the bench id); `attacks` does not (its functions are
-//! different workloads). Building the positions and the attack blocks is setup and not
-//! counted.
+//! against ccr's for the same position (the bench id); `attacks` and `keys` do not (their
+//! functions are different workloads). Building the positions, the attack blocks and the key
+//! inputs is setup and not counted.
 //!
 //! Needs valgrind and `iai-callgrind-runner` 0.16.1 (`make bench-setup`). Run:
 //! `cargo bench --bench instructions`.
@@ -26,9 +31,11 @@ mod common;
 use std::hint::black_box;
 
 use ccr::ccr::attacks::{AttackBlock, attacks_of};
+use ccr::ccr::keys::{RotationKey, Zobrist};
 use ccr::ccr::{Ccr, MoveList, Position};
 use ccr::perft::{Leaves, perft};
 use ccr::types::{Colour, Square};
+use common::keys::Input;
 use common::{attack, cozy, shak, standard};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 use shakmaty::Position as _;
@@ -287,4 +294,116 @@ library_benchmark_group!(
         shakmaty_is_check
 );
 
-main!(library_benchmark_groups = movegen, perft_make, attacks);
+/// The key workloads' input: the position, its legal moves, its children and its keys. Leaked,
+/// so that the benchmark neither copies it nor counts freeing its vectors.
+fn key_input(id: &str) -> &'static Input {
+    Box::leak(Box::new(Input::new(fen(id))))
+}
+
+#[library_benchmark]
+#[bench::startpos(key_input("startpos"))]
+#[bench::kiwipete(key_input("kiwipete"))]
+#[bench::position3(key_input("position3"))]
+#[bench::position4(key_input("position4"))]
+#[bench::position5(key_input("position5"))]
+#[bench::position6(key_input("position6"))]
+fn make(input: &'static Input) {
+    common::keys::make(black_box(input));
+}
+
+#[library_benchmark]
+#[bench::startpos(key_input("startpos"))]
+#[bench::kiwipete(key_input("kiwipete"))]
+#[bench::position3(key_input("position3"))]
+#[bench::position4(key_input("position4"))]
+#[bench::position5(key_input("position5"))]
+#[bench::position6(key_input("position6"))]
+fn make_keyed(input: &'static Input) {
+    common::keys::make_keyed(black_box(input));
+}
+
+#[library_benchmark]
+#[bench::startpos(key_input("startpos"))]
+#[bench::kiwipete(key_input("kiwipete"))]
+#[bench::position3(key_input("position3"))]
+#[bench::position4(key_input("position4"))]
+#[bench::position5(key_input("position5"))]
+#[bench::position6(key_input("position6"))]
+fn make_rotation_update(input: &'static Input) {
+    common::keys::make_update(&RotationKey, black_box(input), input.rotation);
+}
+
+#[library_benchmark]
+#[bench::startpos(key_input("startpos"))]
+#[bench::kiwipete(key_input("kiwipete"))]
+#[bench::position3(key_input("position3"))]
+#[bench::position4(key_input("position4"))]
+#[bench::position5(key_input("position5"))]
+#[bench::position6(key_input("position6"))]
+fn make_zobrist_update(input: &'static Input) {
+    common::keys::make_update(Zobrist::get(), black_box(input), input.zobrist);
+}
+
+#[library_benchmark]
+#[bench::startpos(key_input("startpos"))]
+#[bench::kiwipete(key_input("kiwipete"))]
+#[bench::position3(key_input("position3"))]
+#[bench::position4(key_input("position4"))]
+#[bench::position5(key_input("position5"))]
+#[bench::position6(key_input("position6"))]
+fn make_rotation_key(input: &'static Input) {
+    common::keys::make_key(&RotationKey, black_box(input));
+}
+
+#[library_benchmark]
+#[bench::startpos(key_input("startpos"))]
+#[bench::kiwipete(key_input("kiwipete"))]
+#[bench::position3(key_input("position3"))]
+#[bench::position4(key_input("position4"))]
+#[bench::position5(key_input("position5"))]
+#[bench::position6(key_input("position6"))]
+fn make_zobrist_key(input: &'static Input) {
+    common::keys::make_key(Zobrist::get(), black_box(input));
+}
+
+#[library_benchmark]
+#[bench::startpos(key_input("startpos"))]
+#[bench::kiwipete(key_input("kiwipete"))]
+#[bench::position3(key_input("position3"))]
+#[bench::position4(key_input("position4"))]
+#[bench::position5(key_input("position5"))]
+#[bench::position6(key_input("position6"))]
+fn rotation_key(input: &'static Input) {
+    common::keys::key(&RotationKey, black_box(input));
+}
+
+#[library_benchmark]
+#[bench::startpos(key_input("startpos"))]
+#[bench::kiwipete(key_input("kiwipete"))]
+#[bench::position3(key_input("position3"))]
+#[bench::position4(key_input("position4"))]
+#[bench::position5(key_input("position5"))]
+#[bench::position6(key_input("position6"))]
+fn zobrist_key(input: &'static Input) {
+    common::keys::key(Zobrist::get(), black_box(input));
+}
+
+library_benchmark_group!(
+    name = keys;
+    benchmarks =
+        make,
+        make_keyed,
+        make_rotation_update,
+        make_zobrist_update,
+        make_rotation_key,
+        make_zobrist_key,
+        rotation_key,
+        zobrist_key
+);
+
+main!(
+    library_benchmark_groups = movegen,
+    perft_make,
+    attacks,
+    keys
+);

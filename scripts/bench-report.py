@@ -4,8 +4,9 @@
 Usage: python3 scripts/bench-report.py [IAI_LOG]
 
 Reads criterion's medians from target/criterion/*/*/*/new/ (written by
-`cargo bench --bench movegen` and `cargo bench --bench attacks`) and, if IAI_LOG is given,
-the instruction counts from the saved output of `cargo bench --bench instructions`.
+`cargo bench --bench movegen`, `cargo bench --bench attacks` and `cargo bench --bench keys`)
+and, if IAI_LOG is given, the instruction counts from the saved output of
+`cargo bench --bench instructions`.
 """
 
 import json
@@ -34,6 +35,73 @@ ATTACKS = {
     "shakmaty_attacks_to_x64": "shakmaty `attacks_to` x 64 squares",
     "shakmaty_cheapest_x64": "shakmaty `attacks_to` + cheapest role x 64 squares",
 }
+
+# The key workloads (benches/keys.rs and the `keys` group of benches/instructions.rs), in
+# table order, with their descriptions. Each computes one key per legal move.
+KEYS = {
+    "make": "`make` alone (baseline)",
+    "make_keyed": "`make_keyed` (rotation, incremental)",
+    "make_rotation_update": "`make` + `RotationKey.update`",
+    "make_zobrist_update": "`make` + `Zobrist::update`",
+    "make_rotation_key": "`make` + `RotationKey.key` (from scratch)",
+    "make_zobrist_key": "`make` + `Zobrist::key` (from scratch)",
+    "rotation_key": "`RotationKey.key` of the child (from scratch, no `make`)",
+    "zobrist_key": "`Zobrist::key` of the child (from scratch, no `make`)",
+}
+
+
+def legal_moves():
+    """{position: number of legal moves}, the D1 counts of tests/data/standard-perft.epd."""
+    epd = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "standard-perft.epd"
+    out = {}
+    for line in epd.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = [f.strip() for f in line.split(";")]
+        ident = next(f[3:] for f in fields if f.startswith("id "))
+        out[ident] = int(next(f.split()[1] for f in fields if f.startswith("D1 ")))
+    return out
+
+
+def keys_table(per_key, fmt, unit):
+    """Rows: the key workloads, then each key's cost over `make`; columns: the six positions
+    and their mean. `per_key` is {(workload, position): cost per key}."""
+    rows = [(w, [per_key.get((w, p)) for p in POSITIONS]) for w in KEYS]
+    rows = [(w, r) for w, r in rows if all(v is not None for v in r)]
+    if not rows:
+        return
+    print(f"| workload ({unit}) | " + " | ".join(POSITIONS) + " | mean |")
+    print("|---|" + "---:|" * (len(POSITIONS) + 1))
+    for w, r in rows:
+        cells = " | ".join(fmt(v) for v in r)
+        print(f"| {KEYS[w]} | {cells} | **{fmt(sum(r) / len(r))}** |")
+    base = dict(rows).get("make")
+    if base:
+        for w, r in rows:
+            if w.startswith("make_"):
+                extra = [v - b for v, b in zip(r, base)]
+                cells = " | ".join(fmt(v) for v in extra)
+                print(
+                    f"| the key in {KEYS[w].split(' (')[0]}, over `make` | {cells} "
+                    f"| **{fmt(sum(extra) / len(extra))}** |"
+                )
+    print()
+
+
+def criterion_keys(data):
+    moves = legal_moves()
+    per_key = {(k[2], k[1]): v[2] / moves[k[1]] for k, v in data.items() if k[0] == "keys"}
+    if per_key:
+        print("### Keys, wall clock (ns per key, criterion medians over the legal moves)\n")
+        keys_table(per_key, lambda ns: f"{ns:.2f}", "ns/key")
+
+
+def iai_keys(data):
+    moves = legal_moves()
+    per_key = {(k[2], k[1]): n / moves[k[1]] for k, n in data.items() if k[0] == "keys"}
+    if per_key:
+        print("### Keys (instructions per key)\n")
+        keys_table(per_key, lambda n: f"{n:,.1f}", "instructions/key")
 
 
 def criterion(root):
@@ -137,14 +205,16 @@ def engine_of(func):
 
 def iai(log):
     """{(group, position, engine): instructions} for the engine comparisons, and
-    {("attacks", position, function): instructions} for the attack workloads."""
+    {("attacks" or "keys", position, function): instructions} for the attack and key
+    workloads."""
     out = {}
     current = None
     for line in pathlib.Path(log).read_text().splitlines():
         m = HEADER.match(line)
         if m:
             group, func, position = m.groups()
-            current = (group, position, func if group == "attacks" else engine_of(func))
+            per_function = group in ("attacks", "keys")
+            current = (group, position, func if per_function else engine_of(func))
             continue
         m = INSTR.match(line)
         if m and current is not None:
@@ -185,12 +255,14 @@ def main():
     root = pathlib.Path(__file__).resolve().parent.parent / "target" / "criterion"
     if root.is_dir():
         data = criterion(root)
-        criterion_tables({k: v for k, v in data.items() if k[0] != "attacks"})
+        criterion_tables({k: v for k, v in data.items() if k[0] not in ("attacks", "keys")})
         criterion_attacks(data)
+        criterion_keys(data)
     if len(sys.argv) > 1:
         data = iai(sys.argv[1])
         iai_tables(data)
         iai_attacks(data)
+        iai_keys(data)
 
 
 if __name__ == "__main__":

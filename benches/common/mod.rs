@@ -1,6 +1,7 @@
 //! What the benchmarks share: the six standard positions, the oracle engines' perft
-//! written to do exactly the work `ccr::perft::perft` does, and the attack-table workloads
-//! (`attack`) timed by `benches/attacks.rs` and counted by `benches/instructions.rs`.
+//! written to do exactly the work `ccr::perft::perft` does, the attack-table workloads
+//! (`attack`) timed by `benches/attacks.rs` and the key workloads (`keys`) timed by
+//! `benches/keys.rs`, both also counted by `benches/instructions.rs`.
 //!
 //! This is `mod common;` in each bench target (a folder without `main.rs` is not a target of
 //! its own). Each target uses a different part of it, hence the `dead_code` allowances.
@@ -257,5 +258,106 @@ pub mod attack {
             }
         }
         map
+    }
+}
+
+/// The key workloads: for one position, one key per legal move, computed from scratch or
+/// updated from the position's key, with `make` alone as the baseline. Every workload runs
+/// over all the legal moves of the position; its cost per key is its time (or instruction
+/// count) over the number of moves.
+///
+/// The position passes through `black_box` once per move, so nothing that depends on it (its
+/// en-passant legality, its state terms, its rank words) can be hoisted out of the loop: each
+/// move pays for its whole key, as a search making one move at a time does. Each child and its
+/// key leave through `black_box`.
+pub mod keys {
+    use std::hint::black_box;
+
+    use ccr::ccr::Position;
+    use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
+    use ccr::types::Move;
+
+    /// A position, its legal moves, its children (for the keys from scratch without `make`)
+    /// and its two keys.
+    pub struct Input {
+        /// The position.
+        pub pos: Position,
+        /// Its legal moves.
+        pub moves: Vec<Move>,
+        /// The position after each move.
+        pub children: Vec<Position>,
+        /// Its rotation key.
+        pub rotation: u64,
+        /// Its Zobrist key.
+        pub zobrist: u64,
+    }
+
+    impl Input {
+        /// The input of a FEN; checks that every incremental key equals the key from scratch.
+        pub fn new(fen: &str) -> Input {
+            let pos = Position::from_fen(fen).expect("ccr parses the standard FEN");
+            let moves = pos.legal_moves().as_slice().to_vec();
+            let children: Vec<Position> = moves.iter().map(|&mv| pos.make(mv)).collect();
+            let (rotation, zobrist) = (RotationKey.key(&pos), Zobrist::get().key(&pos));
+            for (&mv, child) in moves.iter().zip(&children) {
+                let key = RotationKey.key(child);
+                assert_eq!(pos.make_keyed(mv, rotation), (*child, key), "{fen} {mv}");
+                assert_eq!(RotationKey.update(rotation, &pos, child), key, "{fen} {mv}");
+                assert_eq!(
+                    Zobrist::get().update(zobrist, &pos, child),
+                    Zobrist::get().key(child),
+                    "{fen} {mv}"
+                );
+            }
+            Input {
+                pos,
+                moves,
+                children,
+                rotation,
+                zobrist,
+            }
+        }
+    }
+
+    /// `make` alone, every legal move: the baseline the keyed workloads are measured against.
+    pub fn make(input: &Input) {
+        for &mv in black_box(&input.moves) {
+            black_box(black_box(&input.pos).make(mv));
+        }
+    }
+
+    /// `make_keyed`, every legal move: the engine's incremental rotation key.
+    pub fn make_keyed(input: &Input) {
+        let key = black_box(input.rotation);
+        for &mv in black_box(&input.moves) {
+            black_box(black_box(&input.pos).make_keyed(mv, key));
+        }
+    }
+
+    /// `make`, then `scheme.update` from the position's key, every legal move.
+    pub fn make_update<K: KeyScheme>(scheme: &K, input: &Input, key: u64) {
+        let key = black_box(key);
+        for &mv in black_box(&input.moves) {
+            let pos = black_box(&input.pos);
+            let after = pos.make(mv);
+            let key = scheme.update(key, pos, &after);
+            black_box((after, key));
+        }
+    }
+
+    /// `make`, then `scheme.key` of the child from scratch, every legal move.
+    pub fn make_key<K: KeyScheme>(scheme: &K, input: &Input) {
+        for &mv in black_box(&input.moves) {
+            let after = black_box(&input.pos).make(mv);
+            let key = scheme.key(&after);
+            black_box((after, key));
+        }
+    }
+
+    /// `scheme.key` from scratch of every child (no `make`).
+    pub fn key<K: KeyScheme>(scheme: &K, input: &Input) {
+        for child in black_box(&input.children) {
+            black_box(scheme.key(black_box(child)));
+        }
     }
 }
