@@ -22,5 +22,6 @@
 
 pub mod ccr;
 pub mod history;
+pub mod keystats;
 pub mod perft;
 pub mod types;

@@ -56,6 +56,21 @@ enum Command {
         #[arg(long)]
         fen: String,
     },
+    /// Measure the rotation key against Zobrist over N distinct positions: collisions,
+    /// truncated keys against the birthday bound, avalanche, table-index spread, cost
+    /// (markdown tables on stdout, progress on stderr).
+    Keystats {
+        /// Distinct positions to collect, at least (1000000, 1e8, 100M, …).
+        #[arg(long, value_name = "N", default_value = "1000000", value_parser = ccr::keystats::parse_count)]
+        positions: u64,
+        /// Seed of the random games.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Directory for the working files (a subdirectory ccr-keystats-<pid>, removed at the
+        /// end; about 120 bytes per position) [default: the system temp directory].
+        #[arg(long, value_name = "PATH")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// A failure to report as `error: …` with exit status 2.
@@ -142,6 +157,16 @@ fn emit(out: &str) -> Result<(), Failure> {
 
 fn run(command: Command) -> Result<(), Failure> {
     match command {
+        Command::Keystats {
+            positions,
+            seed,
+            dir,
+        } => {
+            let dir = dir.unwrap_or_else(std::env::temp_dir);
+            let config = ccr::keystats::Config::new(positions, seed, dir);
+            let report = ccr::keystats::run(&config).map_err(Failure)?;
+            emit(&report.to_markdown())
+        }
         Command::Key { zobrist } => {
             let input = io::read_to_string(io::stdin())
                 .map_err(|e| Failure(format!("cannot read standard input: {e}")))?;

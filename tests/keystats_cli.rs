@@ -1,0 +1,109 @@
+//! `ccr keystats` on the built binary: a small run prints the result tables on stdout,
+//! exits 0 and leaves no working files behind; bad arguments are one stderr line
+//! `error: …` with exit status 2 and nothing on stdout.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn ccr(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ccr"))
+        .args(args)
+        .output()
+        .expect("the ccr binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+}
+
+fn assert_no_panic(stderr: &str) {
+    for bad in ["panicked", "RUST_BACKTRACE", "stack backtrace", "thread '"] {
+        assert!(!stderr.contains(bad), "panic text in stderr: {stderr}");
+    }
+}
+
+/// A fresh directory for one test's working files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ccr-keystats-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+#[test]
+fn a_small_run_prints_the_tables() {
+    let dir = scratch("run");
+    let out = ccr(&[
+        "keystats",
+        "--positions",
+        "20k",
+        "--seed",
+        "5",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_no_panic(&stderr);
+    for row in [
+        "### Full 64-bit collisions",
+        "| rotation | 20,",
+        "| zobrist | 20,",
+        "| rotation | top 32 |",
+        "| zobrist | low 56 |",
+        "| rotation | 2^20 | low 20 bits |",
+        "| zobrist | 2^24 | top 24 bits |",
+        "### Bits flipped per move (avalanche)",
+        "| **incremental update** (the first row minus `make`) |",
+        "| **from scratch** (`KeyScheme::key`) |",
+        "### Deviations",
+    ] {
+        assert!(stdout.contains(row), "missing {row:?} in\n{stdout}");
+    }
+    // n is reported and at least the count asked for.
+    let n: u64 = stdout
+        .split("**n = ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .map(|n| n.replace(',', ""))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no n in\n{stdout}"));
+    assert!((20_000..22_000).contains(&n), "n = {n}");
+    // The working directory is gone.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir(&dir).unwrap();
+}
+
+#[test]
+fn bad_arguments_fail_with_one_line() {
+    let dir = scratch("bad");
+    let blocker = dir.join("a-file");
+    std::fs::write(&blocker, "not a directory").unwrap();
+    let below_a_file = blocker.join("sub");
+    for args in [
+        vec!["keystats", "--positions", "0"],
+        vec!["keystats", "--positions", "many"],
+        vec!["keystats", "--positions", "1.5"],
+        vec!["keystats", "--positions", "1e"],
+        vec!["keystats", "--positions", "-3"],
+        vec!["keystats", "--seed", "x"],
+        vec!["keystats", "--bogus"],
+        vec!["keystats", "extra"],
+        vec![
+            "keystats",
+            "--positions",
+            "100",
+            "--dir",
+            below_a_file.to_str().unwrap(),
+        ],
+    ] {
+        let out = ccr(&args);
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout}\n{stderr}");
+        assert!(stdout.is_empty(), "{args:?}: stdout {stdout:?}");
+        assert_no_panic(&stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
