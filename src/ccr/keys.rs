@@ -5,9 +5,8 @@
 //! The rotation key is an XOR of one term per rank word plus terms for the side to move,
 //! each castling right and the en-passant file (only when an en-passant capture is legal, so
 //! that transpositions match). A word's term is `rotl(mix(word), PRIME[word index])`: `mix`
-//! multiplies by an odd constant and folds the high half into the low half (a bijection, so
-//! two different words never give the same term), and the prime rotation puts each rank's
-//! term at its own offset. A move changes one or two rank words (castling and
+//! is the splitmix64 finaliser (a bijection, so two different words never give the same
+//! term), and the prime rotation puts each rank's term at its own offset. A move changes one or two rank words (castling and
 //! en passant stay inside them), so the key is updated from those words alone.
 
 use std::sync::OnceLock;
@@ -18,19 +17,24 @@ use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use crate::ccr::board::Position;
 use crate::types::{Colour, Move, Square};
 
-/// The rotation applied to each rank word's term: distinct primes spread over 0..64.
-pub const ROTATIONS: [u32; 8] = [2, 11, 19, 29, 37, 43, 53, 61];
+/// The rotation applied to each rank word's term: distinct primes below 64, no two of them
+/// 32 apart (a rotation by 32 swaps the halves of a term, and the first version of this key,
+/// with 29 and 61 for ranks 5 and 1, collided through exactly that: docs/BENCHMARKS.md).
+pub const ROTATIONS: [u32; 8] = [3, 7, 13, 19, 23, 31, 41, 47];
 
-/// The multiplier of [`mix`]: odd (so the product is a bijection), from the golden ratio.
-const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+/// The multipliers of [`mix`]: odd, so each multiplication is a bijection on u64.
+const MIX_1: u64 = 0xBF58_476D_1CE4_E5B9;
+const MIX_2: u64 = 0x94D0_49BB_1331_11EB;
 
-/// The mixing function: one multiplication by an odd constant, then the high half (which
-/// depends on every input bit) folded into the low half. Both steps are bijections on u64,
-/// so different words always give different terms.
+/// The mixing function, the finaliser of splitmix64: xor-shifts and multiplications by odd
+/// constants, each a bijection on u64, so different words always give different terms, and
+/// every output bit depends on every input bit. (One multiplication and one fold, the first
+/// version, left structure that showed as collisions: docs/BENCHMARKS.md.)
 #[inline(always)]
 pub const fn mix(x: u64) -> u64 {
-    let x = x.wrapping_mul(MIX);
-    x ^ (x >> 32)
+    let x = (x ^ (x >> 30)).wrapping_mul(MIX_1);
+    let x = (x ^ (x >> 27)).wrapping_mul(MIX_2);
+    x ^ (x >> 31)
 }
 
 /// The term of rank word `index` holding `word`.
@@ -39,9 +43,9 @@ pub const fn word_term(index: usize, word: u32) -> u64 {
     mix(word as u64).rotate_left(ROTATIONS[index & 7])
 }
 
-/// A state term: `mix` of a number above every 32-bit word, rotated by the prime 7.
+/// A state term: `mix` of a number above every 32-bit word, rotated by the prime 59.
 const fn state_term(n: u64) -> u64 {
-    mix((1 << 32) | n).rotate_left(7)
+    mix((1 << 32) | n).rotate_left(59)
 }
 
 /// XORed in when Black is to move.
