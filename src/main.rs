@@ -97,7 +97,8 @@ fn main() -> ExitCode {
 fn one_line(error: &clap::Error) -> String {
     use clap::error::ErrorKind;
     if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "no command given; available: perft, tables, key, keystats (see 'ccr --help')".to_string();
+        return "no command given; available: perft, tables, key, keystats (see 'ccr --help')"
+            .to_string();
     }
     let text = error.to_string();
     let message: Vec<&str> = text
