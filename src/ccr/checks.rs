@@ -66,28 +66,24 @@ fn slides_along(code: u8, by: Colour, line_type: u8) -> bool {
     code & 8 == by.code_bit() && (code & 7 == line_type || code & 7 == PieceCode::QUEEN)
 }
 
-/// The leaper masks around (word, mask): knights two words away, knights one word away,
-/// pawns (as seen from `by`) and kings — each as (word offset, target masks).
+/// The squares of `by`'s knights, pawns and king that attack (word, mask), OR-ed over the
+/// rank words (a yes/no test: which word a hit came from is lost).
 #[inline(always)]
 fn leaper_hits(board: &Ccr, word: usize, mask: u32, by: Colour) -> u32 {
-    let code = |t| PieceCode::new(by, t).0;
-    let at = |dw: isize, code: u8, targets: u32| -> u32 {
-        board
-            .0
-            .get(word.wrapping_add_signed(dw))
-            .map_or(0, |&w| nibbles_equal(w, code) & targets)
-    };
-    let (knight, king) = (code(PieceCode::KNIGHT), code(PieceCode::KING));
-    // A white pawn attacks toward rank 8, so it stands one word further (toward rank 1).
-    let pawn_word = if by == Colour::White { 1 } else { -1 };
-    at(-2, knight, sideways(mask, 1))
-        | at(2, knight, sideways(mask, 1))
-        | at(-1, knight, sideways(mask, 2))
-        | at(1, knight, sideways(mask, 2))
-        | at(pawn_word, code(PieceCode::PAWN), sideways(mask, 1))
-        | at(-1, king, sideways(mask, 1) | mask)
-        | at(0, king, sideways(mask, 1))
-        | at(1, king, sideways(mask, 1) | mask)
+    let king = PieceCode::new(by, PieceCode::KING).0;
+    let mut hits = 0;
+    for dw in [-2isize, -1, 0, 1, 2] {
+        if let Some(&rank_word) = board.0.get(word.wrapping_add_signed(dw)) {
+            let king_targets = match dw {
+                0 => sideways(mask, 1),
+                -1 | 1 => sideways(mask, 1) | mask,
+                _ => 0,
+            };
+            hits |= leapers_in_word(rank_word, mask, by, dw)
+                | (nibbles_equal(rank_word, king) & king_targets);
+        }
+    }
+    hits
 }
 
 /// Whether `by` attacks `sq` on `board`, found by looking outward from `sq`.
@@ -175,13 +171,9 @@ pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> Kin
     ray!(0, 1, r);
     if in_check {
         // Knights and pawns: every hit is a checker (the enemy king never gives check).
-        let leapers = leaper_hits(board, word, mask, them);
-        if leapers != 0 {
-            for dw in [-2isize, -1, 1, 2] {
-                let w = word.wrapping_add_signed(dw);
-                let Some(&rank_word) = board.0.get(w) else {
-                    continue;
-                };
+        for dw in [-2isize, -1, 1, 2] {
+            let w = word.wrapping_add_signed(dw);
+            if let Some(&rank_word) = board.0.get(w) {
                 let hits = leapers_in_word(rank_word, mask, them, dw);
                 danger.checkers += hits.count_ones() / 4;
                 danger.evasions[w] |= hits;
@@ -198,10 +190,10 @@ fn leapers_in_word(rank_word: u32, mask: u32, by: Colour, dw: isize) -> u32 {
     let knight = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::KNIGHT).0);
     let pawn = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::PAWN).0);
     let pawn_word = if by == Colour::White { 1 } else { -1 };
-    let knight_targets = if dw.abs() == 2 {
-        sideways(mask, 1)
-    } else {
-        sideways(mask, 2)
+    let knight_targets = match dw {
+        -2 | 2 => sideways(mask, 1),
+        -1 | 1 => sideways(mask, 2),
+        _ => 0,
     };
     let pawn_targets = if dw == pawn_word {
         sideways(mask, 1)
