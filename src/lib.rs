@@ -21,7 +21,10 @@
 #![deny(missing_docs)]
 
 pub mod ccr;
+pub mod convert;
 pub mod history;
 pub mod keystats;
+pub mod moves;
 pub mod perft;
+pub mod repr;
 pub mod types;

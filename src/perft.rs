@@ -1,8 +1,10 @@
-//! Perft: count the leaves of the legal move tree, the standard test of a move generator.
+//! Perft: count the leaves of the legal move tree, the standard test of a move generator,
+//! for any [`Representation`].
 
 use std::hint::black_box;
 
-use crate::ccr::{MoveList, Position};
+use crate::moves::MoveList;
+use crate::repr::Representation;
 use crate::types::Move;
 
 /// How the last ply is counted.
@@ -15,13 +17,13 @@ pub enum Leaves {
 }
 
 /// The number of leaf nodes `depth` plies below `pos`.
-pub fn perft(pos: &Position, depth: u32, leaves: Leaves) -> u64 {
+pub fn perft<R: Representation>(pos: &R, depth: u32, leaves: Leaves) -> u64 {
     let mut lists = vec![MoveList::new(); depth as usize];
     count(pos, depth, leaves, &mut lists)
 }
 
 /// Perft of each legal root move, in generation order.
-pub fn divide(pos: &Position, depth: u32, leaves: Leaves) -> Vec<(Move, u64)> {
+pub fn divide<R: Representation>(pos: &R, depth: u32, leaves: Leaves) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -35,7 +37,7 @@ pub fn divide(pos: &Position, depth: u32, leaves: Leaves) -> Vec<(Move, u64)> {
 }
 
 /// Counts with one preallocated move list per remaining ply.
-fn count(pos: &Position, depth: u32, leaves: Leaves, lists: &mut [MoveList]) -> u64 {
+fn count<R: Representation>(pos: &R, depth: u32, leaves: Leaves, lists: &mut [MoveList]) -> u64 {
     let Some((list, below)) = lists.split_first_mut() else {
         return 1;
     };
@@ -58,6 +60,7 @@ fn count(pos: &Position, depth: u32, leaves: Leaves, lists: &mut [MoveList]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ccr::Position;
 
     #[test]
     fn startpos_shallow() {

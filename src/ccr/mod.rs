@@ -9,6 +9,6 @@ pub mod keys;
 pub mod make;
 pub mod movegen;
 
+pub use crate::moves::MoveList;
 pub use board::{CastlingRights, Ccr, Position};
 pub use fen::FenError;
-pub use movegen::MoveList;

@@ -18,80 +18,8 @@ use crate::ccr::attacks::attacks_with_occupancy;
 use crate::ccr::board::{CastlingRights, Position, occupied_nibbles};
 use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
+use crate::moves::MoveList;
 use crate::types::{Colour, Move, MoveKind, Square};
-
-/// Room for every legal move of any position (the known maximum is 218) and for the
-/// pseudo-legal moves of pinned pieces or of a side in check before the filter removes them
-/// (FEN parsing rejects material no game can reach, which bounds both).
-pub const MAX_MOVES: usize = 320;
-
-/// A fixed-capacity list of moves, filled by the generator without allocation.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl MoveList {
-    /// An empty list.
-    pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::default(); MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
-        self.len += 1;
-    }
-
-    /// The moves as a slice.
-    #[inline]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    /// How many moves the list holds.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the list is empty.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Keeps only the moves for which `keep` is true, in order.
-    fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut kept = 0;
-        for i in 0..self.len {
-            let mv = self.moves[i];
-            if keep(mv) {
-                self.moves[kept] = mv;
-                kept += 1;
-            }
-        }
-        self.len = kept;
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
-    }
-}
-
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
-    }
-}
 
 /// Generator state for one node: the board, both colours' occupancy masks, the enemy's
 /// attack table, the evasion squares and the en-passant target, all in the board's geometry.
@@ -104,8 +32,12 @@ struct Gen<'a> {
     /// In check, the squares behind the king on a checking slider's line: the table does
     /// not reach them because the slider stops at the king, but the king may not go there.
     xrayed: [u32; 8],
-    /// Where pieces other than the king may land (all squares unless in check).
+    /// Where pieces other than the king may land (all squares unless in check; only enemy
+    /// pieces when generating captures).
     evasions: [u32; 8],
+    /// Where the king may land besides the danger test: all squares, or the enemy's pieces
+    /// when generating captures.
+    king_targets: [u32; 8],
     /// The en-passant target's rank word, or `usize::MAX` when there is none.
     ep_word: usize,
     ep_mask: u32,
@@ -260,7 +192,11 @@ fn king(g: &mut Gen, word: usize, mask: u32) {
         (word + 1, three),
     ] {
         if w < 8 {
-            g.push_targets(from, w, targets & !g.own[w] & !g.king_danger(w));
+            g.push_targets(
+                from,
+                w,
+                targets & !g.own[w] & g.king_targets[w] & !g.king_danger(w),
+            );
         }
     }
 }
@@ -331,7 +267,20 @@ fn aligned(king: Square, from: Square, to: Square) -> bool {
 impl Position {
     /// Fills `list` with the legal moves of the position.
     pub fn generate_legal(&self, list: &mut MoveList) {
-        list.len = 0;
+        self.generate::<false>(list);
+    }
+
+    /// Fills `list` with the legal captures of the position: every move that takes a piece,
+    /// en passant and capturing promotions included (quiet promotions are not captures).
+    pub fn generate_captures(&self, list: &mut MoveList) {
+        self.generate::<true>(list);
+    }
+
+    /// The one generator behind both: with `CAPTURES` every target mask is narrowed to the
+    /// enemy's pieces (en passant has its own test) and castling is skipped.
+    #[inline(always)]
+    fn generate<const CAPTURES: bool>(&self, list: &mut MoveList) {
+        list.clear();
         let us = self.side;
         let them = us.flip();
         let king_sq = self.king(us);
@@ -347,13 +296,21 @@ impl Position {
             Some(sq) => (sq.word(), sq.mask()),
             None => (usize::MAX, 0),
         };
+        let (mut evasions, mut king_targets) = (danger.evasions, [!0; 8]);
+        if CAPTURES {
+            for ((e, k), t) in evasions.iter_mut().zip(&mut king_targets).zip(theirs) {
+                *e &= t;
+                *k = t;
+            }
+        }
         let mut g = Gen {
             board: self.board.0,
             own,
             theirs,
             enemy_attacks,
             xrayed: danger.xrayed,
-            evasions: danger.evasions,
+            evasions,
+            king_targets,
             ep_word,
             ep_mask,
             ep_generated: false,
@@ -367,7 +324,7 @@ impl Position {
             Colour::White => frame::run(&self.board, Pieces::Of(us), &Gen::WHITE_MOVES, &mut g),
             Colour::Black => frame::run(&self.board, Pieces::Of(us), &Gen::BLACK_MOVES, &mut g),
         }
-        if !in_check {
+        if !CAPTURES && !in_check {
             castling(&mut g, self);
         }
         if danger.pinned != 0 || g.ep_generated {

@@ -1,0 +1,249 @@
+//! The C.C.R. → bitboards conversion of paper section 5.5 (SPEC section 6).
+//!
+//! The result is `[u64; 16]` indexed by piece code: for rank word `y` (0 = rank 8) and
+//! nibble `x` (0 = file h), square bit `8 * y + x` is set in `boards[code]`, so bit `i` is
+//! the square with C.C.R. index `i` and `boards[0]` holds the empty squares. That order is
+//! the bit reversal of the usual a1 = 0 layout; the bitboard generator works in it directly.
+//!
+//! Three implementations, equal by test on every board:
+//! - [`portable`]: the paper's loop, the piece code addressing its board, no branch;
+//! - `ssse3` (x86): duplicate each byte with `pshufb` so that every square gets a byte,
+//!   keep its nibble, then per code one byte compare and one `pmovmskb` per 16 squares;
+//! - `avx2` (x86): the same with 32 squares per compare.
+//!
+//! [`to_bitboards`] picks the fastest the CPU has, once, by feature detection.
+
+use std::sync::OnceLock;
+
+use crate::ccr::Ccr;
+
+/// Sixteen bitboards indexed by piece code, in the bit order of SPEC section 6.
+pub type PieceBoards = [u64; 16];
+
+/// One implementation of the conversion.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Conversion {
+    /// The paper's loop in portable Rust.
+    Portable,
+    /// 128-bit SIMD (SSSE3 `pshufb`, `pcmpeqb`, `pmovmskb`).
+    Ssse3,
+    /// 256-bit SIMD (AVX2).
+    Avx2,
+}
+
+impl Conversion {
+    /// Whether this CPU can run the implementation.
+    pub fn is_available(self) -> bool {
+        match self {
+            Conversion::Portable => true,
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Conversion::Ssse3 => is_x86_feature_detected!("ssse3"),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Conversion::Avx2 => is_x86_feature_detected!("avx2"),
+            #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+            _ => false,
+        }
+    }
+
+    /// The implementations this CPU can run, slowest first.
+    pub fn available() -> Vec<Conversion> {
+        [Conversion::Portable, Conversion::Ssse3, Conversion::Avx2]
+            .into_iter()
+            .filter(|c| c.is_available())
+            .collect()
+    }
+
+    /// The fastest implementation this CPU can run.
+    pub fn best() -> Conversion {
+        static BEST: OnceLock<Conversion> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            *Conversion::available()
+                .last()
+                .expect("portable is always there")
+        })
+    }
+
+    /// Converts with this implementation, or with the portable one where the CPU lacks it.
+    #[inline]
+    pub fn convert(self, board: &Ccr) -> PieceBoards {
+        match self {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Conversion::Ssse3 if self.is_available() => {
+                // SAFETY: the CPU has SSSE3 (checked just above).
+                unsafe { simd::ssse3(board) }
+            }
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Conversion::Avx2 if self.is_available() => {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                unsafe { simd::avx2(board) }
+            }
+            _ => portable(board),
+        }
+    }
+}
+
+/// The conversion with the fastest implementation this CPU has.
+#[inline]
+pub fn to_bitboards(board: &Ccr) -> PieceBoards {
+    Conversion::best().convert(board)
+}
+
+/// The paper's conversion: each nibble's code addresses the board its bit goes into.
+#[inline]
+pub fn portable(board: &Ccr) -> PieceBoards {
+    let mut boards = [0u64; 16];
+    for (y, &word) in board.0.iter().enumerate() {
+        let mut rank = word;
+        for x in 0..8 {
+            boards[(rank & 0xF) as usize] |= 1 << (8 * y + x);
+            rank >>= 4;
+        }
+    }
+    boards
+}
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod simd {
+    //! Compare-and-movemask conversions. Each byte of the board holds two squares (low
+    //! nibble first); `pshufb` copies every byte into two neighbouring bytes, and an AND
+    //! with `0F F0 0F F0 …` keeps the low nibble in the first copy and the high nibble (in
+    //! place) in the second. A byte compare against `c, c << 4, c, c << 4, …` then marks
+    //! the squares holding code `c`, in square order, and `pmovmskb` packs the marks into
+    //! bits.
+
+    #[cfg(target_arch = "x86")]
+    use std::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
+    use std::arch::x86_64::*;
+
+    use super::PieceBoards;
+    use crate::ccr::Ccr;
+
+    /// Byte `i` goes to bytes `2i` and `2i + 1`.
+    const DUPLICATE: [i8; 16] = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7];
+    /// Byte `8 + i` goes to bytes `2i` and `2i + 1`.
+    const DUPLICATE_HIGH: [i8; 16] = [8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15];
+
+    /// The pattern the nibbles are compared against for `code` (little-endian `c, c << 4`).
+    #[inline(always)]
+    fn code_pattern(code: usize) -> i16 {
+        (code | code << 12) as i16
+    }
+
+    /// # Safety
+    /// The CPU must support SSSE3.
+    #[target_feature(enable = "ssse3")]
+    pub unsafe fn ssse3(board: &Ccr) -> PieceBoards {
+        // SAFETY: SSSE3 is enabled for this function; the loads read the 32 bytes of the
+        // board through unaligned loads, which need no alignment.
+        unsafe {
+            let bytes = board.0.as_ptr().cast::<__m128i>();
+            let (front, back) = (_mm_loadu_si128(bytes), _mm_loadu_si128(bytes.add(1)));
+            let keep = _mm_set1_epi16(0xF00F_u16 as i16);
+            let low = _mm_loadu_si128(DUPLICATE.as_ptr().cast());
+            let high = _mm_loadu_si128(DUPLICATE_HIGH.as_ptr().cast());
+            // Four vectors of 16 squares each, in square order.
+            let squares = [
+                _mm_and_si128(_mm_shuffle_epi8(front, low), keep),
+                _mm_and_si128(_mm_shuffle_epi8(front, high), keep),
+                _mm_and_si128(_mm_shuffle_epi8(back, low), keep),
+                _mm_and_si128(_mm_shuffle_epi8(back, high), keep),
+            ];
+            let mut boards = [0u64; 16];
+            for (code, board) in boards.iter_mut().enumerate() {
+                let pattern = _mm_set1_epi16(code_pattern(code));
+                let mut bits = 0u64;
+                for (i, &sixteen) in squares.iter().enumerate() {
+                    let marks = _mm_movemask_epi8(_mm_cmpeq_epi8(sixteen, pattern)) as u32;
+                    bits |= u64::from(marks & 0xFFFF) << (16 * i);
+                }
+                *board = bits;
+            }
+            boards
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn avx2(board: &Ccr) -> PieceBoards {
+        // SAFETY: AVX2 is enabled for this function; the loads read the 32 bytes of the
+        // board through unaligned loads, which need no alignment.
+        unsafe {
+            let bytes = board.0.as_ptr().cast::<__m128i>();
+            // Each 16-byte half in both lanes; `vpshufb` shuffles within a lane, so the low
+            // lane expands bytes 0-7 and the high lane bytes 8-15: 32 squares in order.
+            let front = _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes));
+            let back = _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes.add(1)));
+            let spread =
+                _mm256_loadu2_m128i(DUPLICATE_HIGH.as_ptr().cast(), DUPLICATE.as_ptr().cast());
+            let keep = _mm256_set1_epi16(0xF00F_u16 as i16);
+            let squares = [
+                _mm256_and_si256(_mm256_shuffle_epi8(front, spread), keep),
+                _mm256_and_si256(_mm256_shuffle_epi8(back, spread), keep),
+            ];
+            let mut boards = [0u64; 16];
+            for (code, board) in boards.iter_mut().enumerate() {
+                let pattern = _mm256_set1_epi16(code_pattern(code));
+                let low = _mm256_movemask_epi8(_mm256_cmpeq_epi8(squares[0], pattern)) as u32;
+                let high = _mm256_movemask_epi8(_mm256_cmpeq_epi8(squares[1], pattern)) as u32;
+                *board = u64::from(low) | u64::from(high) << 32;
+            }
+            boards
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ccr::Position;
+    use crate::types::Square;
+
+    /// Every square's bit is in exactly the board of its code.
+    fn check(board: &Ccr, boards: &PieceBoards) {
+        for i in 0..64 {
+            let code = board.get(Square::new(i as u8)).0 as usize;
+            for (c, b) in boards.iter().enumerate() {
+                assert_eq!(
+                    b >> i & 1 == 1,
+                    c == code,
+                    "square {i} code {code} board {c}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn figure_1_and_every_implementation() {
+        let pos = Position::from_fen("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1").unwrap();
+        let boards = portable(&pos.board);
+        check(&pos.board, &boards);
+        // The knight on g4 is word 4, nibble 1: bit 33.
+        assert_eq!(boards[2], 1 << 33);
+        for conversion in Conversion::available() {
+            assert_eq!(conversion.convert(&pos.board), boards, "{conversion:?}");
+        }
+    }
+
+    #[test]
+    fn arbitrary_nibbles_all_implementations() {
+        // Every code in every square, including the codes no piece has (7, 8, 15).
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..2000 {
+            let mut words = [0u32; 8];
+            for w in &mut words {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *w = state as u32;
+            }
+            let board = Ccr(words);
+            let boards = portable(&board);
+            check(&board, &boards);
+            for conversion in Conversion::available() {
+                assert_eq!(conversion.convert(&board), boards, "{conversion:?}");
+            }
+        }
+    }
+}
