@@ -5,7 +5,22 @@ CARGO ?= cargo
 EXE ?=
 DEPTH ?= 5
 
-.PHONY: all build setup test test-deep lint perft bench bench-setup fuzz clean
+.PHONY: all build setup test test-deep lint perft bench bench-setup fuzz clean \
+	setup32 build32 test32
+
+# 32-bit (i686) builds use Debian's toolchain (rustup has no i686 std here), named explicitly
+# so that rustup's cargo and rustc, first on PATH, are never picked up for them.
+TARGET32 := i686-unknown-linux-gnu
+CARGO32 ?= /usr/bin/cargo
+RUSTC32 ?= /usr/bin/rustc
+RUSTDOC32 ?= /usr/bin/rustdoc
+# Doctests run cross (the i686 binaries run here) by default from cargo 1.89 on; older cargo
+# needs -Zdoctest-xcompile, allowed on Debian's stable cargo by RUSTC_BOOTSTRAP=1 (set for
+# build32 too, so that the two share their build). Expanded when a recipe runs, after setup32.
+BOOTSTRAP32 = $(shell $(CARGO32) --version 2>/dev/null | \
+	awk '{ split($$2, v, "."); if (v[1] == 1 && v[2] < 89) print "RUSTC_BOOTSTRAP=1" }')
+DOCTEST32 = $(if $(BOOTSTRAP32),-Zdoctest-xcompile)
+CARGO32_RUN = RUSTC=$(RUSTC32) RUSTDOC=$(RUSTDOC32) $(BOOTSTRAP32) $(CARGO32)
 
 all: build
 
@@ -19,9 +34,11 @@ endif
 setup:
 	bash scripts/setup.sh
 
-# The whole test suite (what CI runs): lints, unit, perft, differential and CLI tests.
+# The whole test suite (what CI runs): lints, unit, perft, differential and CLI tests, then
+# the same tests built for i686 (test32).
 test: setup lint
 	$(CARGO) test --release
+	$(MAKE) --no-print-directory test32
 
 # The deep perft counts (minutes).
 test-deep: setup
@@ -48,6 +65,18 @@ bench: bench-setup
 # valgrind and iai-callgrind-runner 0.16.1, installed idempotently (only `make bench` needs them).
 bench-setup:
 	bash scripts/bench-setup.sh
+
+# Debian's rustc-web, cargo-web, gcc-multilib and the i686 std, installed idempotently.
+setup32:
+	bash scripts/setup-i686.sh
+
+# target/i686-unknown-linux-gnu/release/ccr, a 32-bit x86 binary that runs here.
+build32: setup32
+	$(CARGO32_RUN) build --release --target $(TARGET32)
+
+# The whole test suite (unit, integration and doctests) built for i686 and run here.
+test32: setup32
+	$(CARGO32_RUN) test --release --target $(TARGET32) $(DOCTEST32)
 
 fuzz: setup
 	bash scripts/fuzz.sh

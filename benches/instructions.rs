@@ -18,6 +18,13 @@
 //!   `make` + the child's key from scratch, and the children's keys from scratch. Divide by
 //!   the number of legal moves (20, 48, 14, 6, 44, 46) for the count per key.
 //!
+//! - groups `repr_movegen`, `repr_captures`, `repr_perft`: every board representation
+//!   (`ccr`, `x88`, the hybrid `bitboard` with the SIMD conversion and `bitboard_portable`
+//!   with the paper's loop, `bitboard_native`): legal and captures-only generation on the six
+//!   positions, perft depth 3 making every leaf and bulk-counting, on startpos and Kiwipete;
+//! - group `convert`: the C.C.R. → bitboards conversion, portable, SSSE3, AVX2 (where the CPU
+//!   lacks one, its function is the portable one), on the six positions.
+//!
 //! The first two groups set `compare_by_id`, so the runner prints each oracle's counts
 //! against ccr's for the same position (the bench id); `attacks` and `keys` do not (their
 //! functions are different workloads). Building the positions, the attack blocks and the key
@@ -30,11 +37,15 @@ mod common;
 
 use std::hint::black_box;
 
+use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::attacks::{AttackBlock, attacks_of};
 use ccr::ccr::keys::{RotationKey, Zobrist};
 use ccr::ccr::{Ccr, MoveList, Position};
+use ccr::convert::{Conversion, Portable, Simd};
 use ccr::perft::{Leaves, perft};
+use ccr::repr::Representation;
 use ccr::types::{Colour, Square};
+use ccr::x88::X88;
 use common::keys::Input;
 use common::{attack, cozy, shak, standard};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
@@ -401,9 +412,155 @@ library_benchmark_group!(
         zobrist_key
 );
 
+/// The position `id` in representation `R`, and an empty list.
+fn repr_setup<R: Representation>(id: &str) -> (R, MoveList) {
+    (
+        R::from_fen(fen(id)).expect("a standard FEN"),
+        MoveList::new(),
+    )
+}
+
+fn repr_position<R: Representation>(id: &str) -> R {
+    R::from_fen(fen(id)).expect("a standard FEN")
+}
+
+/// Movegen, captures and perft depth 3 (make and bulk) of one representation, as four
+/// benchmarks named `<prefix>_movegen` … on the six (movegen) or two (perft) positions.
+macro_rules! representation_benches {
+    ($r:ty, $movegen:ident, $captures:ident, $make:ident, $bulk:ident) => {
+        #[library_benchmark]
+        #[bench::startpos(repr_setup::<$r>("startpos"))]
+        #[bench::kiwipete(repr_setup::<$r>("kiwipete"))]
+        #[bench::position3(repr_setup::<$r>("position3"))]
+        #[bench::position4(repr_setup::<$r>("position4"))]
+        #[bench::position5(repr_setup::<$r>("position5"))]
+        #[bench::position6(repr_setup::<$r>("position6"))]
+        fn $movegen(mut input: ($r, MoveList)) -> usize {
+            black_box(&input.0).generate_legal(&mut input.1);
+            black_box(&input.1).len()
+        }
+
+        #[library_benchmark]
+        #[bench::startpos(repr_setup::<$r>("startpos"))]
+        #[bench::kiwipete(repr_setup::<$r>("kiwipete"))]
+        #[bench::position3(repr_setup::<$r>("position3"))]
+        #[bench::position4(repr_setup::<$r>("position4"))]
+        #[bench::position5(repr_setup::<$r>("position5"))]
+        #[bench::position6(repr_setup::<$r>("position6"))]
+        fn $captures(mut input: ($r, MoveList)) -> usize {
+            black_box(&input.0).generate_captures(&mut input.1);
+            black_box(&input.1).len()
+        }
+
+        #[library_benchmark]
+        #[bench::startpos(repr_position::<$r>("startpos"))]
+        #[bench::kiwipete(repr_position::<$r>("kiwipete"))]
+        fn $make(pos: $r) -> u64 {
+            perft(black_box(&pos), black_box(3), Leaves::Make)
+        }
+
+        #[library_benchmark]
+        #[bench::startpos(repr_position::<$r>("startpos"))]
+        #[bench::kiwipete(repr_position::<$r>("kiwipete"))]
+        fn $bulk(pos: $r) -> u64 {
+            perft(black_box(&pos), black_box(3), Leaves::Bulk)
+        }
+    };
+}
+
+representation_benches!(
+    Position,
+    ccr_repr_movegen,
+    ccr_repr_captures,
+    ccr_repr_perft_make,
+    ccr_repr_perft_bulk
+);
+representation_benches!(
+    X88,
+    x88_movegen,
+    x88_captures,
+    x88_perft_make,
+    x88_perft_bulk
+);
+representation_benches!(
+    Hybrid<Simd>,
+    bitboard_movegen,
+    bitboard_captures,
+    bitboard_perft_make,
+    bitboard_perft_bulk
+);
+representation_benches!(
+    Hybrid<Portable>,
+    bitboard_portable_movegen,
+    bitboard_portable_captures,
+    bitboard_portable_perft_make,
+    bitboard_portable_perft_bulk
+);
+representation_benches!(
+    Bitboards,
+    bitboard_native_movegen,
+    bitboard_native_captures,
+    bitboard_native_perft_make,
+    bitboard_native_perft_bulk
+);
+
+library_benchmark_group!(
+    name = repr_movegen;
+    compare_by_id = true;
+    benchmarks = ccr_repr_movegen, x88_movegen, bitboard_movegen, bitboard_portable_movegen,
+        bitboard_native_movegen
+);
+
+library_benchmark_group!(
+    name = repr_captures;
+    compare_by_id = true;
+    benchmarks = ccr_repr_captures, x88_captures, bitboard_captures, bitboard_portable_captures,
+        bitboard_native_captures
+);
+
+library_benchmark_group!(
+    name = repr_perft;
+    compare_by_id = true;
+    benchmarks = ccr_repr_perft_make, x88_perft_make, bitboard_perft_make,
+        bitboard_portable_perft_make, bitboard_native_perft_make, ccr_repr_perft_bulk,
+        x88_perft_bulk, bitboard_perft_bulk, bitboard_portable_perft_bulk,
+        bitboard_native_perft_bulk
+);
+
+/// One conversion of the standard position's board with each implementation.
+macro_rules! conversion_bench {
+    ($name:ident, $conversion:expr) => {
+        #[library_benchmark]
+        #[bench::startpos(ccr_position("startpos").board)]
+        #[bench::kiwipete(ccr_position("kiwipete").board)]
+        #[bench::position3(ccr_position("position3").board)]
+        #[bench::position4(ccr_position("position4").board)]
+        #[bench::position5(ccr_position("position5").board)]
+        #[bench::position6(ccr_position("position6").board)]
+        fn $name(board: Ccr) -> u64 {
+            let convert = $conversion.function();
+            black_box(convert(black_box(&board)))[0]
+        }
+    };
+}
+
+conversion_bench!(convert_portable, Conversion::Portable);
+conversion_bench!(convert_ssse3, Conversion::Ssse3);
+conversion_bench!(convert_avx2, Conversion::Avx2);
+
+library_benchmark_group!(
+    name = convert;
+    compare_by_id = true;
+    benchmarks = convert_portable, convert_ssse3, convert_avx2
+);
+
 main!(
     library_benchmark_groups = movegen,
     perft_make,
     attacks,
-    keys
+    keys,
+    repr_movegen,
+    repr_captures,
+    repr_perft,
+    convert
 );

@@ -163,6 +163,91 @@ def criterion_tables(data):
         print()
 
 
+# The board representations (benches/representations.rs and the repr_* groups of
+# benches/instructions.rs): criterion label, iai function prefix, description.
+REPRS = [
+    ("ccr", "ccr_repr", "C.C.R. (`Position`)"),
+    ("x88", "x88", "0x88"),
+    ("bitboard", "bitboard", "hybrid: C.C.R. + SIMD conversion + bitboard generator"),
+    ("bitboard-portable", "bitboard_portable", "hybrid with the paper's portable conversion loop"),
+    ("bitboard-native", "bitboard_native", "native bitboards (made move by move)"),
+]
+REPR_KINDS = ["repr_movegen", "repr_captures", "repr_perft_make", "repr_perft_bulk"]
+CONVERSIONS = ["portable", "ssse3", "avx2"]
+
+
+def sizes():
+    path = pathlib.Path(__file__).resolve().parent.parent / "target" / "criterion" / "representation-sizes.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def representations_table(crit, instr):
+    """The one table of the representations: size, wall clock (criterion medians summed
+    over the six positions) and instructions (iai), each with its ratio to the C.C.R."""
+    size = sizes()
+    have_crit = any(k[0] in REPR_KINDS for k in crit)
+    have_instr = any(k[0] in ("repr_movegen", "repr_captures", "repr_perft") for k in instr)
+    if not (have_crit or have_instr):
+        return
+    print("### Board representations side by side\n")
+    print(
+        "| representation | bytes | movegen ns (sum of six) | captures ns (sum of six) "
+        "| perft make M nodes/s | perft bulk M nodes/s | movegen instr. (sum of six) "
+        "| captures instr. | perft 3 make instr. (startpos + kiwipete) | perft 3 bulk instr. |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+    def crit_sum(kind, label):
+        rows = [crit.get((kind, p, label)) for p in POSITIONS]
+        if not all(rows):
+            return None
+        if kind in ("repr_movegen", "repr_captures"):
+            return sum(r[2] for r in rows)
+        return sum(r[1] for r in rows) / sum(r[2] for r in rows) * 1e3  # M nodes/s
+
+    def instr_sum(group, prefix, suffix, positions):
+        vals = [instr.get((group, p, prefix + suffix)) for p in positions]
+        return sum(vals) if all(v is not None for v in vals) else None
+
+    base = {}
+    for label, prefix, description in REPRS:
+        cells = [
+            crit_sum("repr_movegen", label),
+            crit_sum("repr_captures", label),
+            crit_sum("repr_perft_make", label),
+            crit_sum("repr_perft_bulk", label),
+            instr_sum("repr_movegen", prefix, "_movegen", POSITIONS),
+            instr_sum("repr_captures", prefix, "_captures", POSITIONS),
+            instr_sum("repr_perft", prefix, "_perft_make", ["startpos", "kiwipete"]),
+            instr_sum("repr_perft", prefix, "_perft_bulk", ["startpos", "kiwipete"]),
+        ]
+        if label == "ccr":
+            base = cells
+        out = []
+        for i, (v, b) in enumerate(zip(cells, base)):
+            if v is None:
+                out.append("-")
+                continue
+            text = f"{v:,.0f}" if i in (0, 1) or i >= 4 else f"{v:.1f}"
+            ratio = "" if label == "ccr" or b is None else f" ({v / b:.2f}x)"
+            out.append(text + ratio)
+        size_text = str(size.get(label, "-"))
+        print(f"| `{label}`: {description} | {size_text} | " + " | ".join(out) + " |")
+    print()
+    conv_crit = {c: [crit.get(("convert", p, c)) for p in POSITIONS] for c in CONVERSIONS}
+    conv_instr = {c: [instr.get(("convert", p, "convert_" + c)) for p in POSITIONS] for c in CONVERSIONS}
+    if any(all(v) for v in conv_crit.values()) or any(all(v) for v in conv_instr.values()):
+        print("| conversion | ns per call (mean of six) | instructions per call (mean of six) |")
+        print("|---|---:|---:|")
+        for c in CONVERSIONS:
+            ns = conv_crit[c]
+            ins = conv_instr[c]
+            ns_text = f"{sum(r[2] for r in ns) / len(ns):.1f}" if all(ns) else "-"
+            ins_text = f"{sum(ins) / len(ins):,.0f}" if all(ins) else "-"
+            print(f"| {c} | {ns_text} | {ins_text} |")
+        print()
+
+
 HEADER = re.compile(r"^instructions::(\w+)::(\w+) (\w+):")
 INSTR = re.compile(r"^\s+Instructions:\s+(\d+)\|")
 
@@ -213,7 +298,7 @@ def iai(log):
         m = HEADER.match(line)
         if m:
             group, func, position = m.groups()
-            per_function = group in ("attacks", "keys")
+            per_function = group in ("attacks", "keys", "repr_movegen", "repr_captures", "repr_perft", "convert")
             current = (group, position, func if per_function else engine_of(func))
             continue
         m = INSTR.match(line)
@@ -253,16 +338,18 @@ def iai_tables(data):
 
 def main():
     root = pathlib.Path(__file__).resolve().parent.parent / "target" / "criterion"
+    crit, instr = {}, {}
     if root.is_dir():
-        data = criterion(root)
-        criterion_tables({k: v for k, v in data.items() if k[0] not in ("attacks", "keys")})
-        criterion_attacks(data)
-        criterion_keys(data)
+        crit = criterion(root)
+        criterion_tables({k: v for k, v in crit.items() if k[0] in KINDS})
+        criterion_attacks(crit)
+        criterion_keys(crit)
     if len(sys.argv) > 1:
-        data = iai(sys.argv[1])
-        iai_tables(data)
-        iai_attacks(data)
-        iai_keys(data)
+        instr = iai(sys.argv[1])
+        iai_tables(instr)
+        iai_attacks(instr)
+        iai_keys(instr)
+    representations_table(crit, instr)
 
 
 if __name__ == "__main__":

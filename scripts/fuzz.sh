@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes FEN parsing, to_fen and make on every accepted position (fuzz/fuzz_targets/fen.rs)
+# Fuzzes FEN parsing, to_fen and make on every accepted position (FUZZ_TARGET=fen,
+# fuzz/fuzz_targets/fen.rs) or every board representation against the C.C.R. on every
+# accepted position (FUZZ_TARGET=representations)
 # with cargo-fuzz and libFuzzer. Installs cargo-fuzz if it is missing.
 #
 #   FUZZ_SECONDS   how long to run (default 300)

@@ -55,12 +55,20 @@ impl Conversion {
 
     /// The fastest implementation this CPU can run.
     pub fn best() -> Conversion {
-        static BEST: OnceLock<Conversion> = OnceLock::new();
-        *BEST.get_or_init(|| {
-            *Conversion::available()
-                .last()
-                .expect("portable is always there")
-        })
+        *Conversion::available()
+            .last()
+            .expect("portable is always there")
+    }
+
+    /// The implementation as a function, or the portable one where the CPU lacks it.
+    pub fn function(self) -> fn(&Ccr) -> PieceBoards {
+        match self {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Conversion::Ssse3 if self.is_available() => simd::ssse3_detected,
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Conversion::Avx2 if self.is_available() => simd::avx2_detected,
+            _ => portable,
+        }
     }
 
     /// Converts with this implementation, or with the portable one where the CPU lacks it.
@@ -82,10 +90,44 @@ impl Conversion {
     }
 }
 
-/// The conversion with the fastest implementation this CPU has.
+/// A conversion chosen by type, for code generic over it (the hybrid's move generator).
+pub trait Converter {
+    /// The `--impl` name the choice goes by.
+    const NAME: &'static str;
+    /// Converts the board.
+    fn convert(board: &Ccr) -> PieceBoards;
+}
+
+/// The paper's portable loop.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Portable;
+
+/// The fastest SIMD conversion this CPU has (the portable loop where it has none).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Simd;
+
+impl Converter for Portable {
+    const NAME: &'static str = "portable";
+    #[inline]
+    fn convert(board: &Ccr) -> PieceBoards {
+        portable(board)
+    }
+}
+
+impl Converter for Simd {
+    const NAME: &'static str = "simd";
+    #[inline]
+    fn convert(board: &Ccr) -> PieceBoards {
+        to_bitboards(board)
+    }
+}
+
+/// The conversion with the fastest implementation this CPU has (chosen once; then one
+/// indirect call).
 #[inline]
 pub fn to_bitboards(board: &Ccr) -> PieceBoards {
-    Conversion::best().convert(board)
+    static BEST: OnceLock<fn(&Ccr) -> PieceBoards> = OnceLock::new();
+    BEST.get_or_init(|| Conversion::best().function())(board)
 }
 
 /// The paper's conversion: each nibble's code addresses the board its bit goes into.
@@ -128,6 +170,19 @@ mod simd {
     #[inline(always)]
     fn code_pattern(code: usize) -> i16 {
         (code | code << 12) as i16
+    }
+
+    /// [`ssse3`] for callers that have detected SSSE3 ([`super::Conversion::function`]
+    /// hands it out only then).
+    pub fn ssse3_detected(board: &Ccr) -> PieceBoards {
+        // SAFETY: only reachable through `Conversion::function` after detecting SSSE3.
+        unsafe { ssse3(board) }
+    }
+
+    /// [`avx2`] for callers that have detected AVX2.
+    pub fn avx2_detected(board: &Ccr) -> PieceBoards {
+        // SAFETY: only reachable through `Conversion::function` after detecting AVX2.
+        unsafe { avx2(board) }
     }
 
     /// # Safety

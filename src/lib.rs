@@ -20,6 +20,7 @@
 
 #![deny(missing_docs)]
 
+pub mod bitboard;
 pub mod ccr;
 pub mod convert;
 pub mod history;
@@ -28,3 +29,4 @@ pub mod moves;
 pub mod perft;
 pub mod repr;
 pub mod types;
+pub mod x88;

@@ -7,11 +7,15 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::Position;
 use ccr::ccr::attacks::AttackBlock;
 use ccr::ccr::fen::STARTPOS;
 use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
+use ccr::convert::{Portable, Simd, to_bitboards};
 use ccr::perft::{self, Leaves};
+use ccr::repr::Representation;
+use ccr::x88::X88;
 
 /// A chess engine on the Compact Chessboard Representation.
 #[derive(Parser)]
@@ -31,10 +35,13 @@ enum Command {
         /// Start from this position instead of the initial one.
         #[arg(long, default_value = STARTPOS)]
         fen: String,
-        /// Board representation: ccr.
+        /// Board representation: ccr, x88, bitboard (the paper's hybrid: C.C.R. in the
+        /// tree, converted to bitboards for move generation) or bitboard-native (bitboards
+        /// made move by move).
         #[arg(long, default_value = "ccr")]
         repr: String,
-        /// Implementation: portable.
+        /// Implementation: portable, or simd (the SIMD C.C.R.→bitboard conversion, with
+        /// --repr bitboard).
         #[arg(long = "impl", default_value = "portable")]
         implementation: String,
         /// Count the last ply's legal moves without making them.
@@ -52,6 +59,13 @@ enum Command {
     },
     /// Print the board and both attack tables as hex rank words (SPEC section 8).
     Tables {
+        /// The position.
+        #[arg(long)]
+        fen: String,
+    },
+    /// Print the 16 bitboards converted from the C.C.R., one `CODE: HEX16` line per piece
+    /// code (SPEC sections 6 and 8).
+    Bitboards {
         /// The position.
         #[arg(long)]
         fen: String,
@@ -97,7 +111,7 @@ fn main() -> ExitCode {
 fn one_line(error: &clap::Error) -> String {
     use clap::error::ErrorKind;
     if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "no command given; available: perft, tables, key, keystats (see 'ccr --help')"
+        return "no command given; available: perft, tables, bitboards, key, keystats (see 'ccr --help')"
             .to_string();
     }
     let text = error.to_string();
@@ -201,6 +215,15 @@ fn run(command: Command) -> Result<(), Failure> {
             }
             emit(&out)
         }
+        Command::Bitboards { fen } => {
+            let boards = to_bitboards(&position(&fen)?.board);
+            let out: String = boards
+                .iter()
+                .enumerate()
+                .map(|(code, board)| format!("{code}: {board:016x}\n"))
+                .collect();
+            emit(&out)
+        }
         Command::Perft {
             depth,
             fen,
@@ -209,31 +232,56 @@ fn run(command: Command) -> Result<(), Failure> {
             bulk,
             divide,
         } => {
-            check_choice("--repr", &repr, &["ccr"], &["x88", "bitboard"])?;
-            check_choice("--impl", &implementation, &["portable"], &["asm", "simd"])?;
+            const REPRS: [&str; 4] = ["ccr", "x88", "bitboard", "bitboard-native"];
+            check_choice("--repr", &repr, &REPRS, &[])?;
+            check_choice("--impl", &implementation, &["portable", "simd"], &["asm"])?;
             let pos = position(&fen)?;
             let leaves = if bulk { Leaves::Bulk } else { Leaves::Make };
+            let simd = implementation == "simd";
+            if simd && repr != "bitboard" {
+                return Err(Failure(format!(
+                    "--impl simd is built for --repr bitboard only (the conversion), not for --repr {repr}"
+                )));
+            }
             let start = Instant::now();
-            let mut out = String::new();
-            let nodes = if divide {
-                let split = perft::divide(&pos, depth, leaves);
-                for (mv, n) in &split {
-                    out.push_str(&format!("{mv}: {n}\n"));
-                }
-                if depth == 0 {
-                    1
-                } else {
-                    split.iter().map(|&(_, n)| n).sum()
-                }
-            } else {
-                perft::perft(&pos, depth, leaves)
+            let (out, nodes) = match repr.as_str() {
+                "ccr" => count::<Position>(&pos, depth, leaves, divide),
+                "x88" => count::<X88>(&pos, depth, leaves, divide),
+                "bitboard" if simd => count::<Hybrid<Simd>>(&pos, depth, leaves, divide),
+                "bitboard" => count::<Hybrid<Portable>>(&pos, depth, leaves, divide),
+                _ => count::<Bitboards>(&pos, depth, leaves, divide),
             };
             let seconds = start.elapsed().as_secs_f64();
-            out.push_str(&format!("Nodes searched: {nodes}\n"));
             emit(&out)?;
             let rate = nodes as f64 / seconds.max(1e-9) / 1e6;
             let _ = writeln!(io::stderr(), "time {seconds:.3} s, {rate:.1} M nodes/s");
             Ok(())
         }
     }
+}
+
+/// Perft (or divide) in representation `R`: the output text and the node count.
+fn count<R: Representation>(
+    pos: &Position,
+    depth: u32,
+    leaves: Leaves,
+    divide: bool,
+) -> (String, u64) {
+    let board = R::from_position(pos);
+    let mut out = String::new();
+    let nodes = if divide {
+        let split = perft::divide(&board, depth, leaves);
+        for (mv, n) in &split {
+            out.push_str(&format!("{mv}: {n}\n"));
+        }
+        if depth == 0 {
+            1
+        } else {
+            split.iter().map(|&(_, n)| n).sum()
+        }
+    } else {
+        perft::perft(&board, depth, leaves)
+    };
+    out.push_str(&format!("Nodes searched: {nodes}\n"));
+    (out, nodes)
 }

@@ -1,5 +1,5 @@
-//! The command-line contract of SPEC section 8 for `ccr perft`, `ccr tables` and
-//! `ccr key`, run on the built binary.
+//! The command-line contract of SPEC section 8 for `ccr perft`, `ccr tables`,
+//! `ccr bitboards` and `ccr key`, run on the built binary.
 //!
 //! Results go to stdout (last line `Nodes searched: N`), timing to stderr; every error is
 //! exactly one stderr line `error: …`, exit status 2, nothing on stdout and no panic text.
@@ -251,25 +251,52 @@ fn standard_positions_at_depth_2() {
 
 #[test]
 fn representation_and_implementation_choices() {
-    assert_eq!(nodes(&["perft", "2", "--repr", "ccr"]), 400);
-    assert_eq!(nodes(&["perft", "2", "--impl", "portable"]), 400);
+    for repr in ["ccr", "x88", "bitboard", "bitboard-native"] {
+        assert_eq!(nodes(&["perft", "2", "--repr", repr]), 400, "{repr}");
+        assert_eq!(
+            nodes(&["perft", "3", "--repr", repr, "--impl", "portable", "--bulk"]),
+            8902,
+            "{repr}"
+        );
+        assert_eq!(
+            nodes(&["perft", "3", "--fen", KIWIPETE, "--repr", repr]),
+            97862,
+            "{repr}"
+        );
+    }
     assert_eq!(
         nodes(&[
-            "perft", "2", "--repr", "ccr", "--impl", "portable", "--bulk"
+            "perft", "3", "--fen", KIWIPETE, "--repr", "bitboard", "--impl", "simd"
         ]),
-        400
+        97862
     );
     for args in [
-        ["perft", "2", "--repr", "x88"],
-        ["perft", "2", "--repr", "bitboard"],
         ["perft", "2", "--repr", "foo"],
         ["perft", "2", "--repr", "CCR"],
         ["perft", "2", "--impl", "asm"],
-        ["perft", "2", "--impl", "simd"],
         ["perft", "2", "--impl", "foo"],
     ] {
         let line = failure(&args);
         assert!(line.contains(args[3]), "{args:?}: {line}");
+    }
+    // SIMD is the bitboard hybrid's conversion; the other boards have none yet.
+    for repr in ["ccr", "x88", "bitboard-native"] {
+        let line = failure(&["perft", "2", "--repr", repr, "--impl", "simd"]);
+        assert!(line.contains("simd") && line.contains(repr), "{line}");
+    }
+}
+
+/// The divide of every representation lists the same root moves with the same counts.
+#[test]
+fn divide_agrees_across_representations() {
+    let reference = divide(&["perft", "3", "--fen", KIWIPETE, "--divide"]);
+    for repr in ["x88", "bitboard", "bitboard-native"] {
+        let (mut moves, total) =
+            divide(&["perft", "3", "--fen", KIWIPETE, "--divide", "--repr", repr]);
+        let mut expected = reference.0.clone();
+        moves.sort();
+        expected.sort();
+        assert_eq!((moves, total), (expected, reference.1), "{repr}");
     }
 }
 
@@ -475,6 +502,83 @@ fn tables_errors() {
     );
     failure(&["tables", "--fen"]);
     failure(&["tables", "--fen", STARTPOS_FEN, "--bulk"]);
+}
+
+/// `ccr bitboards --fen FEN`: sixteen `CODE: HEX16` lines, codes 0..15 in order.
+fn bitboards(fen: &str) -> Vec<u64> {
+    let lines = success(&["bitboards", "--fen", fen]);
+    assert_eq!(lines.len(), 16, "{lines:?}");
+    lines
+        .iter()
+        .enumerate()
+        .map(|(code, line)| {
+            let hex = line
+                .strip_prefix(&format!("{code}: "))
+                .unwrap_or_else(|| panic!("line {code}: {line:?}"));
+            assert!(
+                hex.len() == 16
+                    && hex
+                        .bytes()
+                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+                "line {code}: {line:?}"
+            );
+            u64::from_str_radix(hex, 16).expect("hex")
+        })
+        .collect()
+}
+
+#[test]
+fn bitboards_of_the_start_position() {
+    let boards = bitboards(STARTPOS_FEN);
+    // Bit 8 * word + nibble, word 0 = rank 8, nibble 0 = file h.
+    assert_eq!(boards[0], 0x0000_FFFF_FFFF_0000, "empty: ranks 6 to 3");
+    assert_eq!(boards[1], 0x00FF_0000_0000_0000, "white pawns: word 6");
+    assert_eq!(
+        boards[4], 0x8100_0000_0000_0000,
+        "white rooks: a1 bit 63, h1 bit 56"
+    );
+    assert_eq!(boards[6], 0x0800_0000_0000_0000, "white king: e1 bit 59");
+    assert_eq!(boards[9], 0x0000_0000_0000_FF00, "black pawns: word 1");
+    assert_eq!(boards[13], 0x0000_0000_0000_0010, "black queen: d8 bit 4");
+    assert_eq!(boards[14], 0x0000_0000_0000_0008, "black king: e8 bit 3");
+    for code in [7, 8, 15] {
+        assert_eq!(boards[code], 0, "code {code} is no piece");
+    }
+    // The figure 1 knight on g4: word 4, nibble 1.
+    assert_eq!(
+        bitboards("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1")[2],
+        1 << 33
+    );
+}
+
+#[test]
+fn bitboards_partition_the_board() {
+    for fen in EPD
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fen = fen.split(';').next().unwrap().trim();
+        let boards = bitboards(fen);
+        let pos = Position::from_fen(fen).unwrap();
+        for i in 0..64u8 {
+            let code = pos.board.get(ccr::types::Square::new(i)).0 as usize;
+            for (c, board) in boards.iter().enumerate() {
+                assert_eq!(
+                    board >> i & 1 == 1,
+                    c == code,
+                    "{fen}: square {i}, board {c}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bitboards_errors() {
+    assert!(failure(&["bitboards"]).contains("--fen"));
+    assert!(failure(&["bitboards", "--fen", "x"]).starts_with("error: invalid FEN: "));
+    failure(&["bitboards", "--fen"]);
+    failure(&["bitboards", "--fen", STARTPOS_FEN, "--divide"]);
 }
 
 /// Runs `ccr key ARGS` with `input` on stdin.

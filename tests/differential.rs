@@ -1,17 +1,26 @@
-//! Differential test against shakmaty, an independent move generator.
+//! Differential test against shakmaty, an independent move generator, for every board
+//! representation.
 //!
 //! Seeded random games are played from several start positions, choosing every move with
 //! ccr and playing it in ccr and shakmaty in lockstep. At every position the legal move
-//! sets, the move kinds, check detection, the FEN and the FEN round trip must agree; a few
-//! hundred positions sampled from the games are then compared by perft(3).
+//! sets, the move kinds, the captures, check detection, the FEN and the FEN round trip must
+//! agree. The 0x88 board and the native bitboards are played along the same games by their
+//! own `make` and must hold the same position and give the same moves, captures and check;
+//! the bitboard hybrid (both conversions) is checked at every position too. A few hundred
+//! positions sampled from the games are then compared by perft(3) in every representation.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::Position as CcrPosition;
+use ccr::convert::{Portable, Simd};
+use ccr::moves::MoveList;
 use ccr::perft::{Leaves, divide, perft};
+use ccr::repr::Representation;
 use ccr::types::{Move, MoveKind, PieceCode};
+use ccr::x88::X88;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use shakmaty::fen::Fen;
@@ -129,8 +138,27 @@ fn play_game(start: &str, seed: u64, out: &mut Vec<(CcrPosition, Chess)>, covera
         .into_position(CastlingMode::Standard)
         .unwrap_or_else(|e| panic!("shakmaty rejects start FEN {start}: {e:?}"));
     let mut history: Vec<String> = Vec::new();
+    // The other representations that keep their own state, played along by their own make.
+    let mut x88 = X88::from_position(&pos);
+    let mut native = Bitboards::from_position(&pos);
     for _ in 0..=MAX_PLIES {
         let moves = check_position(&pos, &sh, start, &history);
+        let expected = Expected::of(&sh);
+        let context = || format!("{} after {start} {}", pos.to_fen(), history.join(" "));
+        check_representation(&x88, &pos, &expected, context);
+        check_representation(&native, &pos, &expected, context);
+        check_representation(
+            &Hybrid::<Portable>::from_position(&pos),
+            &pos,
+            &expected,
+            context,
+        );
+        check_representation(
+            &Hybrid::<Simd>::from_position(&pos),
+            &pos,
+            &expected,
+            context,
+        );
         coverage.count(&pos, &sh, &moves);
         out.push((pos, sh.clone()));
         if moves.is_empty() || pos.halfmove_clock >= 100 || history.len() == MAX_PLIES {
@@ -146,6 +174,8 @@ fn play_game(start: &str, seed: u64, out: &mut Vec<(CcrPosition, Chess)>, covera
             .unwrap_or_else(|| panic!("shakmaty has no move {uci} in {}", pos.to_fen()));
         let made = pos.make(mv);
         pos.play(mv);
+        x88 = x88.make(mv);
+        native = native.make(mv);
         assert_eq!(
             made,
             pos,
@@ -155,6 +185,87 @@ fn play_game(start: &str, seed: u64, out: &mut Vec<(CcrPosition, Chess)>, covera
         sh.play_unchecked(&sh_move);
         history.push(uci);
     }
+}
+
+/// shakmaty's legal moves as sorted (UCI text, kind), and its captures as sorted UCI text.
+struct Expected {
+    moves: Vec<(String, MoveKind)>,
+    captures: Vec<String>,
+    in_check: bool,
+}
+
+impl Expected {
+    fn of(sh: &Chess) -> Expected {
+        let legal = sh.legal_moves();
+        let uci = |m: &shakmaty::Move| m.to_uci(CastlingMode::Standard).to_string();
+        let mut moves: Vec<(String, MoveKind)> =
+            legal.iter().map(|m| (uci(m), expected_kind(m))).collect();
+        moves.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut captures: Vec<String> = legal.iter().filter(|m| m.is_capture()).map(uci).collect();
+        captures.sort();
+        Expected {
+            moves,
+            captures,
+            in_check: sh.is_check(),
+        }
+    }
+}
+
+/// Sorted UCI text of the moves `fill` generates into a list.
+fn sorted(fill: impl FnOnce(&mut MoveList)) -> Vec<(String, MoveKind)> {
+    let mut list = MoveList::new();
+    fill(&mut list);
+    let mut moves: Vec<(String, MoveKind)> = list
+        .as_slice()
+        .iter()
+        .map(|mv| (mv.to_string(), mv.kind()))
+        .collect();
+    // UCI text is unique per move, so it alone orders the list.
+    moves.sort_by(|a, b| a.0.cmp(&b.0));
+    moves
+}
+
+/// One representation at one position of a game: the same position as the C.C.R., and
+/// shakmaty's moves (with their kinds), captures and check.
+fn check_representation<R: Representation>(
+    board: &R,
+    pos: &CcrPosition,
+    expected: &Expected,
+    context: impl Fn() -> String,
+) {
+    let name = R::NAME;
+    assert_eq!(
+        board.to_position(),
+        *pos,
+        "{name} holds another position: {}",
+        context()
+    );
+    assert_eq!(
+        board.in_check(),
+        expected.in_check,
+        "{name}: in_check differs: {}",
+        context()
+    );
+    let moves = sorted(|list| board.generate_legal(list));
+    if moves != expected.moves {
+        let ours: Vec<String> = moves.iter().map(|m| m.0.clone()).collect();
+        let theirs: Vec<String> = expected.moves.iter().map(|m| m.0.clone()).collect();
+        panic!(
+            "{name}: legal moves or kinds differ: {}\n{}",
+            context(),
+            move_set_difference(&ours, &theirs)
+        );
+    }
+    let captures: Vec<String> = sorted(|list| board.generate_captures(list))
+        .into_iter()
+        .map(|m| m.0)
+        .collect();
+    assert!(
+        captures == expected.captures,
+        "{name}: captures differ: {}\n{}",
+        context(),
+        move_set_difference(&captures, &expected.captures)
+    );
 }
 
 /// Picks a random legal move.
@@ -290,6 +401,19 @@ fn check_position(pos: &CcrPosition, sh: &Chess, start: &str, history: &[String]
         );
     }
 
+    // The captures-only generator gives exactly the legal moves that take a piece.
+    let captures: Vec<String> = sorted(|list| pos.generate_captures(list))
+        .into_iter()
+        .map(|m| m.0)
+        .collect();
+    let expected_captures = Expected::of(sh).captures;
+    assert!(
+        captures == expected_captures,
+        "captures differ{}\n{}",
+        context(),
+        move_set_difference(&captures, &expected_captures)
+    );
+
     // An en-passant capture is legal exactly when shakmaty's strict FEN keeps the square.
     assert_eq!(
         moves.iter().any(|mv| mv.kind() == MoveKind::EnPassant),
@@ -391,6 +515,28 @@ fn sampled_perft_agrees_with_shakmaty() {
     for (pos, sh) in &games.samples {
         let expected = shakmaty::perft(sh, PERFT_DEPTH);
         for leaves in [Leaves::Make, Leaves::Bulk] {
+            for (name, got) in [
+                ("x88", perft(&X88::from_position(pos), PERFT_DEPTH, leaves)),
+                (
+                    "bitboard-native",
+                    perft(&Bitboards::from_position(pos), PERFT_DEPTH, leaves),
+                ),
+                (
+                    "bitboard portable",
+                    perft(&Hybrid::<Portable>::from_position(pos), PERFT_DEPTH, leaves),
+                ),
+                (
+                    "bitboard simd",
+                    perft(&Hybrid::<Simd>::from_position(pos), PERFT_DEPTH, leaves),
+                ),
+            ] {
+                assert_eq!(
+                    got,
+                    expected,
+                    "{name}: perft({PERFT_DEPTH}, {leaves:?}) differs from shakmaty for {}",
+                    pos.to_fen()
+                );
+            }
             let got = perft(pos, PERFT_DEPTH, leaves);
             assert_eq!(
                 got,

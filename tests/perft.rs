@@ -1,9 +1,14 @@
 //! Perft against published counts: the six standard positions and the edge-case suite in
-//! `tests/data/`. Counts up to `QUICK_NODES` run in `make test`; the deep ones are
-//! `#[ignore]`d and run by `make test-deep`.
+//! `tests/data/`, for every board representation (the C.C.R., 0x88, the bitboard hybrid
+//! with each conversion, native bitboards). Counts up to `QUICK_NODES` run in `make test`;
+//! the deep ones are `#[ignore]`d and run by `make test-deep`.
 
+use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::Position;
+use ccr::convert::{Portable, Simd};
 use ccr::perft::{Leaves, divide, perft};
+use ccr::repr::Representation;
+use ccr::x88::X88;
 
 /// The largest count checked in the quick suite (a few seconds for all positions).
 const QUICK_NODES: u64 = 20_000_000;
@@ -41,17 +46,18 @@ fn load(file: &str) -> Vec<Case> {
         .collect()
 }
 
-fn check(file: &str, selected: impl Fn(u64) -> bool, leaves: Leaves) {
+fn check<R: Representation>(file: &str, selected: impl Fn(u64) -> bool, leaves: Leaves) {
     let cases = load(file);
     assert!(!cases.is_empty(), "{file} holds positions");
     let mut checked = 0;
     for case in cases {
-        let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        let pos = R::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         for &(depth, expected) in case.counts.iter().filter(|(_, n)| selected(*n)) {
             assert_eq!(
                 perft(&pos, depth, leaves),
                 expected,
-                "{} ({}) depth {depth} {leaves:?}",
+                "{} {} ({}) depth {depth} {leaves:?}",
+                R::NAME,
                 case.id,
                 case.fen
             );
@@ -61,50 +67,90 @@ fn check(file: &str, selected: impl Fn(u64) -> bool, leaves: Leaves) {
     assert!(checked > 0, "{file}: no count selected");
 }
 
+/// The quick suite of `file` in every representation.
+fn check_all(file: &str, leaves: Leaves) {
+    let quick = |n| n <= QUICK_NODES;
+    check::<Position>(file, quick, leaves);
+    check::<X88>(file, quick, leaves);
+    check::<Hybrid<Portable>>(file, quick, leaves);
+    check::<Hybrid<Simd>>(file, quick, leaves);
+    check::<Bitboards>(file, quick, leaves);
+}
+
+/// The deep suite of `file` in every representation.
+fn check_all_deep(file: &str) {
+    let deep = |n| n > QUICK_NODES;
+    check::<Position>(file, deep, Leaves::Make);
+    check::<X88>(file, deep, Leaves::Make);
+    check::<Hybrid<Simd>>(file, deep, Leaves::Make);
+    check::<Bitboards>(file, deep, Leaves::Make);
+}
+
 #[test]
 fn standard_positions() {
-    check("standard-perft.epd", |n| n <= QUICK_NODES, Leaves::Make);
+    check_all("standard-perft.epd", Leaves::Make);
 }
 
 #[test]
 fn standard_positions_bulk() {
-    check("standard-perft.epd", |n| n <= QUICK_NODES, Leaves::Bulk);
+    check_all("standard-perft.epd", Leaves::Bulk);
 }
 
 #[test]
 fn edge_cases() {
-    check("tricky-perft.epd", |n| n <= QUICK_NODES, Leaves::Make);
+    check_all("tricky-perft.epd", Leaves::Make);
 }
 
 #[test]
-fn divide_sums_to_perft() {
+fn edge_cases_bulk() {
+    check_all("tricky-perft.epd", Leaves::Bulk);
+}
+
+/// Divide of every representation sums to the published count, root move by root move
+/// equal to the C.C.R.'s.
+fn divide_sums<R: Representation>() {
     for case in load("standard-perft.epd") {
-        let pos = Position::from_fen(&case.fen).unwrap();
-        let split = divide(&pos, 3, Leaves::Make);
+        let pos = R::from_fen(&case.fen).unwrap();
+        let mut split = divide(&pos, 3, Leaves::Make);
         assert_eq!(
             split.len() as u64,
             perft(&pos, 1, Leaves::Make),
-            "{}",
+            "{} {}",
+            R::NAME,
             case.id
         );
         let (_, expected) = case.counts.iter().find(|(d, _)| *d == 3).unwrap();
         assert_eq!(
             split.iter().map(|(_, n)| n).sum::<u64>(),
             *expected,
-            "{}",
+            "{} {}",
+            R::NAME,
             case.id
         );
+        let mut reference = divide(&Position::from_fen(&case.fen).unwrap(), 3, Leaves::Make);
+        split.sort_by_key(|(mv, _)| mv.to_string());
+        reference.sort_by_key(|(mv, _)| mv.to_string());
+        assert_eq!(split, reference, "{} {}", R::NAME, case.id);
     }
+}
+
+#[test]
+fn divide_sums_to_perft() {
+    divide_sums::<Position>();
+    divide_sums::<X88>();
+    divide_sums::<Hybrid<Portable>>();
+    divide_sums::<Hybrid<Simd>>();
+    divide_sums::<Bitboards>();
 }
 
 #[test]
 #[ignore = "minutes of perft: run with `make test-deep`"]
 fn standard_positions_deep() {
-    check("standard-perft.epd", |n| n > QUICK_NODES, Leaves::Make);
+    check_all_deep("standard-perft.epd");
 }
 
 #[test]
 #[ignore = "minutes of perft: run with `make test-deep`"]
 fn edge_cases_deep() {
-    check("tricky-perft.epd", |n| n > QUICK_NODES, Leaves::Make);
+    check_all_deep("tricky-perft.epd");
 }

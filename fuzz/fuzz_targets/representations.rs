@@ -1,0 +1,66 @@
+//! Every board representation against the C.C.R. on arbitrary accepted positions.
+//!
+//! Any FEN the C.C.R. accepts: the 0x88 board, the native bitboards and the bitboard hybrid
+//! (both conversions) hold the same position, generate the same legal moves and captures
+//! (as sets, with their kinds), agree on check, and reach the same child by every move;
+//! the SIMD conversions equal the portable one.
+
+#![no_main]
+
+use ccr::bitboard::{Bitboards, Hybrid};
+use ccr::ccr::Position;
+use ccr::convert::{Conversion, Portable, Simd, portable};
+use ccr::moves::MoveList;
+use ccr::repr::Representation;
+use ccr::types::Move;
+use ccr::x88::X88;
+use libfuzzer_sys::fuzz_target;
+
+/// The generated moves as sorted text: UCI and kind.
+fn sorted(fill: impl FnOnce(&mut MoveList)) -> Vec<String> {
+    let mut list = MoveList::new();
+    fill(&mut list);
+    let mut moves: Vec<String> = list
+        .as_slice()
+        .iter()
+        .map(|mv: &Move| format!("{mv} {:?}", mv.kind()))
+        .collect();
+    moves.sort();
+    moves
+}
+
+fn check<R: Representation>(pos: &Position, fen: &str) {
+    let board = R::from_position(pos);
+    let name = R::NAME;
+    assert_eq!(board.to_position(), *pos, "{name}: {fen}");
+    assert_eq!(board.in_check(), pos.in_check(), "{name} in_check: {fen}");
+    assert_eq!(
+        sorted(|l| board.generate_legal(l)),
+        sorted(|l| pos.generate_legal(l)),
+        "{name} moves: {fen}"
+    );
+    assert_eq!(
+        sorted(|l| board.generate_captures(l)),
+        sorted(|l| pos.generate_captures(l)),
+        "{name} captures: {fen}"
+    );
+    for &mv in pos.legal_moves().as_slice() {
+        assert_eq!(board.make(mv).to_position(), pos.make(mv), "{name}: {fen} then {mv}");
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let Ok(pos) = Position::from_fen(&text) else {
+        return;
+    };
+    let fen = pos.to_fen();
+    let boards = portable(&pos.board);
+    for conversion in Conversion::available() {
+        assert_eq!(conversion.convert(&pos.board), boards, "{conversion:?}: {fen}");
+    }
+    check::<X88>(&pos, &fen);
+    check::<Bitboards>(&pos, &fen);
+    check::<Hybrid<Portable>>(&pos, &fen);
+    check::<Hybrid<Simd>>(&pos, &fen);
+});

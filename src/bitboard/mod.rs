@@ -1,0 +1,477 @@
+//! The bitboard path: a legal move generator on bitboards converted from the C.C.R.
+//! (paper section 5.5, SPEC section 6), with magic bitboards for the sliders.
+//!
+//! # Bit order
+//!
+//! Bit `i` is the square with C.C.R. index `i = 8 * word + nibble`: word 0 is rank 8 and
+//! nibble 0 is file h, so bit 0 = h8, bit 7 = a8, bit 56 = h1 and bit 63 = a1, the bit
+//! reversal of the usual a1 = 0 layout. Everything here works in that order, so a bit index
+//! is directly a [`Square`] and the boards [`crate::convert::to_bitboards`] produces are used
+//! as they come, with no reversal per node. A white pawn advances with `>> 8`; one file
+//! toward file a is `<< 1` (masking off what wraps onto file h), toward file h `>> 1`.
+//!
+//! # Pieces
+//!
+//! - [`tables`]: leaper attacks, empty-board rays, `between` and `line`, all `const fn`.
+//! - [`magic`]: fancy magic bitboards (one shared table, filled on first use) and the
+//!   seeded search that found the embedded magics.
+//! - [`movegen`]: the legal generator (checkers, check mask, pins, en passant by occupancy),
+//!   reading the pieces by reference through [`movegen::PieceSets`]: the hybrid's sixteen
+//!   converted boards or the native position's colour and type boards.
+//! - [`Bitboards`]: the native bitboard position, made move by move (copy-make).
+//! - [`Hybrid`]: the paper's hybrid, the C.C.R. [`Position`] in the tree and the bitboard
+//!   generator at every node on its conversion.
+
+pub mod hybrid;
+pub mod magic;
+pub mod movegen;
+pub mod tables;
+
+pub use hybrid::Hybrid;
+
+use crate::bitboard::movegen::PieceSets;
+use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
+use crate::ccr::{CastlingRights, Ccr, Position};
+use crate::convert::{PieceBoards, to_bitboards};
+use crate::moves::MoveList;
+use crate::repr::Representation;
+use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+
+/// The pawns' board in [`Bitboards::types`] (type − 1).
+const PAWNS: usize = PieceCode::PAWN as usize - 1;
+/// The rooks' board in [`Bitboards::types`].
+const ROOKS: usize = PieceCode::ROOK as usize - 1;
+
+/// For each C.C.R. square index, the castling rights that survive a move from or to it
+/// (as in the C.C.R.'s make).
+const CASTLING_KEPT: [u8; 64] = {
+    let mut kept = [0xF; 64];
+    kept[7] = !CastlingRights::BLACK_QUEEN & 0xF; // a8
+    kept[3] = !(CastlingRights::BLACK_KING | CastlingRights::BLACK_QUEEN) & 0xF; // e8
+    kept[0] = !CastlingRights::BLACK_KING & 0xF; // h8
+    kept[63] = !CastlingRights::WHITE_QUEEN & 0xF; // a1
+    kept[59] = !(CastlingRights::WHITE_KING | CastlingRights::WHITE_QUEEN) & 0xF; // e1
+    kept[56] = !CastlingRights::WHITE_KING & 0xF; // h1
+    kept
+};
+
+/// A position held natively as bitboards: each colour's pieces and each piece type's
+/// (both colours), so that a piece set is one AND (`types[t] & colours[c]`), and the state
+/// the C.C.R. [`Position`] keeps beside its board.
+///
+/// Built from [`to_bitboards`]' sixteen boards by code and turned back into them by
+/// [`Bitboards::pieces`]. This layout rather than the sixteen boards themselves because
+/// copy-make copies it at every node: 72 bytes instead of 136 (at 136 every copy was a
+/// `memcpy` call, which made perft with made leaves about twice as slow).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Bitboards {
+    /// Each colour's pieces, indexed by [`Colour`], in the C.C.R. bit order.
+    pub colours: [u64; 2],
+    /// Each piece type's squares, both colours, indexed by type − 1 (0 = pawns … 5 = kings).
+    pub types: [u64; 6],
+    /// Whose turn it is.
+    pub side: Colour,
+    /// Remaining castling rights.
+    pub castling: CastlingRights,
+    /// The square a pawn skipped on the last move, if any (set after every double push).
+    pub en_passant: Option<Square>,
+    /// Plies since the last capture or pawn move.
+    pub halfmove_clock: u16,
+    /// The move number, starting at 1 and incremented after Black moves.
+    pub fullmove_number: u16,
+}
+
+impl PieceSets for Bitboards {
+    #[inline(always)]
+    fn of(&self, base: usize, piece_type: usize) -> u64 {
+        self.types[piece_type - 1] & self.colours[base >> 3]
+    }
+
+    #[inline(always)]
+    fn colour(&self, base: usize) -> u64 {
+        self.colours[base >> 3]
+    }
+}
+
+impl Bitboards {
+    /// The same position, converted from the C.C.R.
+    pub fn from_position(pos: &Position) -> Bitboards {
+        let boards = to_bitboards(&pos.board);
+        Bitboards {
+            colours: [boards.colour(0), boards.colour(8)],
+            types: std::array::from_fn(|t| boards[1 + t] | boards[9 + t]),
+            side: pos.side,
+            castling: pos.castling,
+            en_passant: pos.en_passant,
+            halfmove_clock: pos.halfmove_clock,
+            fullmove_number: pos.fullmove_number,
+        }
+    }
+
+    /// The sixteen boards by piece code, as [`to_bitboards`] gives them (board 0 = the
+    /// empty squares).
+    pub fn pieces(&self) -> PieceBoards {
+        let mut boards = [0; 16];
+        boards[0] = !self.occupied();
+        for t in 1..=6 {
+            boards[t] = self.of(0, t);
+            boards[8 + t] = self.of(8, t);
+        }
+        boards
+    }
+
+    /// The same position as a C.C.R. [`Position`].
+    pub fn to_position(&self) -> Position {
+        let mut board = Ccr::default();
+        for (code, &pieces) in self.pieces().iter().enumerate().skip(1) {
+            let mut squares = pieces;
+            while squares != 0 {
+                board.set(
+                    Square::new(squares.trailing_zeros() as u8),
+                    PieceCode(code as u8),
+                );
+                squares &= squares - 1;
+            }
+        }
+        let king =
+            |base| Square::new(self.of(base, PieceCode::KING as usize).trailing_zeros() as u8 & 63);
+        Position {
+            board,
+            side: self.side,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            kings: [king(0), king(8)],
+        }
+    }
+
+    /// The position after `mv`, which must be legal here.
+    ///
+    /// Each board is computed whole from the old one with fixed indices, so the new position
+    /// is built in registers and stored once: `from` and `to` leave every type board (only
+    /// the mover's holds `from`, only a captured piece's `to`), and `to` joins the boards
+    /// that held `from`, or the promotion's. (Updated in place at the mover's index instead,
+    /// a copy of the result, such as perft's leaf copy, re-read 16-byte chunks right after
+    /// 8-byte stores into them and stalled on store forwarding: perft with made leaves took
+    /// about 1.4 times as long.)
+    #[inline(always)]
+    pub fn make(&self, mv: Move) -> Bitboards {
+        let (from, to, kind) = (mv.from().index(), mv.to().index(), mv.kind());
+        let (from_bit, to_bit) = (1u64 << from, 1u64 << to);
+        let us = self.side;
+        let all_if = |condition: bool| 0u64.wrapping_sub(condition as u64);
+        let mut types: [u64; 6] = match mv.promotion() {
+            None => std::array::from_fn(|t| {
+                let moved = 0u64.wrapping_sub(self.types[t] >> from & 1);
+                (self.types[t] & !(from_bit | to_bit)) | (to_bit & moved)
+            }),
+            Some(promoted) => std::array::from_fn(|t| {
+                let placed = all_if(t + 1 == promoted as usize);
+                (self.types[t] & !(from_bit | to_bit)) | (to_bit & placed)
+            }),
+        };
+        // Castling: the rook jumps from the corner beside the king's target to its other
+        // side (king side is toward file h, the lower indices).
+        let rook = match kind {
+            MoveKind::Castle if to < from => 1u64 << (to - 1) | 1 << (to + 1),
+            MoveKind::Castle => 1u64 << (to + 2) | 1 << (to - 1),
+            _ => 0,
+        };
+        // En passant: the captured pawn stands beside the capturer, behind the target.
+        let behind = match (kind, us) {
+            (MoveKind::EnPassant, Colour::White) => 1u64 << (to + 8),
+            (MoveKind::EnPassant, Colour::Black) => 1u64 << (to - 8),
+            _ => 0,
+        };
+        types[ROOKS] ^= rook;
+        types[PAWNS] ^= behind;
+        let (ours, theirs) = (from_bit | to_bit | rook, to_bit | behind);
+        let colours = match us {
+            Colour::White => [self.colours[0] ^ ours, self.colours[1] & !theirs],
+            Colour::Black => [self.colours[0] & !theirs, self.colours[1] ^ ours],
+        };
+        let pawn_moved = self.types[PAWNS] & from_bit != 0;
+        let captured = self.colours[us.flip() as usize] & to_bit != 0;
+        Bitboards {
+            colours,
+            types,
+            side: us.flip(),
+            castling: CastlingRights(self.castling.0 & CASTLING_KEPT[from] & CASTLING_KEPT[to]),
+            en_passant: match kind {
+                MoveKind::DoublePush => Some(Square::new(((from + to) / 2) as u8)),
+                _ => None,
+            },
+            // The clocks stop where the C.C.R.'s do, at the largest values a FEN may carry.
+            halfmove_clock: if pawn_moved || captured {
+                0
+            } else {
+                (self.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK)
+            },
+            fullmove_number: (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER),
+        }
+    }
+
+    /// Plays `mv`, which must be legal here, in place.
+    #[inline]
+    pub fn play(&mut self, mv: Move) {
+        *self = self.make(mv);
+    }
+}
+
+impl Representation for Bitboards {
+    const NAME: &'static str = "bitboard-native";
+
+    fn from_position(pos: &Position) -> Self {
+        Bitboards::from_position(pos)
+    }
+
+    fn to_position(&self) -> Position {
+        Bitboards::to_position(self)
+    }
+
+    #[inline]
+    fn generate_legal(&self, list: &mut MoveList) {
+        movegen::generate_legal(self, self.side, self.castling, self.en_passant, list);
+    }
+
+    #[inline]
+    fn generate_captures(&self, list: &mut MoveList) {
+        movegen::generate_captures(self, self.side, self.en_passant, list);
+    }
+
+    #[inline(always)]
+    fn make(&self, mv: Move) -> Self {
+        Bitboards::make(self, mv)
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        movegen::in_check(self, self.side)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::{Portable, Simd};
+    use crate::perft::{Leaves, perft};
+
+    /// The FEN of each line of an EPD file in `tests/data/`, with its `(depth, count)` pairs.
+    fn load(file: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(|line| {
+                let mut fields = line.split(';');
+                let fen = fields.next().expect("a FEN").trim().to_string();
+                let counts = fields
+                    .filter_map(|f| f.trim().strip_prefix('D'))
+                    .map(|rest| {
+                        let (d, n) = rest.split_once(' ').expect("`Dn count`");
+                        (d.parse().unwrap(), n.trim().parse().unwrap())
+                    })
+                    .collect();
+                (fen, counts)
+            })
+            .collect()
+    }
+
+    /// Perft of the six standard positions up to `limit` nodes per count, both leaf modes.
+    fn standard_perft<R: Representation>(limit: u64) {
+        for (fen, counts) in load("standard-perft.epd") {
+            let pos = R::from_fen(&fen).unwrap();
+            for &(depth, expected) in counts.iter().filter(|&&(_, n)| n <= limit) {
+                for leaves in [Leaves::Make, Leaves::Bulk] {
+                    assert_eq!(
+                        perft(&pos, depth, leaves),
+                        expected,
+                        "{} {fen} depth {depth} {leaves:?}",
+                        R::NAME
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn perft_standard_native() {
+        standard_perft::<Bitboards>(5_000_000);
+    }
+
+    #[test]
+    fn perft_standard_hybrid_simd() {
+        standard_perft::<Hybrid<Simd>>(5_000_000);
+    }
+
+    #[test]
+    fn perft_standard_hybrid_portable() {
+        standard_perft::<Hybrid<Portable>>(1_000_000);
+    }
+
+    #[test]
+    fn perft_tricky_native() {
+        for (fen, counts) in load("tricky-perft.epd") {
+            let pos = Bitboards::from_fen(&fen).unwrap();
+            for &(depth, expected) in counts.iter().filter(|&&(_, n)| n <= 1_500_000) {
+                assert_eq!(perft(&pos, depth, Leaves::Bulk), expected, "{fen} {depth}");
+            }
+        }
+    }
+
+    /// Sorted moves, for comparing generators that produce them in different orders.
+    fn sorted(list: &MoveList) -> Vec<Move> {
+        let mut moves = list.as_slice().to_vec();
+        moves.sort_by_key(|m| (m.from(), m.to(), m.kind() as u8));
+        moves
+    }
+
+    /// Checks a representation's legal moves, captures and check test against the C.C.R.'s.
+    fn agrees<R: Representation>(r: &R, pos: &Position, legal: &[Move], captures: &[Move]) {
+        let fen = pos.to_fen();
+        let mut list = MoveList::new();
+        r.generate_legal(&mut list);
+        assert_eq!(sorted(&list), legal, "{} legal moves of {fen}", R::NAME);
+        r.generate_captures(&mut list);
+        assert_eq!(sorted(&list), captures, "{} captures of {fen}", R::NAME);
+        assert_eq!(
+            r.in_check(),
+            pos.in_check(),
+            "{} in_check of {fen}",
+            R::NAME
+        );
+        assert_eq!(r.to_position(), *pos, "{} to_position of {fen}", R::NAME);
+    }
+
+    /// Random games from many starting positions: at every position the native bitboards
+    /// (played along by their own make), both hybrids and the C.C.R. agree on the legal
+    /// moves, the captures and the check, and every legal move makes the same position.
+    #[test]
+    fn random_games_agree_with_the_ccr() {
+        let mut fens: Vec<String> = load("standard-perft.epd")
+            .into_iter()
+            .map(|c| c.0)
+            .collect();
+        fens.extend(load("tricky-perft.epd").into_iter().map(|c| c.0));
+        fens.push("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3".into());
+        fens.push("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 148 9999".into());
+        let mut state = 0x5EED_u64;
+        let mut random = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let z = (state ^ state >> 31).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z ^ z >> 29
+        };
+        let (mut positions, mut captures_seen, mut ep_seen) = (0, 0, 0);
+        for fen in &fens {
+            for _ in 0..6 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                let mut native = Bitboards::from_position(&pos);
+                for _ in 0..160 {
+                    let legal = sorted(&pos.legal_moves());
+                    let mut list = MoveList::new();
+                    pos.generate_captures(&mut list);
+                    let captures = sorted(&list);
+                    agrees(&native, &pos, &legal, &captures);
+                    agrees(
+                        &Hybrid::<Simd>::from_position(&pos),
+                        &pos,
+                        &legal,
+                        &captures,
+                    );
+                    agrees(
+                        &Hybrid::<Portable>::from_position(&pos),
+                        &pos,
+                        &legal,
+                        &captures,
+                    );
+                    assert_eq!(native.pieces(), to_bitboards(&pos.board));
+                    for &mv in &legal {
+                        let (after, expected) = (native.make(mv), pos.make(mv));
+                        assert_eq!(after.to_position(), expected, "{mv} in {}", pos.to_fen());
+                        assert_eq!(after.pieces(), to_bitboards(&expected.board));
+                    }
+                    positions += 1;
+                    captures_seen += captures.len();
+                    ep_seen += legal
+                        .iter()
+                        .filter(|m| m.kind() == MoveKind::EnPassant)
+                        .count();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let mv = legal[(random() % legal.len() as u64) as usize];
+                    pos = pos.make(mv);
+                    native = native.make(mv);
+                }
+            }
+        }
+        assert!(positions > 10_000 && captures_seen > 10_000 && ep_seen > 20);
+    }
+
+    #[test]
+    fn a_copy_is_72_bytes() {
+        assert_eq!(size_of::<Bitboards>(), 72);
+    }
+
+    #[test]
+    fn make_updates_everything() {
+        let play = |fen: &str, moves: &[&str]| {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let mut native = Bitboards::from_position(&pos);
+            for text in moves {
+                let mv = pos.parse_uci_move(text).unwrap();
+                pos = pos.make(mv);
+                native = native.make(mv);
+            }
+            assert_eq!(native.to_position(), pos);
+            native.to_position().to_fen()
+        };
+        assert_eq!(
+            play(
+                crate::ccr::fen::STARTPOS,
+                &["e2e4", "d7d5", "e4d5", "c7c5", "d5c6"]
+            ),
+            "rnbqkbnr/pp2pppp/2P5/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
+        );
+        assert_eq!(
+            play("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 9", &["e1g1", "e8c8"]),
+            "2kr3r/8/8/8/8/8/8/R4RK1 w - - 7 10"
+        );
+        assert_eq!(
+            play("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1", &["b7a8n", "h8h1"]),
+            "N3k3/8/8/8/8/8/8/R3K2r w Q - 0 2"
+        );
+        assert_eq!(
+            play(
+                "4k3/8/8/8/8/8/4P3/4K3 w - - 150 10000",
+                &["e1d1", "e8d8", "e2e4"]
+            ),
+            "3k4/8/8/8/4P3/8/8/3K4 b - e3 0 10000"
+        );
+    }
+
+    #[test]
+    fn special_cases() {
+        let moves = |fen: &str| -> Vec<String> {
+            let mut list = MoveList::new();
+            Bitboards::from_fen(fen).unwrap().generate_legal(&mut list);
+            list.as_slice().iter().map(|m| m.to_string()).collect()
+        };
+        // The horizontal en-passant pin.
+        assert!(!moves("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2").contains(&"b5c6".into()));
+        assert!(moves("8/8/8/1Pp4r/8/K7/8/4k3 w - c6 0 2").contains(&"b5c6".into()));
+        // En passant takes the checking pawn.
+        assert!(moves("8/8/8/3k4/4Pp2/8/8/4K3 b - e3 0 1").contains(&"f4e3".into()));
+        // Castling through an attacked square, out of check, with b1 attacked.
+        let all = moves("r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1");
+        assert!(all.contains(&"e1c1".into()) && !all.contains(&"e1g1".into()));
+        let all = moves("r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1");
+        assert!(!all.iter().any(|m| m == "e1c1" || m == "e1g1"));
+        assert!(moves("1r2k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1").contains(&"e1c1".into()));
+        // Promotions in the order queen, knight, rook, bishop.
+        let all = moves("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        let promotions: Vec<_> = all.iter().filter(|m| m.starts_with("a7")).collect();
+        assert_eq!(promotions, ["a7a8q", "a7a8n", "a7a8r", "a7a8b"]);
+    }
+}

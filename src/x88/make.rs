@@ -1,0 +1,183 @@
+//! Making a move on the 0x88 board: copy-make of the 128 bytes.
+
+use super::tables::X88_OF;
+use super::{CASTLING, COUNTS, EP, FULLMOVE, HALFMOVE, LISTS, NO_EP, SIDE, X88};
+use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
+use crate::types::{Colour, Move, MoveKind, PieceCode};
+
+/// For each 0x88 square, the castling rights that survive a move from or to it.
+const CASTLING_KEPT: [u8; 128] = {
+    let mut kept = [0xF; 128];
+    kept[0x00] = !2 & 0xF; // a1: white queen side
+    kept[0x04] = !(1 | 2) & 0xF; // e1: white king
+    kept[0x07] = !1 & 0xF; // h1: white king side
+    kept[0x70] = !8 & 0xF; // a8: black queen side
+    kept[0x74] = !(4 | 8) & 0xF; // e8: black king
+    kept[0x77] = !4 & 0xF; // h8: black king side
+    kept
+};
+
+/// One in every byte.
+const ONES: u128 = u128::MAX / 0xFF;
+
+impl X88 {
+    /// The position after `mv`, which must be legal here.
+    #[inline(always)]
+    pub fn make(&self, mv: Move) -> X88 {
+        let mut next = *self;
+        next.play(mv);
+        next
+    }
+
+    /// Plays `mv`, which must be legal here, in place.
+    #[inline(always)]
+    pub fn play(&mut self, mv: Move) {
+        let from = X88_OF[mv.from().index()];
+        let to = X88_OF[mv.to().index()];
+        let us = self.side();
+        let piece = self.board[from as usize & 0x7F];
+        let captured = self.board[to as usize & 0x7F];
+        if captured != 0 {
+            self.remove(us.flip(), to);
+        }
+        self.board[to as usize & 0x7F] = match mv.promotion() {
+            Some(piece_type) => us.code_bit() | piece_type,
+            None => piece,
+        };
+        self.relocate(us, from, to);
+        self.board[EP] = NO_EP;
+        match mv.kind() {
+            MoveKind::Normal => {}
+            MoveKind::DoublePush => self.board[EP] = (from + to) / 2,
+            MoveKind::Castle => {
+                let (rook_from, rook_to) = if to & 7 == 6 {
+                    (from + 3, from + 1)
+                } else {
+                    (from - 4, from - 1)
+                };
+                self.board[rook_to as usize & 0x7F] = self.board[rook_from as usize & 0x7F];
+                self.relocate(us, rook_from, rook_to);
+            }
+            MoveKind::EnPassant => self.remove(us.flip(), (to & 7) | (from & 0x70)),
+            _ => {}
+        }
+        if self.board[CASTLING] != 0 {
+            self.board[CASTLING] &=
+                CASTLING_KEPT[from as usize & 0x7F] & CASTLING_KEPT[to as usize & 0x7F];
+        }
+        // The clocks stop where the C.C.R. stops them, so both reach equal positions.
+        let halfmove = if piece & 7 == PieceCode::PAWN || captured != 0 {
+            0
+        } else {
+            (self.halfmove_clock() + 1).min(MAX_HALFMOVE_CLOCK)
+        };
+        self.board[HALFMOVE] = halfmove as u8;
+        if us == Colour::Black {
+            let fullmove = (self.fullmove_number() + 1).min(MAX_FULLMOVE_NUMBER);
+            self.board[FULLMOVE..FULLMOVE + 2].copy_from_slice(&fullmove.to_le_bytes());
+        }
+        self.board[SIDE] = us.flip() as u8;
+    }
+
+    /// The slot of `sq` in `colour`'s list: the sixteen slots are compared at once as one
+    /// 128-bit word (the lowest zero byte of `list ^ sq` is exact; stale slots past the
+    /// count lie above the live one).
+    #[inline(always)]
+    fn slot_of(&self, colour: Colour, sq: u8) -> usize {
+        let base = LISTS[colour as usize];
+        let mut bytes = [0; 16];
+        bytes[..8].copy_from_slice(&self.board[base..base + 8]);
+        bytes[8..].copy_from_slice(&self.board[base + 16..base + 24]);
+        let x = u128::from_le_bytes(bytes) ^ (sq as u128 * ONES);
+        let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+        (zero.trailing_zeros() / 8) as usize
+    }
+
+    /// Moves the list entry of `colour`'s piece on `from` to `to` and empties `from` (the
+    /// caller has put the piece's code on `to`).
+    #[inline(always)]
+    fn relocate(&mut self, colour: Colour, from: u8, to: u8) {
+        let slot = self.slot_of(colour, from);
+        self.board[Self::slot_index(colour, slot)] = to;
+        self.board[from as usize & 0x7F] = 0;
+    }
+
+    /// Takes the piece on `sq` off `colour`'s list: the last entry fills its slot, so the
+    /// king (never captured) stays first.
+    #[inline(always)]
+    fn remove(&mut self, colour: Colour, sq: u8) {
+        let slot = self.slot_of(colour, sq);
+        let count = self.board[COUNTS + colour as usize] - 1;
+        self.board[COUNTS + colour as usize] = count;
+        let last = self.board[Self::slot_index(colour, count as usize)];
+        self.board[Self::slot_index(colour, slot)] = last;
+        self.board[sq as usize & 0x7F] = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ccr::Position;
+    use crate::repr::Representation;
+    use crate::x88::X88;
+
+    /// The FEN after playing UCI moves on the 0x88 board.
+    fn after(fen: &str, moves: &[&str]) -> String {
+        let mut x = X88::from_fen(fen).unwrap();
+        for m in moves {
+            let mv = x.to_position().parse_uci_move(m).expect("a legal move");
+            x = x.make(mv);
+        }
+        x.to_position().to_fen()
+    }
+
+    #[test]
+    fn special_moves_update_everything() {
+        let start = crate::ccr::fen::STARTPOS;
+        assert_eq!(
+            after(start, &["e2e4", "d7d5", "e4d5", "c7c5", "d5c6"]),
+            "rnbqkbnr/pp2pppp/2P5/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
+        );
+        assert_eq!(
+            after("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 9", &["e1g1", "e8c8"]),
+            "2kr3r/8/8/8/8/8/8/R4RK1 w - - 7 10"
+        );
+        assert_eq!(
+            after("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1", &["b7a8n", "h8h1"]),
+            "N3k3/8/8/8/8/8/8/R3K2r w Q - 0 2"
+        );
+        // The clocks stop where the C.C.R. stops them.
+        let end = after("8/8/8/4k3/8/8/8/R3K3 b - - 149 10000", &["e5d5", "a1a2"]);
+        assert_eq!(end, "8/8/8/3k4/8/8/R7/4K3 b - - 150 10000");
+    }
+
+    #[test]
+    fn captures_keep_the_lists() {
+        // Take pieces until few are left; the lists must follow every capture.
+        let mut x =
+            X88::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+                .unwrap();
+        let mut pos = x.to_position();
+        for _ in 0..40 {
+            let mut caps = crate::moves::MoveList::new();
+            x.generate_captures(&mut caps);
+            let Some(&mv) = caps.as_slice().first() else {
+                break;
+            };
+            (x, pos) = (x.make(mv), Position::make(&pos, mv));
+            assert_eq!(x.to_position(), pos);
+            for colour in [crate::types::Colour::White, crate::types::Colour::Black] {
+                let list = x.pieces(colour);
+                let squares = list.as_slice();
+                assert_eq!(x.code(squares[0]).piece_type(), 6, "king first");
+                for &sq in squares {
+                    assert!(x.code(sq).0 != 0 && x.code(sq).colour() == colour);
+                }
+                let on_board = (0..128u8)
+                    .filter(|s| s & 0x88 == 0 && x.code(*s).0 != 0 && x.code(*s).colour() == colour)
+                    .count();
+                assert_eq!(squares.len(), on_board);
+            }
+        }
+    }
+}
