@@ -4,6 +4,9 @@
 CARGO ?= cargo
 EXE ?=
 DEPTH ?= 5
+# Board representation and implementation for `make perft`.
+REPR ?= ccr
+IMPL ?= portable
 
 .PHONY: all build setup test test-deep lint perft bench bench-setup fuzz clean \
 	setup32 build32 test32
@@ -48,18 +51,21 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
 
-# The six standard positions at DEPTH (default 5), with speed.
+# The six standard positions at DEPTH (default 5), with speed, in REPR (ccr, x88, bitboard,
+# bitboard-native) with IMPL (portable; simd for the bitboard hybrid's conversion).
 perft: build
-	bash scripts/perft-suite.sh target/release/ccr tests/data/standard-perft.epd $(DEPTH)
+	bash scripts/perft-suite.sh target/release/ccr tests/data/standard-perft.epd $(DEPTH) \
+		--repr $(REPR) --impl $(IMPL)
 
 # Benchmarks against shakmaty and cozy-chess (docs/BENCHMARKS.md): criterion wall clock of
-# move generation and perft (~5 minutes), of the attack tables (~2 minutes) and of the
-# transposition keys (~1 minute), then iai-callgrind instruction counts of all three (a minute
-# or two).
+# move generation and perft (~5 minutes), of the attack tables (~2 minutes), of the
+# transposition keys (~1 minute) and of the board representations side by side (~8 minutes),
+# then iai-callgrind instruction counts of all of them (a few minutes).
 bench: bench-setup
 	$(CARGO) bench --bench movegen
 	$(CARGO) bench --bench attacks
 	$(CARGO) bench --bench keys
+	$(CARGO) bench --bench representations
 	$(CARGO) bench --bench instructions
 
 # valgrind and iai-callgrind-runner 0.16.1, installed idempotently (only `make bench` needs them).

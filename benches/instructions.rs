@@ -41,7 +41,7 @@ use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::attacks::{AttackBlock, attacks_of};
 use ccr::ccr::keys::{RotationKey, Zobrist};
 use ccr::ccr::{Ccr, MoveList, Position};
-use ccr::convert::{Conversion, Portable, Simd};
+use ccr::convert::{Conversion, PieceBoards, Portable, Simd};
 use ccr::perft::{Leaves, perft};
 use ccr::repr::Representation;
 use ccr::types::{Colour, Square};
@@ -414,14 +414,18 @@ library_benchmark_group!(
 
 /// The position `id` in representation `R`, and an empty list.
 fn repr_setup<R: Representation>(id: &str) -> (R, MoveList) {
-    (
-        R::from_fen(fen(id)).expect("a standard FEN"),
-        MoveList::new(),
-    )
+    (repr_position(id), MoveList::new())
 }
 
+/// The position `id` in representation `R`, after one move generation so that tables
+/// filled on first use (the magic attack table, the CPU-feature choice of the conversion)
+/// are filled in setup, not counted.
 fn repr_position<R: Representation>(id: &str) -> R {
-    R::from_fen(fen(id)).expect("a standard FEN")
+    let pos = R::from_fen(fen(id)).expect("a standard FEN");
+    let mut list = MoveList::new();
+    pos.generate_legal(&mut list);
+    pos.generate_captures(&mut list);
+    pos
 }
 
 /// Movegen, captures and perft depth 3 (make and bulk) of one representation, as four
@@ -527,19 +531,25 @@ library_benchmark_group!(
         bitboard_native_perft_bulk
 );
 
+/// The board of position `id` and the conversion's function (chosen in setup: the CPU
+/// feature detection is not counted).
+fn conversion_setup(id: &str, conversion: Conversion) -> (Ccr, fn(&Ccr) -> PieceBoards) {
+    (ccr_position(id).board, conversion.function())
+}
+
 /// One conversion of the standard position's board with each implementation.
 macro_rules! conversion_bench {
     ($name:ident, $conversion:expr) => {
         #[library_benchmark]
-        #[bench::startpos(ccr_position("startpos").board)]
-        #[bench::kiwipete(ccr_position("kiwipete").board)]
-        #[bench::position3(ccr_position("position3").board)]
-        #[bench::position4(ccr_position("position4").board)]
-        #[bench::position5(ccr_position("position5").board)]
-        #[bench::position6(ccr_position("position6").board)]
-        fn $name(board: Ccr) -> u64 {
-            let convert = $conversion.function();
-            black_box(convert(black_box(&board)))[0]
+        #[bench::startpos(conversion_setup("startpos", $conversion))]
+        #[bench::kiwipete(conversion_setup("kiwipete", $conversion))]
+        #[bench::position3(conversion_setup("position3", $conversion))]
+        #[bench::position4(conversion_setup("position4", $conversion))]
+        #[bench::position5(conversion_setup("position5", $conversion))]
+        #[bench::position6(conversion_setup("position6", $conversion))]
+        fn $name(input: (Ccr, fn(&Ccr) -> PieceBoards)) -> u64 {
+            let (board, convert) = input;
+            black_box(black_box(convert)(black_box(&board)))[0]
         }
     };
 }
