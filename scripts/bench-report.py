@@ -229,7 +229,10 @@ def representations_table(crit, instr):
                 out.append("-")
                 continue
             text = f"{v:,.0f}" if i in (0, 1) or i >= 4 else f"{v:.1f}"
-            ratio = "" if label == "ccr" or b is None else f" ({v / b:.2f}x)"
+            # Every ratio reads "times as fast as the C.C.R." (above 1 = faster): rates
+            # divide by the C.C.R.'s, times and instruction counts divide it.
+            speedup = v / b if i in (2, 3) else b / v
+            ratio = "" if label == "ccr" or b is None else f" ({speedup:.2f}x)"
             out.append(text + ratio)
         size_text = str(size.get(label, "-"))
         print(f"| `{label}`: {description} | {size_text} | " + " | ".join(out) + " |")
