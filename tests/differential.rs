@@ -6,7 +6,8 @@
 //! sets, the move kinds, the captures, check detection, the FEN and the FEN round trip must
 //! agree. The 0x88 board and the native bitboards are played along the same games by their
 //! own `make` and must hold the same position and give the same moves, captures and check;
-//! the bitboard hybrid (both conversions) is checked at every position too. A few hundred
+//! the bitboard hybrid (both conversions) is checked at every position too, and the
+//! conversion itself square by square, every SIMD tier against the portable loop. A few hundred
 //! positions sampled from the games are then compared by perft(3) in every representation.
 
 use std::collections::BTreeSet;
@@ -15,11 +16,11 @@ use std::sync::OnceLock;
 
 use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::Position as CcrPosition;
-use ccr::convert::{Portable, Simd};
+use ccr::convert::{Conversion, Portable, Simd, portable};
 use ccr::moves::MoveList;
 use ccr::perft::{Leaves, divide, perft};
 use ccr::repr::Representation;
-use ccr::types::{Move, MoveKind, PieceCode};
+use ccr::types::{Move, MoveKind, PieceCode, Square};
 use ccr::x88::X88;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -159,6 +160,7 @@ fn play_game(start: &str, seed: u64, out: &mut Vec<(CcrPosition, Chess)>, covera
             &expected,
             context,
         );
+        check_conversions(&pos);
         coverage.count(&pos, &sh, &moves);
         out.push((pos, sh.clone()));
         if moves.is_empty() || pos.halfmove_clock >= 100 || history.len() == MAX_PLIES {
@@ -266,6 +268,31 @@ fn check_representation<R: Representation>(
         context(),
         move_set_difference(&captures, &expected.captures)
     );
+}
+
+/// The conversion to bitboards, square by square against the board, every implementation
+/// the CPU has equal to the portable one.
+fn check_conversions(pos: &CcrPosition) {
+    let boards = portable(&pos.board);
+    for i in 0..64u8 {
+        let code = pos.board.get(Square::new(i)).0 as usize;
+        for (c, board) in boards.iter().enumerate() {
+            assert_eq!(
+                board >> i & 1 == 1,
+                c == code,
+                "{}: square {i}, board {c}",
+                pos.to_fen()
+            );
+        }
+    }
+    for conversion in Conversion::available() {
+        assert_eq!(
+            conversion.convert(&pos.board),
+            boards,
+            "{conversion:?}: {}",
+            pos.to_fen()
+        );
+    }
 }
 
 /// Picks a random legal move.
