@@ -7,6 +7,8 @@
 //!
 //! - `ccr_block_new`: `AttackBlock::new`, the board and both tables in one pass;
 //! - `ccr_attacks_of`: `attacks_of`, the enemy's table alone;
+//! - `ccr_attacks_of_avx2`: the same table with the eight rank words in one AVX2 register
+//!   (`ccr::ccr::simd`; the portable frame where the CPU lacks AVX2);
 //! - `ccr_in_check`: `AttackBlock::in_check` of the side to move, on a built block;
 //! - `ccr_is_attacked_x64`, `ccr_cheapest_x64`: `is_attacked` and `cheapest_attacker` of the
 //!   enemy on each of the 64 squares, on a built block;
@@ -79,6 +81,10 @@ fn attacks(c: &mut Criterion) {
         });
         group.bench_function("ccr_attacks_of", |b| {
             b.iter(|| attacks_of(black_box(&board), black_box(them)))
+        });
+        assert_eq!(ccr::ccr::simd::attacks_of(&board, them), *block.attacks(them));
+        group.bench_function("ccr_attacks_of_avx2", |b| {
+            b.iter(|| ccr::ccr::simd::attacks_of(black_box(&board), black_box(them)))
         });
         group.bench_function("ccr_in_check", |b| {
             b.iter(|| black_box(&block).in_check(black_box(us), black_box(king)))

@@ -202,6 +202,24 @@ fn ccr_attacks_of(input: (Ccr, Colour)) -> u32 {
     black_box(&table)[7]
 }
 
+/// [`ccr_board`] after std's CPU-feature detection has run (its first use is not counted).
+fn ccr_board_detected(id: &str) -> (Ccr, Colour) {
+    let _ = ccr::ccr::simd::is_available();
+    ccr_board(id)
+}
+
+#[library_benchmark]
+#[bench::startpos(ccr_board_detected("startpos"))]
+#[bench::kiwipete(ccr_board_detected("kiwipete"))]
+#[bench::position3(ccr_board_detected("position3"))]
+#[bench::position4(ccr_board_detected("position4"))]
+#[bench::position5(ccr_board_detected("position5"))]
+#[bench::position6(ccr_board_detected("position6"))]
+fn ccr_attacks_of_avx2(input: (Ccr, Colour)) -> u32 {
+    let table = ccr::ccr::simd::attacks_of(black_box(&input.0), black_box(input.1));
+    black_box(&table)[7]
+}
+
 #[library_benchmark]
 #[bench::startpos(ccr_king("startpos"))]
 #[bench::kiwipete(ccr_king("kiwipete"))]
@@ -295,6 +313,7 @@ library_benchmark_group!(
     benchmarks =
         ccr_block_new,
         ccr_attacks_of,
+        ccr_attacks_of_avx2,
         ccr_in_check,
         ccr_is_attacked_x64,
         ccr_cheapest_x64,

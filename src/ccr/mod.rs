@@ -8,6 +8,7 @@ pub mod frame;
 pub mod keys;
 pub mod make;
 pub mod movegen;
+pub mod simd;
 
 pub use crate::moves::MoveList;
 pub use board::{CastlingRights, Ccr, Position};

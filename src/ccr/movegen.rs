@@ -18,6 +18,7 @@ use crate::ccr::attacks::attacks_with_occupancy;
 use crate::ccr::board::{CastlingRights, Position, occupied_nibbles};
 use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
+use crate::ccr::simd;
 use crate::moves::MoveList;
 use crate::types::{Colour, Move, MoveKind, Square};
 
@@ -267,19 +268,31 @@ fn aligned(king: Square, from: Square, to: Square) -> bool {
 impl Position {
     /// Fills `list` with the legal moves of the position.
     pub fn generate_legal(&self, list: &mut MoveList) {
-        self.generate::<false>(list);
+        self.generate::<false, false>(list);
     }
 
     /// Fills `list` with the legal captures of the position: every move that takes a piece,
     /// en passant and capturing promotions included (quiet promotions are not captures).
     pub fn generate_captures(&self, list: &mut MoveList) {
-        self.generate::<true>(list);
+        self.generate::<true, false>(list);
     }
 
-    /// The one generator behind both: with `CAPTURES` every target mask is narrowed to the
-    /// enemy's pieces (en passant has its own test) and castling is skipped.
+    /// [`Position::generate_legal`] with the enemy's attack table built in one AVX2
+    /// register ([`crate::ccr::simd`]; the portable frame where the CPU lacks AVX2).
+    pub fn generate_legal_simd(&self, list: &mut MoveList) {
+        self.generate::<false, true>(list);
+    }
+
+    /// [`Position::generate_captures`] with the attack table of [`crate::ccr::simd`].
+    pub fn generate_captures_simd(&self, list: &mut MoveList) {
+        self.generate::<true, true>(list);
+    }
+
+    /// The one generator behind all four: with `CAPTURES` every target mask is narrowed to
+    /// the enemy's pieces (en passant has its own test) and castling is skipped; with `SIMD`
+    /// the enemy's attack table comes from the vector path.
     #[inline(always)]
-    fn generate<const CAPTURES: bool>(&self, list: &mut MoveList) {
+    fn generate<const CAPTURES: bool, const SIMD: bool>(&self, list: &mut MoveList) {
         list.clear();
         let us = self.side;
         let them = us.flip();
@@ -289,7 +302,11 @@ impl Position {
         for (o, t) in occupied.iter_mut().zip(theirs) {
             *o |= t;
         }
-        let enemy_attacks = attacks_with_occupancy(&self.board, occupied, them);
+        let enemy_attacks = if SIMD {
+            simd::attacks_of(&self.board, them)
+        } else {
+            attacks_with_occupancy(&self.board, occupied, them)
+        };
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
         let danger = king_danger(&self.board, king_sq, us, in_check);
         let (ep_word, ep_mask) = match self.en_passant {
