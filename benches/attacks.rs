@@ -82,7 +82,10 @@ fn attacks(c: &mut Criterion) {
         group.bench_function("ccr_attacks_of", |b| {
             b.iter(|| attacks_of(black_box(&board), black_box(them)))
         });
-        assert_eq!(ccr::ccr::simd::attacks_of(&board, them), *block.attacks(them));
+        assert_eq!(
+            ccr::ccr::simd::attacks_of(&board, them),
+            *block.attacks(them)
+        );
         group.bench_function("ccr_attacks_of_avx2", |b| {
             b.iter(|| ccr::ccr::simd::attacks_of(black_box(&board), black_box(them)))
         });
