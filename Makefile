@@ -9,7 +9,7 @@ REPR ?= ccr
 IMPL ?= portable
 
 .PHONY: all build setup test test-deep lint perft bench bench-setup fuzz clean \
-	setup32 build32 test32
+	setup32 build32 test32 bench-arch
 
 # 32-bit (i686) builds use Debian's toolchain (rustup has no i686 std here), named explicitly
 # so that rustup's cargo and rustc, first on PATH, are never picked up for them.
@@ -57,16 +57,27 @@ perft: build
 	bash scripts/perft-suite.sh target/release/ccr tests/data/standard-perft.epd $(DEPTH) \
 		--repr $(REPR) --impl $(IMPL)
 
-# Benchmarks against shakmaty and cozy-chess (docs/BENCHMARKS.md): criterion wall clock of
+# Benchmarks against shakmaty, cozy-chess and chess (docs/BENCHMARKS.md): criterion wall clock of
 # move generation and perft (~5 minutes), of the attack tables (~2 minutes), of the
-# transposition keys (~1 minute) and of the board representations side by side (~8 minutes),
-# then iai-callgrind instruction counts of all of them (a few minutes).
+# transposition keys (~1 minute), of the board representations side by side (~8 minutes) and
+# of the assembly against its portable twins, then iai-callgrind instruction counts of all of
+# them (a few minutes), then bench-arch (x86_64 against i686, ~20 minutes).
 bench: bench-setup
 	$(CARGO) bench --bench movegen
 	$(CARGO) bench --bench attacks
 	$(CARGO) bench --bench keys
 	$(CARGO) bench --bench representations
+	$(CARGO) bench --bench asm
 	$(CARGO) bench --bench instructions
+	$(CARGO) bench --bench asm_instructions
+	$(MAKE) --no-print-directory bench-arch
+
+# The thesis on both architectures (docs/BENCHMARKS.md, "32-bit and 64-bit"): `ccr perft`
+# for every --repr x --impl, x86_64 and i686 runs alternating, callgrind instructions per node,
+# and benches/movegen.rs (shakmaty, cozy-chess, chess) on both; the one table goes to
+# target/bench-arch/summary.md (~20 minutes; RUNS=n runs of each combination, default 5).
+bench-arch: bench-setup setup32
+	bash scripts/bench-arch.sh
 
 # valgrind and iai-callgrind-runner 0.16.1, installed idempotently (only `make bench` needs them).
 bench-setup:

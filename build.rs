@@ -1,6 +1,10 @@
 //! Build script: stamps the binary with the commit it was built from, so a benchmark figure
-//! or a match result can always be traced to its source.
+//! or a match result can always be traced to its source; and picks the hand-written assembly
+//! of the target architecture on Linux (`asm/x86_64.s`, `asm/x86.s`), which `src/asm.rs` assembles
+//! with `global_asm!` under the cfg `ccr_asm`. An architecture without its file builds
+//! without assembly (the cfg stays unset and only the portable code exists).
 
+use std::path::Path;
 use std::process::Command;
 
 fn main() {
@@ -16,4 +20,30 @@ fn main() {
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=CCR_COMMIT={commit}");
+    select_assembly();
+}
+
+/// Sets `ccr_asm` and `CCR_ASM_FILE` (the absolute path `src/asm.rs` includes) when the
+/// target architecture has an assembly file.
+fn select_assembly() {
+    println!("cargo::rustc-check-cfg=cfg(ccr_asm)");
+    // The folder is watched too, so that a file appearing later switches the assembly on.
+    println!("cargo:rerun-if-changed=asm");
+    // The files are written for Linux: ELF directives, System V / cdecl calls, symbols
+    // without a leading underscore (Windows and macOS differ in all three).
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("linux") {
+        return;
+    }
+    let file = match std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() {
+        Ok("x86_64") => "asm/x86_64.s",
+        Ok("x86") => "asm/x86.s",
+        _ => return,
+    };
+    let dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let path = Path::new(&dir).join(file);
+    if path.is_file() {
+        println!("cargo:rerun-if-changed={file}");
+        println!("cargo:rustc-env=CCR_ASM_FILE={}", path.display());
+        println!("cargo:rustc-cfg=ccr_asm");
+    }
 }

@@ -1,22 +1,26 @@
-//! Wall-clock benchmarks of ccr against the oracle engines, shakmaty 0.27.3 and cozy-chess
-//! 0.3.4, on the six standard positions (`tests/data/standard-perft.epd`).
+//! Wall-clock benchmarks of ccr against the oracle engines, shakmaty 0.27.3, cozy-chess 0.3.4
+//! and chess 3.2.0, on the six standard positions (`tests/data/standard-perft.epd`).
 //!
-//! Every criterion group holds the three engines side by side on one position, so each report
+//! Every criterion group holds the four engines side by side on one position, so each report
 //! carries the ratio, and every group sets `Throughput::Elements` so criterion prints
 //! elements per second:
 //!
 //! - `movegen/<id>`: one legal move generation into a list (ccr `generate_legal` into a reused
-//!   `MoveList`, shakmaty `legal_moves()`, cozy-chess `generate_moves` collected into a reused
-//!   `Vec`); the elements are the generated moves.
+//!   `MoveList`, shakmaty `legal_moves()`, cozy-chess `generate_moves` and chess
+//!   `MoveGen::new_legal` collected into a reused `Vec`); the elements are the generated moves.
 //! - `perft_make/<id>`: perft that makes every leaf move (copy-make, the child black-boxed), at
 //!   a depth of roughly 10-100 ms; the elements are the leaf nodes.
 //! - `perft_bulk/<id>`: perft whose last ply is counted without making the moves (ccr
-//!   `Leaves::Bulk`, `shakmaty::perft`, cozy-chess popcounts of the piece move sets).
+//!   `Leaves::Bulk`, `shakmaty::perft`, cozy-chess popcounts of the piece move sets, chess
+//!   `MoveGen::movegen_perft_test`).
 //!
 //! Each engine's counts are checked against the published ones before its timing starts.
+//! Those checks run for every engine of a group even when a filter selects one, so a run
+//! filtered to nothing in the group is the baseline an instruction count subtracts.
 //!
-//! Run: `cargo bench --bench movegen` (all, about 4 minutes), or filter, e.g.
-//! `cargo bench --bench movegen -- perft_make`.
+//! Run: `cargo bench --bench movegen` (all, about 5 minutes), or filter, e.g.
+//! `cargo bench --bench movegen -- perft_make`. `scripts/bench-arch.sh` runs it on x86_64 and
+//! i686 alike (`make bench-arch`).
 
 mod common;
 
@@ -25,15 +29,23 @@ use std::time::Duration;
 
 use ccr::ccr::{MoveList, Position};
 use ccr::perft::{Leaves, perft};
-use common::{Standard, cozy, shak, standard};
+use common::{Standard, chess3, cozy, shak, standard};
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
 use shakmaty::Position as _;
 
 /// Perft depths per position, `(make every leaf, bulk)`, chosen so one iteration takes
-/// roughly 10-100 ms on the benchmark machine.
+/// roughly 10-100 ms on the benchmark machine. `CCR_BENCH_DEPTH=n` sets every depth to `n`:
+/// `scripts/bench-arch.sh` counts instructions under callgrind in criterion's test mode (one
+/// iteration each), where the timing depths would take minutes.
 fn depths(id: &str) -> (u32, u32) {
+    if let Some(depth) = std::env::var("CCR_BENCH_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+    {
+        return (depth, depth);
+    }
     match id {
         "startpos" => (5, 5),
         "kiwipete" => (4, 4),
@@ -45,11 +57,12 @@ fn depths(id: &str) -> (u32, u32) {
     }
 }
 
-/// The three engines' positions for one standard position.
+/// The four engines' positions for one standard position.
 struct Engines {
     ccr: Position,
     shak: shakmaty::Chess,
     cozy: cozy_chess::Board,
+    chess: chess::Board,
 }
 
 impl Engines {
@@ -58,6 +71,7 @@ impl Engines {
             ccr: Position::from_fen(s.fen).expect("ccr parses the standard FEN"),
             shak: shak::position(s.fen),
             cozy: cozy::position(s.fen),
+            chess: chess3::position(s.fen),
         }
     }
 }
@@ -106,20 +120,31 @@ fn movegen(c: &mut Criterion) {
                 black_box(&buf);
             })
         });
+
+        let mut buf = Vec::with_capacity(256);
+        chess3::legal_moves(&e.chess, &mut buf);
+        assert_eq!(buf.len() as u64, moves, "chess movegen {}", s.id);
+        group.bench_function("chess", |b| {
+            b.iter(|| {
+                chess3::legal_moves(black_box(&e.chess), &mut buf);
+                black_box(&buf);
+            })
+        });
         group.finish();
     }
 }
 
-/// One perft group: the three engines at `depth` on one position.
-fn perft_group(
-    c: &mut Criterion,
-    name: &str,
-    s: &Standard,
-    depth: u32,
-    ccr_perft: fn(&Position, u32) -> u64,
-    shak_perft: fn(&shakmaty::Chess, u32) -> u64,
-    cozy_perft: fn(&cozy_chess::Board, u32) -> u64,
-) {
+/// One perft function per engine, in `Engines` order.
+struct Perfts {
+    ccr: fn(&Position, u32) -> u64,
+    shak: fn(&shakmaty::Chess, u32) -> u64,
+    cozy: fn(&cozy_chess::Board, u32) -> u64,
+    chess: fn(&chess::Board, u32) -> u64,
+}
+
+/// One perft group: the four engines at `depth` on one position.
+fn perft_group(c: &mut Criterion, name: &str, s: &Standard, depth: u32, f: &Perfts) {
+    let (ccr_perft, shak_perft, cozy_perft, chess_perft) = (f.ccr, f.shak, f.cozy, f.chess);
     let e = Engines::new(s);
     let nodes = s.nodes(depth);
     let mut group = c.benchmark_group(format!("{name}/{}", s.id));
@@ -159,6 +184,15 @@ fn perft_group(
     group.bench_function(id("cozy-chess"), |b| {
         b.iter(|| cozy_perft(black_box(&e.cozy), black_box(depth)))
     });
+    assert_eq!(
+        chess_perft(&e.chess, depth),
+        nodes,
+        "chess {name} {} d{depth}",
+        s.id
+    );
+    group.bench_function(id("chess"), |b| {
+        b.iter(|| chess_perft(black_box(&e.chess), black_box(depth)))
+    });
     group.finish();
 }
 
@@ -169,9 +203,12 @@ fn perft_make(c: &mut Criterion) {
             "perft_make",
             &s,
             depths(s.id).0,
-            |p, d| perft(p, d, Leaves::Make),
-            shak::perft_make,
-            cozy::perft_make,
+            &Perfts {
+                ccr: |p, d| perft(p, d, Leaves::Make),
+                shak: shak::perft_make,
+                cozy: cozy::perft_make,
+                chess: chess3::perft_make,
+            },
         );
     }
 }
@@ -183,9 +220,12 @@ fn perft_bulk(c: &mut Criterion) {
             "perft_bulk",
             &s,
             depths(s.id).1,
-            |p, d| perft(p, d, Leaves::Bulk),
-            shak::perft_bulk,
-            cozy::perft_bulk,
+            &Perfts {
+                ccr: |p, d| perft(p, d, Leaves::Bulk),
+                shak: shak::perft_bulk,
+                cozy: cozy::perft_bulk,
+                chess: chess3::perft_bulk,
+            },
         );
     }
 }

@@ -2,19 +2,23 @@
 """Markdown tables for docs/BENCHMARKS.md from the last benchmark runs.
 
 Usage: python3 scripts/bench-report.py [IAI_LOG]
+       python3 scripts/bench-report.py --arch OUT
 
 Reads criterion's medians from target/criterion/*/*/*/new/ (written by
 `cargo bench --bench movegen`, `cargo bench --bench attacks` and `cargo bench --bench keys`)
 and, if IAI_LOG is given, the instruction counts from the saved output of
 `cargo bench --bench instructions`.
+
+With --arch, the one 32-bit/64-bit table from the results scripts/bench-arch.sh left in OUT.
 """
 
 import json
 import pathlib
 import re
+import statistics
 import sys
 
-ENGINES = ["ccr", "shakmaty", "cozy-chess"]
+ENGINES = ["ccr", "shakmaty", "cozy-chess", "chess"]
 POSITIONS = ["startpos", "kiwipete", "position3", "position4", "position5", "position6"]
 KINDS = {
     "perft_make": "Perft, every leaf move made (copy-make)",
@@ -26,6 +30,7 @@ KINDS = {
 ATTACKS = {
     "ccr_block_new": "ccr `AttackBlock::new` (board + both tables, one pass)",
     "ccr_attacks_of": "ccr `attacks_of` (the enemy's table)",
+    "ccr_attacks_of_avx2": "ccr `simd::attacks_of` (the same, the board in one AVX2 register)",
     "shakmaty_attack_map": "shakmaty: union of the enemy's attack sets (bitboard, no classes)",
     "ccr_in_check": "ccr `in_check` (side to move, built block)",
     "shakmaty_is_check": "shakmaty `is_check`",
@@ -130,32 +135,32 @@ def fmt_time(ns):
 
 def criterion_tables(data):
     for kind, title in KINDS.items():
-        rows = [(p, {e: data.get((kind, p, e)) for e in ENGINES}) for p in POSITIONS]
-        if not any(all(v for v in r.values()) for _, r in rows):
+        # The engines measured (runs from before the `chess` oracle have three).
+        engines = [e for e in ENGINES if any((kind, p, e) in data for p in POSITIONS)]
+        rows = [(p, {e: data.get((kind, p, e)) for e in engines}) for p in POSITIONS]
+        if "ccr" not in engines or not any(all(v for v in r.values()) for _, r in rows):
             continue
         unit = "M moves/s" if kind == "movegen" else "M nodes/s"
         print(f"### {title}\n")
-        print(
-            f"| position | depth | elements | ccr {unit} | shakmaty {unit} | cozy-chess {unit} "
-            "| ccr / shakmaty | ccr / fastest |"
-        )
-        print("|---|---|---:|---:|---:|---:|---:|---:|")
-        totals = {e: [0, 0.0] for e in ENGINES}
+        heads = " | ".join(f"{e} {unit}" for e in engines)
+        print(f"| position | depth | elements | {heads} | ccr / shakmaty | ccr / fastest |")
+        print("|---|---|---:|" + "---:|" * len(engines) + "---:|---:|")
+        totals = {e: [0, 0.0] for e in engines}
         for position, r in rows:
             if not all(r.values()):
                 continue
             param, elements, _ = r["ccr"]
-            rate = {e: r[e][1] / r[e][2] * 1e3 for e in ENGINES}  # M elements / s
-            for e in ENGINES:
+            rate = {e: r[e][1] / r[e][2] * 1e3 for e in engines}  # M elements / s
+            for e in engines:
                 totals[e][0] += r[e][1]
                 totals[e][1] += r[e][2]
-            cells = " | ".join(f"{rate[e]:.1f} ({fmt_time(r[e][2])})" for e in ENGINES)
+            cells = " | ".join(f"{rate[e]:.1f} ({fmt_time(r[e][2])})" for e in engines)
             print(
                 f"| {position} | {param or '-'} | {elements:,} | {cells} "
                 f"| {rate['ccr'] / rate['shakmaty']:.2f} | {rate['ccr'] / max(rate.values()):.2f} |"
             )
-        rate = {e: totals[e][0] / totals[e][1] * 1e3 for e in ENGINES}
-        cells = " | ".join(f"**{rate[e]:.1f}** ({fmt_time(totals[e][1])})" for e in ENGINES)
+        rate = {e: totals[e][0] / totals[e][1] * 1e3 for e in engines}
+        cells = " | ".join(f"**{rate[e]:.1f}** ({fmt_time(totals[e][1])})" for e in engines)
         print(
             f"| **all six** | | {totals['ccr'][0]:,} | {cells} "
             f"| **{rate['ccr'] / rate['shakmaty']:.2f}** | **{rate['ccr'] / max(rate.values()):.2f}** |"
@@ -311,27 +316,33 @@ def iai(log):
     return out
 
 
+# The engines of benches/instructions.rs (the `chess` oracle is counted by bench-arch.sh).
+IAI_ENGINES = ["ccr", "shakmaty", "cozy-chess"]
+
+
 def iai_tables(data):
     for group, title in [
         ("movegen", "One legal move generation"),
         ("perft_make", "Perft depth 3, every leaf move made"),
     ]:
-        positions = [p for p in POSITIONS if (group, p, "ccr") in data]
+        positions = [
+            p for p in POSITIONS if all((group, p, e) in data for e in IAI_ENGINES)
+        ]
         if not positions:
             continue
         print(f"### {title} (instructions)\n")
         print("| position | ccr | shakmaty | cozy-chess | ccr / shakmaty | ccr / cozy-chess |")
         print("|---|---:|---:|---:|---:|---:|")
-        total = {e: 0 for e in ENGINES}
+        total = {e: 0 for e in IAI_ENGINES}
         for p in positions:
-            n = {e: data[(group, p, e)] for e in ENGINES}
-            for e in ENGINES:
+            n = {e: data[(group, p, e)] for e in IAI_ENGINES}
+            for e in IAI_ENGINES:
                 total[e] += n[e]
-            cells = " | ".join(f"{n[e]:,}" for e in ENGINES)
+            cells = " | ".join(f"{n[e]:,}" for e in IAI_ENGINES)
             print(
                 f"| {p} | {cells} | {n['ccr'] / n['shakmaty']:.2f} | {n['ccr'] / n['cozy-chess']:.2f} |"
             )
-        cells = " | ".join(f"**{total[e]:,}**" for e in ENGINES)
+        cells = " | ".join(f"**{total[e]:,}**" for e in IAI_ENGINES)
         print(
             f"| **total** | {cells} | **{total['ccr'] / total['shakmaty']:.2f}** "
             f"| **{total['ccr'] / total['cozy-chess']:.2f}** |"
@@ -339,7 +350,217 @@ def iai_tables(data):
         print()
 
 
+# The 32-bit/64-bit table (scripts/bench-arch.sh): architectures, the crates, and the paper's
+# figure (a bitboard engine, thousand nodes per second, 64-bit vs 32-bit) to set beside ours.
+ARCHS = ["x86_64", "i686"]
+CRATES = ["shakmaty", "cozy-chess", "chess"]
+CRATE_VERSIONS = {"ccr": "ccr", "shakmaty": "shakmaty 0.27.3", "cozy-chess": "cozy-chess 0.3.4", "chess": "chess 3.2.0"}
+PAPER = (166, 104)
+LOSS_TARGET = 0.15
+
+
+def tsv(path):
+    return [line.split("\t") for line in path.read_text().splitlines() if line] if path.exists() else []
+
+
+def arch_rates(out):
+    """{(arch, repr, impl): median over the runs of M nodes/s over the six positions}, and
+    the 1-minute load averages the runs saw."""
+    per_run, loads = {}, []
+    for arch, repr_, impl, _pos, _d, nodes, secs, run, load in tsv(out / "perft.tsv"):
+        total = per_run.setdefault((arch, repr_, impl, run), [0, 0.0])
+        total[0] += int(nodes)
+        total[1] += float(secs)
+        loads.append(float(load.split()[0]))
+    rates = {}
+    for (arch, repr_, impl, _run), (nodes, secs) in per_run.items():
+        rates.setdefault((arch, repr_, impl), []).append(nodes / secs / 1e6)
+    return {k: (statistics.median(v), len(v), min(v), max(v)) for k, v in rates.items()}, loads
+
+
+def arch_instructions(out):
+    """{(arch, repr or "crate:NAME", impl or kind): (instructions per node, depth)}"""
+    sums = {}
+    for arch, repr_, impl, _pos, depth, nodes, instr in tsv(out / "instructions.tsv"):
+        total = sums.setdefault((arch, repr_, impl), [0, 0, depth])
+        total[0] += int(instr)
+        total[1] += int(nodes)
+    return {k: (i / n, d) for k, (i, n, d) in sums.items()}
+
+
+def arch_criterion(out):
+    """{(arch, kind, engine): M nodes/s over the six positions}, each position's time the
+    median over the rounds (criterion-ARCH-ROUND) of criterion's medians; and the rounds."""
+    rates, rounds = {}, 0
+    for arch in ARCHS:
+        runs = [criterion(root) for root in sorted(out.glob(f"criterion-{arch}-*")) if root.is_dir()]
+        rounds = max(rounds, len(runs))
+        for kind in ("perft_make", "perft_bulk"):
+            for engine in ENGINES:
+                rows = []
+                for p in POSITIONS:
+                    found = [run[(kind, p, engine)] for run in runs if (kind, p, engine) in run]
+                    if found:
+                        rows.append((found[0][1], statistics.median(r[2] for r in found)))
+                if len(rows) == len(POSITIONS):
+                    rates[(arch, kind, engine)] = (
+                        sum(r[0] for r in rows) / sum(r[1] for r in rows) * 1e3
+                    )
+    return rates, rounds
+
+
+def arch_table(out):
+    """The one table: every representation x implementation of `ccr perft` and the crates,
+    M nodes/s on each architecture, their ratio, instructions per node on each."""
+    out = pathlib.Path(out)
+    rates, loads = arch_rates(out)
+    instr = arch_instructions(out)
+    crit, rounds = arch_criterion(out)
+    crit_loads = [float(row[4].split()[0]) for row in tsv(out / "criterion-load.tsv")]
+    combos = tsv(out / "combos.tsv")
+    machine = (out / "machine.txt").read_text() if (out / "machine.txt").exists() else ""
+
+    def ratio(a, b):
+        return f"{a / b:.2f}x" if a and b else "-"
+
+    def loss(x64, x32):
+        return f"{(1 - x32 / x64) * 100:.0f} %" if x64 and x32 else "-"
+
+    def ipn(key):
+        v = instr.get(key)
+        return f"{v[0]:,.0f}" if v else "-"
+
+    if machine:
+        print("```")
+        print(machine.rstrip())
+        if loads:
+            print(
+                f"load (1-min) during the ccr runs: median {statistics.median(loads):.2f}, "
+                f"min {min(loads):.2f}, max {max(loads):.2f}"
+            )
+        if crit_loads:
+            print(
+                f"load (1-min) during the criterion runs: median {statistics.median(crit_loads):.2f}, "
+                f"min {min(crit_loads):.2f}, max {max(crit_loads):.2f}"
+            )
+        print("```\n")
+    depth = next(iter(instr.values()))[1] if instr else "?"
+    print(
+        "| what (every leaf made unless marked bulk) | x86_64 M nodes/s | i686 M nodes/s "
+        "| 64/32 | i686 loss | x86_64 instr./node | i686 instr./node | 32/64 instr. |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    seen = []
+    for _arch, repr_, impl, *_ in combos:
+        if (repr_, impl) not in seen:
+            seen.append((repr_, impl))
+    available = {(a, r, i): ok == "ok" for a, r, i, ok, *_ in combos}
+    # An implementation a binary announces but does not have yet ("not built yet"), as against
+    # one that does not apply to the representation.
+    unbuilt = {(a, r, i) for a, r, i, ok, msg, *_ in combos if ok != "ok" and "not built yet" in msg}
+
+    def rate(key):
+        if key in unbuilt:
+            return "not built"
+        v = rates.get(key)
+        return f"{v[0]:.1f}" if v else "-"
+
+    pending = []
+    for repr_, impl in seen:
+        if not any(available.get((a, repr_, impl)) for a in ARCHS):
+            if any((a, repr_, impl) in unbuilt for a in ARCHS) and repr_ not in pending:
+                pending.append(repr_)
+            continue
+        keys = [(a, repr_, impl) for a in ARCHS]
+        x64, x32 = (rates.get(k, (None,))[0] for k in keys)
+        i64, i32 = (instr.get(k, (None,))[0] for k in keys)
+        print(
+            f"| `ccr perft --repr {repr_} --impl {impl}` | {rate(keys[0])} "
+            f"| {rate(keys[1])} | {ratio(x64, x32)} | {loss(x64, x32)} "
+            f"| {ipn(keys[0])} | {ipn(keys[1])} | {ratio(i32, i64)} |"
+        )
+    if pending:
+        impls = sorted({i for _a, r, i in unbuilt if r in pending})
+        print(
+            f"| `ccr perft --impl {'/'.join(impls)}` ({', '.join(pending)}) | pending: not built into "
+            "the binaries of this run; `make bench-arch` fills this slot once they are | | | | | | |"
+        )
+    for kind, label in (("perft_make", ""), ("perft_bulk", ", bulk")):
+        for engine in ["ccr"] + CRATES:
+            x64, x32 = (crit.get((a, kind, engine)) for a in ARCHS)
+            if not (x64 or x32):
+                continue
+            name = CRATE_VERSIONS[engine] + (" (criterion, benches/movegen.rs)" if engine == "ccr" else "")
+            keys = [(a, f"crate:{engine}", kind) for a in ARCHS]
+            i64, i32 = (instr.get(k, (None,))[0] for k in keys)
+            print(
+                f"| {name}{label} | {x64 or 0:.1f} | {x32 or 0:.1f} | {ratio(x64, x32)} | {loss(x64, x32)} "
+                f"| {ipn(keys[0])} | {ipn(keys[1])} | {ratio(i32, i64)} |"
+            )
+    print(
+        f"| the paper: a bitboard engine, 64-bit vs 32-bit (thousand nodes/s) | {PAPER[0] / 1e3:.3f} "
+        f"| {PAPER[1] / 1e3:.3f} | {ratio(*PAPER)} | {loss(*PAPER)} | - | - | - |"
+    )
+    print()
+    print(
+        f"M nodes/s: `ccr perft` rows, the median over the runs of the six positions' nodes over their "
+        f"summed time (the binary's own clock); criterion rows (the crates, and ccr in the same "
+        f"harness), each position's median over {rounds} rounds of criterion's median, summed "
+        f"over the six. "
+        f"Instructions per node: callgrind at depth {depth} over the six positions, start-up "
+        f"subtracted. i686 loss = 1 - i686 / x86_64 speed."
+    )
+    print()
+    # The verdict: the C.C.R. (`--repr ccr`, its fastest implementation on i686) against the
+    # target, by each measure: `ccr perft`'s own timing, criterion (the harness the crates are
+    # timed in, the same minutes), and instructions.
+    best = max(
+        ((rates[("i686", r, i)][0], i) for r, i in seen if r == "ccr" and ("i686", r, i) in rates),
+        default=None,
+    )
+    if best is None:
+        return
+    x32, impl = best
+    x64 = rates[("x86_64", "ccr", impl)][0]
+
+    def verdict(lost):
+        points = round((lost - LOSS_TARGET) * 100)
+        return "met" if lost < LOSS_TARGET else f"missed by {points} point{'s' * (points != 1)}"
+
+    print(f"**Target, the C.C.R. (`--repr ccr --impl {impl}`), every leaf made:**\n")
+    lost = 1 - x32 / x64
+    line = (f"- loses under 15 % on i686? `ccr perft`: it loses {lost * 100:.0f} % "
+            f"({x64:.1f} -> {x32:.1f} M nodes/s): **{verdict(lost)}**")
+    c64, c32 = (crit.get((a, "perft_make", "ccr")) for a in ARCHS)
+    if c64 and c32:
+        line += f"; criterion: {(1 - c32 / c64) * 100:.0f} % ({verdict(1 - c32 / c64)})"
+    n64, n32 = (instr.get((a, "ccr", impl), (None,))[0] for a in ARCHS)
+    if n64 and n32:
+        line += (f"; instructions: {n32 / n64:.2f}x as many on i686, {(1 - n64 / n32) * 100:.0f} % "
+                 f"slower at equal instructions per cycle ({verdict(1 - n64 / n32)})")
+    print(line + ".")
+    for kind, what in (("perft_make", "every leaf made"), ("perft_bulk", "bulk counting")):
+        mine = crit.get(("i686", kind, "ccr"))
+        crates32 = {e: crit.get(("i686", kind, e)) for e in CRATES if crit.get(("i686", kind, e))}
+        if not (mine and crates32):
+            continue
+        v, e = max((v, e) for e, v in crates32.items())
+        others = ", ".join(f"{c} {r:.1f}" for c, r in crates32.items())
+        ours = instr.get(("i686", "crate:ccr", kind), (None,))[0]
+        fewest = min((instr[("i686", f"crate:{c}", kind)][0], c) for c in crates32
+                     if ("i686", f"crate:{c}", kind) in instr)
+        status = "**met**" if mine > v else "**missed**"
+        print(f"- beats every crate on i686, {what} (criterion): {status}: ccr {mine:.1f} M nodes/s "
+              f"against {others}; {mine / v:.2f}x the fastest ({e})"
+              + (f"; it would need {v / mine:.2f}x" if mine <= v else "")
+              + (f". Instructions per node: ccr {ours:,.0f}, the fewest among the crates "
+                 f"{fewest[0]:,.0f} ({fewest[1]})" if ours and fewest else "") + ".")
+    print()
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--arch":
+        arch_table(sys.argv[2])
+        return
     root = pathlib.Path(__file__).resolve().parent.parent / "target" / "criterion"
     crit, instr = {}, {}
     if root.is_dir():

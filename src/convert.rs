@@ -122,6 +122,21 @@ impl Converter for Simd {
     }
 }
 
+/// The hand-written assembly of `asm/` (scalar registers, the paper's loop unrolled; see
+/// [`crate::asm`]), where the architecture has it.
+#[cfg(all(ccr_asm, any(target_arch = "x86", target_arch = "x86_64")))]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Asm;
+
+#[cfg(all(ccr_asm, any(target_arch = "x86", target_arch = "x86_64")))]
+impl Converter for Asm {
+    const NAME: &'static str = "asm";
+    #[inline]
+    fn convert(board: &Ccr) -> PieceBoards {
+        crate::asm::convert(board)
+    }
+}
+
 /// The conversion with the fastest implementation this CPU has (chosen once; then one
 /// indirect call).
 #[inline]

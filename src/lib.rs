@@ -20,6 +20,7 @@
 
 #![deny(missing_docs)]
 
+pub mod asm;
 pub mod bitboard;
 pub mod ccr;
 pub mod convert;

@@ -7,11 +7,16 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+#[cfg(ccr_asm)]
+use ccr::asm::AsmPosition;
 use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::Position;
 use ccr::ccr::attacks::AttackBlock;
 use ccr::ccr::fen::STARTPOS;
 use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
+use ccr::ccr::simd::SimdPosition;
+#[cfg(ccr_asm)]
+use ccr::convert::Asm;
 use ccr::convert::{Portable, Simd, to_bitboards};
 use ccr::perft::{self, Leaves};
 use ccr::repr::Representation;
@@ -40,8 +45,9 @@ enum Command {
         /// made move by move).
         #[arg(long, default_value = "ccr")]
         repr: String,
-        /// Implementation: portable, or simd (the SIMD C.C.R.→bitboard conversion, with
-        /// --repr bitboard).
+        /// Implementation: portable, simd or asm (hand-written x86, where built). With --repr
+        /// ccr they build the enemy's attack table (AVX2 / assembly), with --repr bitboard
+        /// they convert the board; 0x88 and bitboard-native are portable only.
         #[arg(long = "impl", default_value = "portable")]
         implementation: String,
         /// Count the last ply's legal moves without making them.
@@ -234,21 +240,33 @@ fn run(command: Command) -> Result<(), Failure> {
         } => {
             const REPRS: [&str; 4] = ["ccr", "x88", "bitboard", "bitboard-native"];
             check_choice("--repr", &repr, &REPRS, &[])?;
-            check_choice("--impl", &implementation, &["portable", "simd"], &["asm"])?;
-            let pos = position(&fen)?;
-            let leaves = if bulk { Leaves::Bulk } else { Leaves::Make };
-            let simd = implementation == "simd";
-            if simd && repr != "bitboard" {
+            // The assembly is there when build.rs found asm/ for this architecture.
+            let (impls, missing): (&[&str], &[&str]) = if cfg!(ccr_asm) {
+                (&["portable", "simd", "asm"], &[])
+            } else {
+                (&["portable", "simd"], &["asm"])
+            };
+            check_choice("--impl", &implementation, impls, missing)?;
+            let built = implementations(&repr);
+            if !built.contains(&implementation.as_str()) {
                 return Err(Failure(format!(
-                    "--impl simd is built for --repr bitboard only (the conversion), not for --repr {repr}"
+                    "--impl {implementation} is not built for --repr {repr}; built: {}",
+                    built.join(", ")
                 )));
             }
+            let pos = position(&fen)?;
+            let leaves = if bulk { Leaves::Bulk } else { Leaves::Make };
             let start = Instant::now();
-            let (out, nodes) = match repr.as_str() {
-                "ccr" => count::<Position>(&pos, depth, leaves, divide),
-                "x88" => count::<X88>(&pos, depth, leaves, divide),
-                "bitboard" if simd => count::<Hybrid<Simd>>(&pos, depth, leaves, divide),
-                "bitboard" => count::<Hybrid<Portable>>(&pos, depth, leaves, divide),
+            let (out, nodes) = match (repr.as_str(), implementation.as_str()) {
+                ("ccr", "simd") => count::<SimdPosition>(&pos, depth, leaves, divide),
+                #[cfg(ccr_asm)]
+                ("ccr", "asm") => count::<AsmPosition>(&pos, depth, leaves, divide),
+                ("ccr", _) => count::<Position>(&pos, depth, leaves, divide),
+                ("x88", _) => count::<X88>(&pos, depth, leaves, divide),
+                ("bitboard", "simd") => count::<Hybrid<Simd>>(&pos, depth, leaves, divide),
+                #[cfg(ccr_asm)]
+                ("bitboard", "asm") => count::<Hybrid<Asm>>(&pos, depth, leaves, divide),
+                ("bitboard", _) => count::<Hybrid<Portable>>(&pos, depth, leaves, divide),
                 _ => count::<Bitboards>(&pos, depth, leaves, divide),
             };
             let seconds = start.elapsed().as_secs_f64();
@@ -257,6 +275,18 @@ fn run(command: Command) -> Result<(), Failure> {
             let _ = writeln!(io::stderr(), "time {seconds:.3} s, {rate:.1} M nodes/s");
             Ok(())
         }
+    }
+}
+
+/// The implementations built for a representation: the C.C.R. takes the enemy's attack
+/// table from AVX2 (`simd`) or the assembly (`asm`), the bitboard hybrid its conversion;
+/// 0x88 and native bitboards are portable only.
+fn implementations(repr: &str) -> Vec<&'static str> {
+    let asm = cfg!(ccr_asm);
+    match repr {
+        "ccr" | "bitboard" if asm => vec!["portable", "simd", "asm"],
+        "ccr" | "bitboard" => vec!["portable", "simd"],
+        _ => vec!["portable"],
     }
 }
 

@@ -78,3 +78,48 @@ impl Representation for Position {
         Position::in_check(self)
     }
 }
+
+/// A C.C.R. [`Position`] wrapper whose legal and captures generation call the given
+/// `Position` methods (another source of the enemy's attack table); the rest is the
+/// C.C.R.'s own.
+macro_rules! position_with_attacks {
+    ($(#[$doc:meta])* $name:ident, $legal:ident, $captures:ident) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, PartialEq, Eq, Debug)]
+        pub struct $name(pub crate::ccr::Position);
+
+        impl crate::repr::Representation for $name {
+            const NAME: &'static str = "ccr";
+
+            fn from_position(pos: &crate::ccr::Position) -> Self {
+                $name(*pos)
+            }
+
+            fn to_position(&self) -> crate::ccr::Position {
+                self.0
+            }
+
+            #[inline]
+            fn generate_legal(&self, list: &mut crate::moves::MoveList) {
+                self.0.$legal(list);
+            }
+
+            #[inline]
+            fn generate_captures(&self, list: &mut crate::moves::MoveList) {
+                self.0.$captures(list);
+            }
+
+            #[inline]
+            fn make(&self, mv: crate::types::Move) -> Self {
+                $name(self.0.make(mv))
+            }
+
+            #[inline]
+            fn in_check(&self) -> bool {
+                self.0.in_check()
+            }
+        }
+    };
+}
+
+pub(crate) use position_with_attacks;

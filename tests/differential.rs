@@ -14,8 +14,13 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+#[cfg(ccr_asm)]
+use ccr::asm::AsmPosition;
 use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::Position as CcrPosition;
+use ccr::ccr::simd::SimdPosition;
+#[cfg(ccr_asm)]
+use ccr::convert::Asm;
 use ccr::convert::{Conversion, Portable, Simd, portable};
 use ccr::moves::MoveList;
 use ccr::perft::{Leaves, divide, perft};
@@ -160,6 +165,16 @@ fn play_game(start: &str, seed: u64, out: &mut Vec<(CcrPosition, Chess)>, covera
             &expected,
             context,
         );
+        #[cfg(ccr_asm)]
+        check_representation(
+            &Hybrid::<Asm>::from_position(&pos),
+            &pos,
+            &expected,
+            context,
+        );
+        check_representation(&SimdPosition(pos), &pos, &expected, context);
+        #[cfg(ccr_asm)]
+        check_representation(&AsmPosition(pos), &pos, &expected, context);
         check_conversions(&pos);
         coverage.count(&pos, &sh, &moves);
         out.push((pos, sh.clone()));
@@ -564,6 +579,26 @@ fn sampled_perft_agrees_with_shakmaty() {
                     pos.to_fen()
                 );
             }
+            #[cfg(ccr_asm)]
+            assert_eq!(
+                perft(&Hybrid::<Asm>::from_position(pos), PERFT_DEPTH, leaves),
+                expected,
+                "bitboard asm: perft({PERFT_DEPTH}, {leaves:?}) differs from shakmaty for {}",
+                pos.to_fen()
+            );
+            assert_eq!(
+                perft(&SimdPosition(*pos), PERFT_DEPTH, leaves),
+                expected,
+                "ccr simd: perft({PERFT_DEPTH}, {leaves:?}) differs from shakmaty for {}",
+                pos.to_fen()
+            );
+            #[cfg(ccr_asm)]
+            assert_eq!(
+                perft(&AsmPosition(*pos), PERFT_DEPTH, leaves),
+                expected,
+                "ccr asm: perft({PERFT_DEPTH}, {leaves:?}) differs from shakmaty for {}",
+                pos.to_fen()
+            );
             let got = perft(pos, PERFT_DEPTH, leaves);
             assert_eq!(
                 got,

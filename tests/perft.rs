@@ -3,8 +3,13 @@
 //! with each conversion, native bitboards). Counts up to `QUICK_NODES` run in `make test`;
 //! the deep ones are `#[ignore]`d and run by `make test-deep`.
 
+#[cfg(ccr_asm)]
+use ccr::asm::AsmPosition;
 use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::Position;
+use ccr::ccr::simd::SimdPosition;
+#[cfg(ccr_asm)]
+use ccr::convert::Asm;
 use ccr::convert::{Portable, Simd};
 use ccr::perft::{Leaves, divide, perft};
 use ccr::repr::Representation;
@@ -74,6 +79,11 @@ fn check_all(file: &str, leaves: Leaves) {
     check::<X88>(file, quick, leaves);
     check::<Hybrid<Portable>>(file, quick, leaves);
     check::<Hybrid<Simd>>(file, quick, leaves);
+    #[cfg(ccr_asm)]
+    check::<Hybrid<Asm>>(file, quick, leaves);
+    check::<SimdPosition>(file, quick, leaves);
+    #[cfg(ccr_asm)]
+    check::<AsmPosition>(file, quick, leaves);
     check::<Bitboards>(file, quick, leaves);
 }
 

@@ -1,5 +1,6 @@
 //! What the benchmarks share: the six standard positions, the oracle engines' perft
-//! written to do exactly the work `ccr::perft::perft` does, the attack-table workloads
+//! (shakmaty, cozy-chess and the `chess` crate) written to do exactly the work
+//! `ccr::perft::perft` does, the attack-table workloads
 //! (`attack`) timed by `benches/attacks.rs` and the key workloads (`keys`) timed by
 //! `benches/keys.rs`, both also counted by `benches/instructions.rs`.
 //!
@@ -159,6 +160,49 @@ pub mod cozy {
             false
         });
         nodes
+    }
+}
+
+/// The `chess` crate 3.2.0 (a third oracle; its magic tables come from its build script).
+pub mod chess3 {
+    use super::black_box;
+    use chess::{Board, ChessMove, MoveGen};
+    use std::str::FromStr;
+
+    /// The position of a FEN.
+    pub fn position(fen: &str) -> Board {
+        Board::from_str(fen).expect("a valid FEN")
+    }
+
+    /// Every legal move, written into `buf` (cleared first).
+    pub fn legal_moves(board: &Board, buf: &mut Vec<ChessMove>) {
+        buf.clear();
+        buf.extend(MoveGen::new_legal(board));
+    }
+
+    /// Perft that makes every leaf move (`make_move_new`, the child black-boxed).
+    pub fn perft_make(board: &Board, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = MoveGen::new_legal(board);
+        if depth == 1 {
+            let mut nodes = 0;
+            for mv in moves {
+                black_box(board.make_move_new(mv));
+                nodes += 1;
+            }
+            return nodes;
+        }
+        moves
+            .map(|mv| perft_make(&board.make_move_new(mv), depth - 1))
+            .sum()
+    }
+
+    /// Bulk-counted perft: the library's own `MoveGen::movegen_perft_test` (the last ply is
+    /// the generator's `len`).
+    pub fn perft_bulk(board: &Board, depth: u32) -> u64 {
+        MoveGen::movegen_perft_test(board, depth as usize) as u64
     }
 }
 

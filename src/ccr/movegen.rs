@@ -226,6 +226,14 @@ const fn move_table<'a>(colour: Colour) -> [Handler<Gen<'a>>; 16] {
     table
 }
 
+/// Where the legal generator takes the enemy's attack table from: the frame,
+const PORTABLE_ATTACKS: u8 = 0;
+/// the AVX2 sets of [`crate::ccr::simd`],
+const SIMD_ATTACKS: u8 = 1;
+/// or the hand-written assembly.
+#[cfg(ccr_asm)]
+const ASM_ATTACKS: u8 = 2;
+
 /// Castling masks inside the back rank word: the squares that must be empty and the
 /// squares the king crosses or reaches (besides its own, covered by "not in check").
 const KING_SIDE_EMPTY: u32 = 0x0000_0FF0; // f, g
@@ -268,31 +276,44 @@ fn aligned(king: Square, from: Square, to: Square) -> bool {
 impl Position {
     /// Fills `list` with the legal moves of the position.
     pub fn generate_legal(&self, list: &mut MoveList) {
-        self.generate::<false, false>(list);
+        self.generate::<false, PORTABLE_ATTACKS>(list);
     }
 
     /// Fills `list` with the legal captures of the position: every move that takes a piece,
     /// en passant and capturing promotions included (quiet promotions are not captures).
     pub fn generate_captures(&self, list: &mut MoveList) {
-        self.generate::<true, false>(list);
+        self.generate::<true, PORTABLE_ATTACKS>(list);
     }
 
     /// [`Position::generate_legal`] with the enemy's attack table built in one AVX2
     /// register ([`crate::ccr::simd`]; the portable frame where the CPU lacks AVX2).
     pub fn generate_legal_simd(&self, list: &mut MoveList) {
-        self.generate::<false, true>(list);
+        self.generate::<false, SIMD_ATTACKS>(list);
     }
 
     /// [`Position::generate_captures`] with the attack table of [`crate::ccr::simd`].
     pub fn generate_captures_simd(&self, list: &mut MoveList) {
-        self.generate::<true, true>(list);
+        self.generate::<true, SIMD_ATTACKS>(list);
     }
 
-    /// The one generator behind all four: with `CAPTURES` every target mask is narrowed to
-    /// the enemy's pieces (en passant has its own test) and castling is skipped; with `SIMD`
-    /// the enemy's attack table comes from the vector path.
+    /// [`Position::generate_legal`] with the enemy's attack table from the hand-written
+    /// assembly ([`crate::asm::attacks_of`]).
+    #[cfg(ccr_asm)]
+    pub fn generate_legal_asm(&self, list: &mut MoveList) {
+        self.generate::<false, ASM_ATTACKS>(list);
+    }
+
+    /// [`Position::generate_captures`] with the assembly attack table.
+    #[cfg(ccr_asm)]
+    pub fn generate_captures_asm(&self, list: &mut MoveList) {
+        self.generate::<true, ASM_ATTACKS>(list);
+    }
+
+    /// The one generator behind all of them: with `CAPTURES` every target mask is narrowed
+    /// to the enemy's pieces (en passant has its own test) and castling is skipped;
+    /// `ATTACKS` picks where the enemy's attack table comes from.
     #[inline(always)]
-    fn generate<const CAPTURES: bool, const SIMD: bool>(&self, list: &mut MoveList) {
+    fn generate<const CAPTURES: bool, const ATTACKS: u8>(&self, list: &mut MoveList) {
         list.clear();
         let us = self.side;
         let them = us.flip();
@@ -302,10 +323,11 @@ impl Position {
         for (o, t) in occupied.iter_mut().zip(theirs) {
             *o |= t;
         }
-        let enemy_attacks = if SIMD {
-            simd::attacks_of(&self.board, them)
-        } else {
-            attacks_with_occupancy(&self.board, occupied, them)
+        let enemy_attacks = match ATTACKS {
+            SIMD_ATTACKS => simd::attacks_of(&self.board, them),
+            #[cfg(ccr_asm)]
+            ASM_ATTACKS => crate::asm::attacks_of(&self.board, them),
+            _ => attacks_with_occupancy(&self.board, occupied, them),
         };
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
         let danger = king_danger(&self.board, king_sq, us, in_check);

@@ -17,47 +17,16 @@
 //! nibbles of WHITE_ATTACKS / BLACK_ATTACKS directly. The twin is
 //! [`crate::ccr::attacks::attacks_of`]; tests prove them equal on every square.
 
-use crate::ccr::{Ccr, Position};
-use crate::moves::MoveList;
-use crate::repr::Representation;
-use crate::types::{Colour, Move};
+use crate::ccr::Ccr;
+use crate::types::Colour;
 
-/// The C.C.R. position whose legal generation builds the enemy's attack table with AVX2
-/// (`ccr perft --repr ccr --impl simd`); everything else is the C.C.R.'s own.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct SimdPosition(pub Position);
-
-impl Representation for SimdPosition {
-    const NAME: &'static str = "ccr";
-
-    fn from_position(pos: &Position) -> Self {
-        SimdPosition(*pos)
-    }
-
-    fn to_position(&self) -> Position {
-        self.0
-    }
-
-    #[inline]
-    fn generate_legal(&self, list: &mut MoveList) {
-        self.0.generate_legal_simd(list);
-    }
-
-    #[inline]
-    fn generate_captures(&self, list: &mut MoveList) {
-        self.0.generate_captures_simd(list);
-    }
-
-    #[inline]
-    fn make(&self, mv: Move) -> Self {
-        SimdPosition(self.0.make(mv))
-    }
-
-    #[inline]
-    fn in_check(&self) -> bool {
-        self.0.in_check()
-    }
-}
+crate::repr::position_with_attacks!(
+    /// The C.C.R. position whose legal generation builds the enemy's attack table with AVX2
+    /// (`ccr perft --repr ccr --impl simd`); everything else is the C.C.R.'s own.
+    SimdPosition,
+    generate_legal_simd,
+    generate_captures_simd
+);
 
 /// Whether the CPU can run [`attacks_of`]'s vector path.
 pub fn is_available() -> bool {
