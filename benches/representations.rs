@@ -2,7 +2,9 @@
 //! paths): the C.C.R. (`ccr`), the 0x88 board (`x88`), the paper's hybrid (`bitboard`: the
 //! C.C.R. in the tree, converted to bitboards for move generation, with the SIMD conversion,
 //! and `bitboard-portable` with the paper's loop) and native bitboards made move by move
-//! (`bitboard-native`), on the six standard positions.
+//! (`bitboard-native`), on the six standard positions; and the implementations of issue #6:
+//! the C.C.R. with the enemy's attack table by AVX2 (`ccr-simd`) or assembly (`ccr-asm`),
+//! the hybrid with the assembly conversion (`bitboard-asm`).
 //!
 //! Every criterion group holds all representations on one position, so each report carries
 //! the ratios:
@@ -25,8 +27,13 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
+#[cfg(ccr_asm)]
+use ccr::asm::AsmPosition;
 use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::Position;
+use ccr::ccr::simd::SimdPosition;
+#[cfg(ccr_asm)]
+use ccr::convert::Asm;
 use ccr::convert::{Conversion, Portable, Simd};
 use ccr::moves::MoveList;
 use ccr::perft::{Leaves, perft};
@@ -69,6 +76,17 @@ impl Named for Hybrid<Portable> {
 impl Named for Bitboards {
     const LABEL: &'static str = "bitboard-native";
 }
+impl Named for SimdPosition {
+    const LABEL: &'static str = "ccr-simd";
+}
+#[cfg(ccr_asm)]
+impl Named for AsmPosition {
+    const LABEL: &'static str = "ccr-asm";
+}
+#[cfg(ccr_asm)]
+impl Named for Hybrid<Asm> {
+    const LABEL: &'static str = "bitboard-asm";
+}
 
 /// Runs `bench` for every representation in one group.
 macro_rules! for_each_representation {
@@ -78,6 +96,11 @@ macro_rules! for_each_representation {
         $bench::<Hybrid<Simd>>($group, $s);
         $bench::<Hybrid<Portable>>($group, $s);
         $bench::<Bitboards>($group, $s);
+        $bench::<SimdPosition>($group, $s);
+        #[cfg(ccr_asm)]
+        $bench::<AsmPosition>($group, $s);
+        #[cfg(ccr_asm)]
+        $bench::<Hybrid<Asm>>($group, $s);
     };
 }
 
@@ -166,6 +189,9 @@ fn sizes() {
         ("bitboard", Hybrid::<Simd>::size_in_bytes()),
         ("bitboard-portable", Hybrid::<Portable>::size_in_bytes()),
         ("bitboard-native", Bitboards::size_in_bytes()),
+        ("ccr-simd", SimdPosition::size_in_bytes()),
+        ("ccr-asm", Position::size_in_bytes()),
+        ("bitboard-asm", Position::size_in_bytes()),
     ];
     eprintln!("position sizes in bytes (what copy-make copies per node): {sizes:?}");
     let json: Vec<String> = sizes.iter().map(|(n, s)| format!("\"{n}\": {s}")).collect();

@@ -176,6 +176,9 @@ REPRS = [
     ("bitboard", "bitboard", "hybrid: C.C.R. + SIMD conversion + bitboard generator"),
     ("bitboard-portable", "bitboard_portable", "hybrid with the paper's portable conversion loop"),
     ("bitboard-native", "bitboard_native", "native bitboards (made move by move)"),
+    ("ccr-simd", None, "C.C.R., enemy attack table by AVX2 (`--impl simd`)"),
+    ("ccr-asm", None, "C.C.R., enemy attack table by assembly (`--impl asm`)"),
+    ("bitboard-asm", None, "hybrid with the assembly conversion (`--impl asm`)"),
 ]
 REPR_KINDS = ["repr_movegen", "repr_captures", "repr_perft_make", "repr_perft_bulk"]
 CONVERSIONS = ["portable", "ssse3", "avx2"]
@@ -211,6 +214,8 @@ def representations_table(crit, instr):
         return sum(r[1] for r in rows) / sum(r[2] for r in rows) * 1e3  # M nodes/s
 
     def instr_sum(group, prefix, suffix, positions):
+        if prefix is None:
+            return None
         vals = [instr.get((group, p, prefix + suffix)) for p in positions]
         return sum(vals) if all(v is not None for v in vals) else None
 
@@ -226,6 +231,8 @@ def representations_table(crit, instr):
             instr_sum("repr_perft", prefix, "_perft_make", ["startpos", "kiwipete"]),
             instr_sum("repr_perft", prefix, "_perft_bulk", ["startpos", "kiwipete"]),
         ]
+        if all(c is None for c in cells):
+            continue
         if label == "ccr":
             base = cells
         out = []
