@@ -3,16 +3,24 @@
 //! Any FEN the C.C.R. accepts: the 0x88 board, the native bitboards and the bitboard hybrid
 //! (both conversions) hold the same position, generate the same legal moves and captures
 //! (as sets, with their kinds), agree on check, and reach the same child by every move;
-//! the SIMD conversions equal the portable one.
+//! the SIMD conversions equal the portable one; the C.C.R. with the AVX2 and assembly attack
+//! tables (and those tables themselves) and the hybrid with the assembly conversion likewise
+//! (the assembly is built on Linux x86 and x86-64, where ccr's build.rs sets `ccr_asm`).
 
 #![no_main]
 
+#[cfg(all(target_os = "linux", any(target_arch = "x86", target_arch = "x86_64")))]
+use ccr::asm::AsmPosition;
 use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::Position;
+use ccr::ccr::attacks::attacks_of;
+use ccr::ccr::simd::SimdPosition;
+#[cfg(all(target_os = "linux", any(target_arch = "x86", target_arch = "x86_64")))]
+use ccr::convert::Asm;
 use ccr::convert::{Conversion, Portable, Simd, portable};
 use ccr::moves::MoveList;
 use ccr::repr::Representation;
-use ccr::types::Move;
+use ccr::types::{Colour, Move};
 use ccr::x88::X88;
 use libfuzzer_sys::fuzz_target;
 
@@ -45,7 +53,11 @@ fn check<R: Representation>(pos: &Position, fen: &str) {
         "{name} captures: {fen}"
     );
     for &mv in pos.legal_moves().as_slice() {
-        assert_eq!(board.make(mv).to_position(), pos.make(mv), "{name}: {fen} then {mv}");
+        assert_eq!(
+            board.make(mv).to_position(),
+            pos.make(mv),
+            "{name}: {fen} then {mv}"
+        );
     }
 }
 
@@ -57,10 +69,39 @@ fuzz_target!(|data: &[u8]| {
     let fen = pos.to_fen();
     let boards = portable(&pos.board);
     for conversion in Conversion::available() {
-        assert_eq!(conversion.convert(&pos.board), boards, "{conversion:?}: {fen}");
+        assert_eq!(
+            conversion.convert(&pos.board),
+            boards,
+            "{conversion:?}: {fen}"
+        );
     }
     check::<X88>(&pos, &fen);
     check::<Bitboards>(&pos, &fen);
     check::<Hybrid<Portable>>(&pos, &fen);
     check::<Hybrid<Simd>>(&pos, &fen);
+    check::<SimdPosition>(&pos, &fen);
+    #[cfg(all(target_os = "linux", any(target_arch = "x86", target_arch = "x86_64")))]
+    {
+        check::<AsmPosition>(&pos, &fen);
+        check::<Hybrid<Asm>>(&pos, &fen);
+        assert_eq!(
+            ccr::asm::convert(&pos.board),
+            boards,
+            "asm conversion: {fen}"
+        );
+        for by in [Colour::White, Colour::Black] {
+            assert_eq!(
+                ccr::asm::attacks_of(&pos.board, by),
+                attacks_of(&pos.board, by),
+                "asm attacks {by:?}: {fen}"
+            );
+        }
+    }
+    for by in [Colour::White, Colour::Black] {
+        assert_eq!(
+            ccr::ccr::simd::attacks_of(&pos.board, by),
+            attacks_of(&pos.board, by),
+            "simd attacks {by:?}: {fen}"
+        );
+    }
 });
