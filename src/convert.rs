@@ -74,19 +74,7 @@ impl Conversion {
     /// Converts with this implementation, or with the portable one where the CPU lacks it.
     #[inline]
     pub fn convert(self, board: &Ccr) -> PieceBoards {
-        match self {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Conversion::Ssse3 if self.is_available() => {
-                // SAFETY: the CPU has SSSE3 (checked just above).
-                unsafe { simd::ssse3(board) }
-            }
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Conversion::Avx2 if self.is_available() => {
-                // SAFETY: the CPU has AVX2 (checked just above).
-                unsafe { simd::avx2(board) }
-            }
-            _ => portable(board),
-        }
+        self.function()(board)
     }
 }
 

@@ -31,6 +31,7 @@ pub use hybrid::Hybrid;
 
 use crate::bitboard::movegen::PieceSets;
 use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
+use crate::ccr::make::CASTLING_KEPT;
 use crate::ccr::{CastlingRights, Ccr, Position};
 use crate::convert::{PieceBoards, to_bitboards};
 use crate::moves::MoveList;
@@ -41,19 +42,6 @@ use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 const PAWNS: usize = PieceCode::PAWN as usize - 1;
 /// The rooks' board in [`Bitboards::types`].
 const ROOKS: usize = PieceCode::ROOK as usize - 1;
-
-/// For each C.C.R. square index, the castling rights that survive a move from or to it
-/// (as in the C.C.R.'s make).
-const CASTLING_KEPT: [u8; 64] = {
-    let mut kept = [0xF; 64];
-    kept[7] = !CastlingRights::BLACK_QUEEN & 0xF; // a8
-    kept[3] = !(CastlingRights::BLACK_KING | CastlingRights::BLACK_QUEEN) & 0xF; // e8
-    kept[0] = !CastlingRights::BLACK_KING & 0xF; // h8
-    kept[63] = !CastlingRights::WHITE_QUEEN & 0xF; // a1
-    kept[59] = !(CastlingRights::WHITE_KING | CastlingRights::WHITE_QUEEN) & 0xF; // e1
-    kept[56] = !CastlingRights::WHITE_KING & 0xF; // h1
-    kept
-};
 
 /// A position held natively as bitboards: each colour's pieces and each piece type's
 /// (both colours), so that a piece set is one AND (`types[t] & colours[c]`), and the state

@@ -7,7 +7,7 @@ use crate::ccr::frame::sideways;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
 /// For each C.C.R. square index, the castling rights that survive a move from or to it.
-const CASTLING_KEPT: [u8; 64] = {
+pub(crate) const CASTLING_KEPT: [u8; 64] = {
     let mut kept = [0xF; 64];
     // Rank 8 is word 0: a8 is index 7, e8 index 3, h8 index 0.
     kept[7] = !8 & 0xF; // a8: black queen side
