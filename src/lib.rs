@@ -21,13 +21,17 @@
 #![deny(missing_docs)]
 
 pub mod asm;
+pub mod bench;
 pub mod bitboard;
 pub mod ccr;
 pub mod convert;
+pub mod eval;
 pub mod history;
 pub mod keystats;
 pub mod moves;
 pub mod perft;
 pub mod repr;
+pub mod search;
 pub mod types;
+pub mod uci;
 pub mod x88;

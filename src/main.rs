@@ -27,11 +27,20 @@ use ccr::x88::X88;
 #[command(name = "ccr", version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak UCI on stdin/stdout (also what `ccr` alone does).
+    Uci,
+    /// Search a fixed set of positions to a fixed depth (OpenBench style; last line
+    /// `N nodes N nps`). The node count is the search's signature.
+    Bench {
+        /// The depth of every search.
+        #[arg(value_parser = clap::value_parser!(i32).range(1..=64), default_value_t = ccr::bench::DEFAULT_DEPTH)]
+        depth: i32,
+    },
     /// Count the leaves of the legal move tree (last stdout line: `Nodes searched: N`).
     Perft {
         /// Plies to search.
@@ -106,7 +115,10 @@ fn main() -> ExitCode {
         }
         Err(e) => return fail(&Failure(one_line(&e))),
     };
-    match run(cli.command) {
+    let Some(command) = cli.command else {
+        return uci();
+    };
+    match run(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => fail(&failure),
     }
@@ -115,11 +127,6 @@ fn main() -> ExitCode {
 /// Clap's message on one line: what precedes its usage block, without tips, whitespace
 /// collapsed.
 fn one_line(error: &clap::Error) -> String {
-    use clap::error::ErrorKind;
-    if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "no command given; available: perft, tables, bitboards, key, keystats (see 'ccr --help')"
-            .to_string();
-    }
     let text = error.to_string();
     let message: Vec<&str> = text
         .lines()
@@ -176,8 +183,39 @@ fn emit(out: &str) -> Result<(), Failure> {
         .map_err(|e| Failure(format!("cannot write the result: {e}")))
 }
 
+/// The UCI loop on stdin/stdout.
+fn uci() -> ExitCode {
+    let out = ccr::uci::Output::new(Box::new(io::stdout()));
+    ccr::uci::Uci::new(out).run(io::stdin().lock());
+    ExitCode::SUCCESS
+}
+
 fn run(command: Command) -> Result<(), Failure> {
     match command {
+        Command::Uci => {
+            uci();
+            Ok(())
+        }
+        Command::Bench { depth } => {
+            let (lines, elapsed) = ccr::bench::run(depth);
+            let mut out = String::new();
+            for (i, line) in lines.iter().enumerate() {
+                let best = line
+                    .outcome
+                    .best
+                    .map_or("(none)".to_string(), |m| m.to_string());
+                out.push_str(&format!(
+                    "position {:2} bestmove {best:5} nodes {:9} {}\n",
+                    i + 1,
+                    line.outcome.nodes,
+                    line.fen
+                ));
+            }
+            let nodes: u64 = lines.iter().map(|l| l.outcome.nodes).sum();
+            let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+            out.push_str(&format!("{nodes} nodes {nps} nps\n"));
+            emit(&out)
+        }
         Command::Keystats {
             positions,
             seed,

@@ -260,6 +260,19 @@ impl Move {
         }
     }
 
+    /// The 16 bits of the move, for storing it (the transposition table).
+    #[inline]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// A move from [`Move::bits`]; only meaningful if those bits came from a move, so a
+    /// stored move is checked against the legal moves before it is played.
+    #[inline]
+    pub const fn from_bits(bits: u16) -> Move {
+        Move(bits)
+    }
+
     /// The piece type (2..=5) a promotion creates, or `None`.
     #[inline]
     pub const fn promotion(self) -> Option<u8> {

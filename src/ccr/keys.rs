@@ -222,6 +222,22 @@ impl Position {
         RotationKey.key(self)
     }
 
+    /// The position after passing the move to the other side (the search's null move) and
+    /// its key, updated from `key` (this position's): the side flips and any en-passant
+    /// right lapses.
+    #[inline]
+    pub fn make_null_keyed(&self, key: u64) -> (Position, u64) {
+        let mut after = *self;
+        after.side = self.side.flip();
+        after.en_passant = None;
+        after.halfmove_clock = (self.halfmove_clock + 1).min(crate::ccr::fen::MAX_HALFMOVE_CLOCK);
+        let mut key = key ^ SIDE_TERM;
+        if let Some(sq) = self.keyed_en_passant() {
+            key ^= EN_PASSANT_TERMS[sq.file() as usize];
+        }
+        (after, key)
+    }
+
     /// The position after `mv` and its rotation key, updated from `key` (this position's)
     /// through the one or two rank words the move changed — castling and en passant stay
     /// inside them — and the state terms.
@@ -253,6 +269,23 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn null_move_key_equals_the_key_from_scratch() {
+        for fen in [
+            crate::ccr::fen::STARTPOS,
+            // A legal en-passant capture (its term must leave the key) and one that is not.
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let (after, key) = pos.make_null_keyed(pos.key());
+            assert_eq!(key, after.key(), "{fen}");
+            assert_eq!(after.side, pos.side.flip());
+            assert_eq!(after.en_passant, None);
+        }
+    }
 
     #[test]
     fn terms_are_distinct_and_nonzero() {

@@ -1,0 +1,111 @@
+//! `ccr bench` (SPEC section 8, OpenBench style): a fixed set of positions, each searched to
+//! a fixed depth on one thread with a fresh table of fixed size, so the total node count is a
+//! signature of the search — any change to what the engine searches changes it.
+
+use std::time::{Duration, Instant};
+
+use crate::ccr::Position;
+use crate::history::History;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Control, Limits, Outcome, Search};
+
+/// The depth `ccr bench` searches without an argument.
+pub const DEFAULT_DEPTH: i32 = 11;
+
+/// The table size of every bench search, MiB.
+const HASH_MB: usize = 16;
+
+/// The positions: the six standard perft positions, then openings, middle games and
+/// endings of every kind.
+pub const POSITIONS: [&str; 24] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5",
+    "r1bq1rk1/ppp1bppp/2n2n2/3pp3/2PP4/2N1PN2/PP2BPPP/R1BQK2R w KQ - 0 7",
+    "r2q1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/R2Q1RK1 w - - 0 10",
+    "2rq1rk1/pp1bppbp/2np1np1/8/3NP3/1BN1BP2/PPPQ2PP/2KR3R w - - 5 12",
+    "r1b2rk1/2q1bppp/p2ppn2/1p6/3BPP2/2N2B2/PPPQ2PP/2KR3R w - - 0 14",
+    "3r1rk1/p4ppp/1qp1b3/2b1P3/8/1BN1Q3/PPP3PP/3R1R1K b - - 0 20",
+    "r4rk1/pp3ppp/2n1b3/q1pp2B1/8/P1Q2NP1/1PP1PP1P/2KR3R w - - 0 15",
+    "2r3k1/1q3ppp/p3p3/1p1nP3/3P4/P4N2/1P2QPPP/2R3K1 w - - 0 25",
+    "6k1/5p1p/6p1/8/3r4/6P1/5PKP/4R3 w - - 0 40",
+    "8/5pk1/6p1/p7/P1R5/5KP1/5P2/2r5 b - - 3 45",
+    "8/8/4kpp1/3p1b2/p6P/2B5/6P1/6K1 b - - 0 47",
+    "8/3k4/8/2PK4/8/8/8/8 w - - 0 1",
+    "8/8/8/5k2/8/8/2KB4/3N4 w - - 0 1",
+    "4k3/8/8/8/8/8/3PPP2/4K3 w - - 0 1",
+    "6k1/8/8/8/8/8/1Q6/6K1 w - - 0 1",
+    "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 7",
+    "8/pp3p1k/2p2q1p/3r1P2/5R2/7P/P1P1QP2/7K b - - 0 30",
+];
+
+/// One position's result.
+pub struct BenchLine {
+    /// The position.
+    pub fen: &'static str,
+    /// What the search found.
+    pub outcome: Outcome,
+}
+
+/// Searches every position to `depth` (one thread, a fresh 16 MiB table each time);
+/// returns each result and the total time.
+pub fn run(depth: i32) -> (Vec<BenchLine>, Duration) {
+    let tt = TranspositionTable::new(HASH_MB).expect("the bench table fits");
+    let control = Control::default();
+    let start = Instant::now();
+    let lines = POSITIONS
+        .iter()
+        .map(|&fen| {
+            tt.clear();
+            let root = Position::from_fen(fen).expect("bench positions are valid");
+            let mut history = History::new();
+            history.push(root.key(), root.halfmove_clock);
+            let search = Search {
+                tt: &tt,
+                control: &control,
+                root,
+                history,
+                limits: Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                },
+                threads: 1,
+            };
+            BenchLine {
+                fen,
+                outcome: search.run(&mut |_| {}),
+            }
+        })
+        .collect();
+    (lines, start.elapsed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_valid_and_distinct() {
+        let mut keys: Vec<u64> = POSITIONS
+            .iter()
+            .map(|fen| Position::from_fen(fen).unwrap().key())
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), POSITIONS.len());
+    }
+
+    #[test]
+    fn bench_is_deterministic() {
+        let total = |lines: &[BenchLine]| lines.iter().map(|l| l.outcome.nodes).sum::<u64>();
+        let (a, _) = run(4);
+        let (b, _) = run(4);
+        assert_eq!(total(&a), total(&b));
+        assert!(a.iter().all(|l| l.outcome.best.is_some()));
+    }
+}

@@ -1,0 +1,407 @@
+//! Static evaluation through the frame, fed by WHITE_ATTACKS and BLACK_ATTACKS as the paper's
+//! evaluator is (section 4.4).
+//!
+//! One [`AttackBlock`] (board and both attack tables) serves the whole evaluation. The frame
+//! walks every piece and jumps through the evaluation's own handler table, indexed by the
+//! piece code like the move generator's: each handler scores its piece (material, square,
+//! pawn structure, open files, the shelter in front of a king) and reads the two tables at
+//! its own square (attacked by a cheaper class, hanging). What is a property of the tables
+//! rather than of one piece is read off them with nibble masks after the frame: the squares
+//! each class controls (mobility) and the enemy classes around each king (king safety).
+//!
+//! Every term is a weight times a count, in a middle-game and an end-game half, tapered by
+//! the material left. The weights live in [`weights`] as one flat table indexed by the
+//! [`param`] constants, so the evaluation is linear in them: the tuner (`ccr tune`, Texel's
+//! method) reads the counts through a [`Trace`] and fits the table to game results.
+
+pub mod weights;
+
+use crate::ccr::Position;
+use crate::ccr::attacks::AttackBlock;
+use crate::ccr::board::{NIBBLE_LOW_BITS, colour_nibbles, nibbles_equal};
+use crate::ccr::frame::{self, Handler, Pieces, skip};
+use crate::types::{Colour, PieceCode, Square};
+use weights::WEIGHTS;
+
+/// A weight or score in two halves: middle game and end game.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
+pub struct S {
+    /// The middle-game half.
+    pub mg: i32,
+    /// The end-game half.
+    pub eg: i32,
+}
+
+/// Shorthand for an [`S`].
+pub const fn s(mg: i32, eg: i32) -> S {
+    S { mg, eg }
+}
+
+/// Where each group of weights starts in [`weights::WEIGHTS`].
+pub mod param {
+    /// Material, pawn to queen (5).
+    pub const MATERIAL: usize = 0;
+    /// Piece-square tables, pawn to king: 32 squares each (ranks from the piece's own side,
+    /// files folded a-d), 6 × 32.
+    pub const PST: usize = MATERIAL + 5;
+    /// Squares not holding an own piece nor attacked by an enemy pawn that the side attacks
+    /// with a minor piece, a rook, a queen or king: one weight per class (3).
+    pub const MOBILITY: usize = PST + 6 * 32;
+    /// Attacks on the squares around the enemy king (the king's square and its neighbours),
+    /// per class: pawn, minor, rook, queen or king (4).
+    pub const KING_ATTACK: usize = MOBILITY + 3;
+    /// Own pawns on the two ranks in front of the king, on its file and the adjacent ones.
+    pub const PAWN_SHIELD: usize = KING_ATTACK + 4;
+    /// A piece (knight to queen) the enemy attacks and no own piece defends.
+    pub const HANGING: usize = PAWN_SHIELD + 1;
+    /// A knight, bishop, rook or queen attacked by an enemy pawn.
+    pub const THREAT_BY_PAWN: usize = HANGING + 1;
+    /// A rook or queen attacked by an enemy knight or bishop.
+    pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
+    /// A queen attacked by an enemy rook.
+    pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 1;
+    /// A passed pawn, by its rank counted from its own side (8; ranks 2-7 used).
+    pub const PASSED: usize = THREAT_BY_ROOK + 1;
+    /// A pawn with no own pawn on the adjacent files.
+    pub const ISOLATED: usize = PASSED + 8;
+    /// A pawn with an own pawn in front of it on its file.
+    pub const DOUBLED: usize = ISOLATED + 1;
+    /// Both bishops.
+    pub const BISHOP_PAIR: usize = DOUBLED + 1;
+    /// A rook on a file without pawns.
+    pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+    /// A rook on a file without own pawns but with enemy ones.
+    pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
+    /// The side to move.
+    pub const TEMPO: usize = ROOK_SEMI_OPEN + 1;
+    /// How many weights there are.
+    pub const COUNT: usize = TEMPO + 1;
+}
+
+/// Receives every count the evaluation multiplies by a weight (positive for White).
+pub trait Trace {
+    /// Records `count` uses of weight `param`.
+    fn add(&mut self, param: usize, count: i32);
+}
+
+/// The trace of play: records nothing, compiles to nothing.
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: usize, _: i32) {}
+}
+
+/// The counts of one position, for tuning: the evaluation is `Σ weight × count`, tapered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Features {
+    /// Net count (White minus Black) per weight.
+    pub counts: Vec<i32>,
+    /// The game phase, 0 (bare kings and pawns) to [`MAX_PHASE`] (all pieces).
+    pub phase: i32,
+}
+
+impl Trace for Features {
+    fn add(&mut self, param: usize, count: i32) {
+        self.counts[param] += count;
+    }
+}
+
+/// The phase with every piece on the board (knight and bishop 1, rook 2, queen 4).
+pub const MAX_PHASE: i32 = 24;
+
+/// Phase weight by piece type (index 1 = pawn … 6 = king).
+const PHASE: [i32; 8] = [0, 0, 1, 1, 2, 4, 0, 0];
+
+/// Evaluates `pos` from the side to move's point of view, in centipawns.
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &AttackBlock::new(&pos.board))
+}
+
+/// [`evaluate`] with the position's attack block already built (the search builds one per
+/// node and shares it with move ordering and pruning).
+#[inline]
+pub fn evaluate_with(pos: &Position, block: &AttackBlock) -> i32 {
+    let (white, NoTrace) = run(pos, block, NoTrace);
+    match pos.side {
+        Colour::White => white,
+        Colour::Black => -white,
+    }
+}
+
+/// The counts behind the evaluation of `pos`, for the tuner.
+pub fn features(pos: &Position) -> Features {
+    let features = Features {
+        counts: vec![0; param::COUNT],
+        phase: phase(pos),
+    };
+    run(pos, &AttackBlock::new(&pos.board), features).1
+}
+
+/// The game phase of a position (0..=[`MAX_PHASE`]).
+pub fn phase(pos: &Position) -> i32 {
+    let mut phase = 0;
+    for &word in &pos.board.0 {
+        for shift in (0..32).step_by(4) {
+            phase += PHASE[((word >> shift) & 7) as usize];
+        }
+    }
+    phase.min(MAX_PHASE)
+}
+
+/// Per colour and file, the ranks (bit 0 = rank 1) holding a pawn of that colour.
+type PawnRanks = [[u8; 8]; 2];
+
+/// Evaluation state for one position: the tables, the pawn files, the running sums.
+struct Eval<T: Trace> {
+    /// Board, WHITE_ATTACKS, BLACK_ATTACKS.
+    tables: [[u32; 8]; 3],
+    pawns: PawnRanks,
+    bishops: [i32; 2],
+    phase: i32,
+    /// Non-pawn material by colour, in phase units, to recognise bare endings.
+    pieces: [i32; 2],
+    score: S,
+    trace: T,
+}
+
+impl<T: Trace> Eval<T> {
+    /// The evaluation's handler table, indexed by piece code.
+    const HANDLERS: [Handler<Self>; 16] = handlers::<T>();
+
+    /// Adds `count` times weight `param` for `colour`.
+    #[inline(always)]
+    fn add(&mut self, colour: Colour, param: usize, count: i32) {
+        let count = match colour {
+            Colour::White => count,
+            Colour::Black => -count,
+        };
+        let w = WEIGHTS[param];
+        self.score.mg += w.mg * count;
+        self.score.eg += w.eg * count;
+        self.trace.add(param, count);
+    }
+
+    /// The classes `colour` attacks `sq` with.
+    #[inline(always)]
+    fn attacks_on(&self, colour: Colour, sq: Square) -> u32 {
+        (self.tables[1 + colour as usize][sq.word()] >> sq.shift()) & 0xF
+    }
+}
+
+const fn handlers<T: Trace>() -> [Handler<Eval<T>>; 16] {
+    let mut table: [Handler<Eval<T>>; 16] = [skip; 16];
+    table[1] = pawn::<T, true>;
+    table[2] = piece::<T, true, { PieceCode::KNIGHT }>;
+    table[3] = piece::<T, true, { PieceCode::BISHOP }>;
+    table[4] = piece::<T, true, { PieceCode::ROOK }>;
+    table[5] = piece::<T, true, { PieceCode::QUEEN }>;
+    table[6] = king::<T, true>;
+    table[9] = pawn::<T, false>;
+    table[10] = piece::<T, false, { PieceCode::KNIGHT }>;
+    table[11] = piece::<T, false, { PieceCode::BISHOP }>;
+    table[12] = piece::<T, false, { PieceCode::ROOK }>;
+    table[13] = piece::<T, false, { PieceCode::QUEEN }>;
+    table[14] = king::<T, false>;
+    table
+}
+
+/// The colour a handler serves.
+const fn colour_of(white: bool) -> Colour {
+    if white { Colour::White } else { Colour::Black }
+}
+
+/// A square's rank counted from `colour`'s side (0 = its first rank).
+#[inline(always)]
+fn relative_rank(colour: Colour, sq: Square) -> u8 {
+    match colour {
+        Colour::White => sq.rank(),
+        Colour::Black => 7 - sq.rank(),
+    }
+}
+
+/// The piece-square table index of `sq` for `colour`: relative rank × 4 + folded file.
+#[inline(always)]
+fn pst_index(colour: Colour, sq: Square) -> usize {
+    let file = sq.file().min(7 - sq.file());
+    relative_rank(colour, sq) as usize * 4 + file as usize
+}
+
+/// Material and square of any piece.
+#[inline(always)]
+fn place<T: Trace>(e: &mut Eval<T>, colour: Colour, piece_type: u8, sq: Square) {
+    if piece_type != PieceCode::KING {
+        e.add(colour, param::MATERIAL + piece_type as usize - 1, 1);
+    }
+    let pst = param::PST + (piece_type as usize - 1) * 32 + pst_index(colour, sq);
+    e.add(colour, pst, 1);
+}
+
+fn pawn<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
+    let us = colour_of(WHITE);
+    let sq = Square::from_word_mask(word, mask);
+    place(e, us, PieceCode::PAWN, sq);
+    let (file, rank) = (sq.file() as usize, sq.rank());
+    let own = e.pawns[us as usize];
+    let theirs = e.pawns[us.flip() as usize];
+    // The ranks in front of the pawn, from its own side.
+    let ahead: u8 = if WHITE {
+        !0u8 << 1 << rank
+    } else {
+        (1u8 << rank) - 1
+    };
+    let neighbours = |ranks: &[u8; 8]| {
+        (if file > 0 { ranks[file - 1] } else { 0 }) | (if file < 7 { ranks[file + 1] } else { 0 })
+    };
+    if (theirs[file] | neighbours(&theirs)) & ahead == 0 {
+        e.add(us, param::PASSED + relative_rank(us, sq) as usize, 1);
+    }
+    if neighbours(&own) == 0 {
+        e.add(us, param::ISOLATED, 1);
+    }
+    if own[file] & ahead != 0 {
+        e.add(us, param::DOUBLED, 1);
+    }
+}
+
+fn piece<T: Trace, const WHITE: bool, const TYPE: u8>(e: &mut Eval<T>, word: usize, mask: u32) {
+    let us = colour_of(WHITE);
+    let sq = Square::from_word_mask(word, mask);
+    place(e, us, TYPE, sq);
+    e.phase += PHASE[TYPE as usize];
+    e.pieces[us as usize] += PHASE[TYPE as usize];
+    let (attacked, defended) = (e.attacks_on(us.flip(), sq), e.attacks_on(us, sq));
+    if attacked != 0 && defended == 0 {
+        e.add(us, param::HANGING, 1);
+    }
+    if attacked & 8 != 0 {
+        e.add(us, param::THREAT_BY_PAWN, 1);
+    }
+    if TYPE >= PieceCode::ROOK && attacked & 4 != 0 {
+        e.add(us, param::THREAT_BY_MINOR, 1);
+    }
+    if TYPE == PieceCode::QUEEN && attacked & 2 != 0 {
+        e.add(us, param::THREAT_BY_ROOK, 1);
+    }
+    match TYPE {
+        PieceCode::BISHOP => e.bishops[us as usize] += 1,
+        PieceCode::ROOK => {
+            let file = sq.file() as usize;
+            if e.pawns[us as usize][file] == 0 {
+                let open = e.pawns[us.flip() as usize][file] == 0;
+                let term = if open {
+                    param::ROOK_OPEN
+                } else {
+                    param::ROOK_SEMI_OPEN
+                };
+                e.add(us, term, 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn king<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
+    let us = colour_of(WHITE);
+    let sq = Square::from_word_mask(word, mask);
+    place(e, us, PieceCode::KING, sq);
+    // The shield: own pawns one and two ranks ahead on the king's file and its neighbours.
+    let (file, rank) = (sq.file() as usize, sq.rank());
+    let front = if WHITE {
+        0b110u16 << rank
+    } else {
+        (0b011u16 << rank) >> 2
+    } as u8;
+    let own = &e.pawns[us as usize];
+    let shield: u32 = (file.saturating_sub(1)..=(file + 1).min(7))
+        .map(|f| (own[f] & front).count_ones())
+        .sum();
+    e.add(us, param::PAWN_SHIELD, shield as i32);
+}
+
+/// The pawn ranks of both colours, read off the rank words.
+fn pawn_ranks(pos: &Position) -> PawnRanks {
+    let mut pawns = [[0u8; 8]; 2];
+    for (word, &rank_word) in pos.board.0.iter().enumerate() {
+        for colour in [Colour::White, Colour::Black] {
+            let code = colour.code_bit() | PieceCode::PAWN;
+            let mut found = nibbles_equal(rank_word, code) & NIBBLE_LOW_BITS;
+            while found != 0 {
+                let sq = Square::from_word_mask(word, 0xF << found.trailing_zeros());
+                pawns[colour as usize][sq.file() as usize] |= 1 << sq.rank();
+                found &= found - 1;
+            }
+        }
+    }
+    pawns
+}
+
+/// The terms read off the tables as a whole: controlled squares and king attacks.
+fn table_terms<T: Trace>(e: &mut Eval<T>, pos: &Position) {
+    for us in [Colour::White, Colour::Black] {
+        let them = us.flip();
+        let ours = e.tables[1 + us as usize];
+        let theirs = e.tables[1 + them as usize];
+        let (mut minor, mut rook, mut queen) = (0, 0, 0);
+        for word in 0..8 {
+            let own = colour_nibbles(e.tables[0][word], us) * 0xF;
+            let pawn_attacked = ((theirs[word] >> 3) & NIBBLE_LOW_BITS) * 0xF;
+            let safe = ours[word] & !own & !pawn_attacked;
+            minor += (safe & 0x4444_4444).count_ones();
+            rook += (safe & 0x2222_2222).count_ones();
+            queen += (safe & 0x1111_1111).count_ones();
+        }
+        e.add(us, param::MOBILITY, minor as i32);
+        e.add(us, param::MOBILITY + 1, rook as i32);
+        e.add(us, param::MOBILITY + 2, queen as i32);
+
+        // The enemy king's square and its neighbours, class by class.
+        let king = pos.king(them);
+        let mask = king.mask();
+        let three = (mask << 4) | mask | (mask >> 4);
+        let mut classes = [0u32; 4];
+        for w in [king.word().wrapping_sub(1), king.word(), king.word() + 1] {
+            if w < 8 {
+                let hits = ours[w] & three;
+                classes[0] += (hits & 0x8888_8888).count_ones();
+                classes[1] += (hits & 0x4444_4444).count_ones();
+                classes[2] += (hits & 0x2222_2222).count_ones();
+                classes[3] += (hits & 0x1111_1111).count_ones();
+            }
+        }
+        for (class, &count) in classes.iter().enumerate() {
+            e.add(us, param::KING_ATTACK + class, count as i32);
+        }
+    }
+}
+
+/// The evaluation, from White's point of view, with every count sent to `trace`.
+fn run<T: Trace>(pos: &Position, block: &AttackBlock, trace: T) -> (i32, T) {
+    let parts = block.parts();
+    let mut e = Eval {
+        tables: *parts,
+        pawns: pawn_ranks(pos),
+        bishops: [0; 2],
+        phase: 0,
+        pieces: [0; 2],
+        score: S::default(),
+        trace,
+    };
+    frame::run(&pos.board, Pieces::All, &Eval::<T>::HANDLERS, &mut e);
+    for colour in [Colour::White, Colour::Black] {
+        if e.bishops[colour as usize] >= 2 {
+            e.add(colour, param::BISHOP_PAIR, 1);
+        }
+    }
+    table_terms(&mut e, pos);
+    e.add(pos.side, param::TEMPO, 1);
+
+    // No pawns and at most a minor piece each: nobody can mate.
+    let no_pawns = e.pawns.iter().flatten().all(|&r| r == 0);
+    if no_pawns && e.pieces[0] <= 1 && e.pieces[1] <= 1 {
+        return (0, e.trace);
+    }
+    let phase = e.phase.min(MAX_PHASE);
+    let score = (e.score.mg * phase + e.score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    (score, e.trace)
+}

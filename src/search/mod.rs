@@ -1,0 +1,756 @@
+//! The search: iterative deepening over a principal variation search with aspiration
+//! windows, a quiescence search, a shared transposition table and Lazy SMP threads, on the
+//! C.C.R. board by copy-make of the 42-byte position.
+//!
+//! Every node builds one [`AttackBlock`] (the board and both attack tables, paper 4.4) and
+//! uses it three times: whether the side to move is in check, the static evaluation, and
+//! the ordering and pruning of captures (is the target defended, by which class).
+
+mod ordering;
+pub mod time;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use crate::ccr::attacks::AttackBlock;
+use crate::ccr::board::nibbles_equal;
+use crate::ccr::{MoveList, Position};
+use crate::eval::evaluate_with;
+use crate::history::History;
+use crate::types::{Colour, Move, MoveKind, PieceCode};
+use ordering::{MovePicker, piece_value};
+use time::Budget;
+use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
+
+/// The score of being mated now; a mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Above every score.
+pub const INFINITY: i32 = 32_001;
+/// The deepest ply a search reaches.
+pub const MAX_PLY: usize = 128;
+/// Scores at or beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// What limits one search (`go`'s arguments).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Iterations to complete at most.
+    pub depth: Option<i32>,
+    /// Nodes to search at most.
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves is found.
+    pub mate: Option<i32>,
+    /// Soft and hard time limits, if any.
+    pub time: Option<Budget>,
+    /// Search only these root moves (empty = all).
+    pub searchmoves: Vec<Move>,
+}
+
+/// Flags the protocol thread sets while a search runs.
+#[derive(Debug, Default)]
+pub struct Control {
+    /// Stop as soon as possible.
+    pub stop: AtomicBool,
+    /// The search ponders (or runs `go infinite`): its time limits wait for `ponderhit`.
+    pub pondering: AtomicBool,
+}
+
+/// A score as UCI prints it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Score {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// The UCI form of a search score.
+    pub fn from_search(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// One iteration's report (a UCI `info` line).
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// The depth completed.
+    pub depth: i32,
+    /// The deepest ply reached.
+    pub seldepth: usize,
+    /// The score.
+    pub score: Score,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The transposition table's fill, permille.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The move to play (`None` only without legal moves).
+    pub best: Option<Move>,
+    /// The reply expected (for pondering).
+    pub ponder: Option<Move>,
+    /// The score of the best move.
+    pub score: i32,
+    /// The last depth completed.
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+}
+
+/// A search of one root position: the table, the game so far, the limits and the threads.
+pub struct Search<'a> {
+    /// The shared transposition table.
+    pub tt: &'a TranspositionTable,
+    /// The flags of the protocol thread.
+    pub control: &'a Control,
+    /// The position to search.
+    pub root: Position,
+    /// The keys of the game's positions up to and including the root, for repetitions.
+    pub history: History,
+    /// The limits.
+    pub limits: Limits,
+    /// How many threads search (Lazy SMP).
+    pub threads: usize,
+}
+
+impl Search<'_> {
+    /// Runs the search; `report` receives the main thread's iterations.
+    pub fn run(&self, report: &mut dyn FnMut(&Info)) -> Outcome {
+        let threads = self.threads.max(1);
+        let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let helpers_stop = AtomicBool::new(false);
+        let start = Instant::now();
+        self.tt.new_search();
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let (counters, helpers_stop) = (&counters, &helpers_stop);
+                std::thread::Builder::new()
+                    .stack_size(8 << 20)
+                    .spawn_scoped(scope, move || {
+                        let mut worker = Worker::new(self, id, counters, helpers_stop, start);
+                        worker.iterate(&mut |_| {});
+                    })
+                    .expect("spawning a search thread");
+            }
+            let mut main = Worker::new(self, 0, &counters, &helpers_stop, start);
+            let outcome = main.iterate(report);
+            helpers_stop.store(true, Relaxed);
+            Outcome {
+                nodes: counters.iter().map(|c| c.load(Relaxed)).sum(),
+                ..outcome
+            }
+        })
+    }
+}
+
+/// One thread's search state.
+struct Worker<'a> {
+    search: &'a Search<'a>,
+    id: usize,
+    counters: &'a [AtomicU64],
+    helpers_stop: &'a AtomicBool,
+    start: Instant,
+    /// When the limits count from: the start, or the `ponderhit`.
+    clock_start: Instant,
+    was_pondering: bool,
+    nodes: u64,
+    stopped: bool,
+    seldepth: usize,
+    history: History,
+    killers: [[Move; 2]; MAX_PLY + 1],
+    /// Butterfly history of quiet moves: side, from, to.
+    quiet_history: Box<[[[i32; 64]; 64]; 2]>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<Move>,
+}
+
+/// Late-move reduction by depth and move number: `0.75 + ln d × ln n / 2.25` plies.
+fn reduction(depth: i32, moves: usize) -> i32 {
+    let (d, n) = (depth.clamp(1, 63) as f32, moves.clamp(1, 63) as f32);
+    (0.75 + d.ln() * n.ln() / 2.25) as i32
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        search: &'a Search<'a>,
+        id: usize,
+        counters: &'a [AtomicU64],
+        helpers_stop: &'a AtomicBool,
+        start: Instant,
+    ) -> Worker<'a> {
+        let mut list = MoveList::new();
+        search.root.generate_legal(&mut list);
+        let all = list.as_slice();
+        let mut root_moves: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|m| {
+                search.limits.searchmoves.is_empty() || search.limits.searchmoves.contains(m)
+            })
+            .collect();
+        if root_moves.is_empty() {
+            // `searchmoves` named no legal move: search them all rather than none.
+            root_moves = all.to_vec();
+        }
+        Worker {
+            search,
+            id,
+            counters,
+            helpers_stop,
+            start,
+            clock_start: start,
+            was_pondering: search.control.pondering.load(Relaxed),
+            nodes: 0,
+            stopped: false,
+            seldepth: 0,
+            history: search.history.clone(),
+            killers: [[Move::default(); 2]; MAX_PLY + 1],
+            quiet_history: Box::new([[[0; 64]; 64]; 2]),
+            pv: Box::new([[Move::default(); MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            root_moves,
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.counters.iter().map(|c| c.load(Relaxed)).sum()
+    }
+
+    /// Counts a node and decides whether to stop: the flags at every node, the clock and
+    /// the node limit every 1,024 nodes (every node for a node limit on one thread).
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        let counter = &self.counters[self.id];
+        counter.store(self.nodes, Relaxed);
+        if self.stopped {
+            return true;
+        }
+        if self.search.control.stop.load(Relaxed) || self.helpers_stop.load(Relaxed) {
+            self.stopped = true;
+            return true;
+        }
+        if self.id != 0 {
+            return false;
+        }
+        let limits = &self.search.limits;
+        if let Some(limit) = limits.nodes {
+            let nodes = if self.counters.len() == 1 {
+                self.nodes
+            } else if self.nodes % 1024 == 0 {
+                self.total_nodes()
+            } else {
+                0
+            };
+            if nodes >= limit {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes % 1024 == 0 {
+            if let Some(budget) = limits.time {
+                if !self.pondering() && self.clock_start.elapsed() >= budget.hard {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// Whether the time limits wait (pondering); restarts them at `ponderhit`.
+    fn pondering(&mut self) -> bool {
+        let now = self.search.control.pondering.load(Relaxed);
+        if self.was_pondering && !now {
+            self.clock_start = Instant::now();
+        }
+        self.was_pondering = now;
+        now
+    }
+
+    /// Iterative deepening with aspiration windows; reports each completed iteration.
+    fn iterate(&mut self, report: &mut dyn FnMut(&Info)) -> Outcome {
+        let root = self.search.root;
+        let root_key = root.key();
+        let limits = self.search.limits.clone();
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        let mut outcome = Outcome {
+            best: self.root_moves.first().copied(),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        if self.root_moves.is_empty() {
+            outcome.score = if root.in_check() { -MATE } else { 0 };
+            return outcome;
+        }
+        let mut score: i32 = 0;
+        for depth in 1..=max_depth {
+            // Helpers start at staggered depths so the threads spread over the tree.
+            if self.id != 0 && depth < 1 + (self.id as i32 & 1) {
+                continue;
+            }
+            self.seldepth = 0;
+            let mut window = 25;
+            let (mut alpha, mut beta) = if depth >= 5 && score.abs() < MATE_BOUND {
+                (score - window, score + window)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            loop {
+                let result = self.negamax(&root, root_key, depth, alpha, beta, 0, false);
+                if self.stopped {
+                    break;
+                }
+                if result <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (result - window).max(-INFINITY);
+                } else if result >= beta {
+                    beta = (result + window).min(INFINITY);
+                } else {
+                    score = result;
+                    break;
+                }
+                window *= 2;
+            }
+            if self.stopped {
+                // With no iteration finished, the unfinished one's best move so far beats
+                // the first legal move.
+                if outcome.depth == 0 && self.pv_len[0] > 0 {
+                    outcome.best = Some(self.pv[0][0]);
+                }
+                break;
+            }
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+            outcome.best = pv.first().copied().or(outcome.best);
+            outcome.ponder = pv.get(1).copied();
+            outcome.score = score;
+            outcome.depth = depth;
+            if self.id == 0 {
+                report(&Info {
+                    depth,
+                    seldepth: self.seldepth,
+                    score: Score::from_search(score),
+                    nodes: self.total_nodes(),
+                    time: self.start.elapsed(),
+                    hashfull: self.search.tt.hashfull(),
+                    pv,
+                });
+                if let Some(mate) = limits.mate {
+                    if let Score::Mate(n) = Score::from_search(score) {
+                        if n > 0 && n <= mate {
+                            break;
+                        }
+                    }
+                }
+                if let Some(budget) = limits.time {
+                    // The next iteration takes longer than all before it: do not start one
+                    // that cannot end inside the soft limit.
+                    if !self.pondering() && self.clock_start.elapsed() >= budget.soft / 2 {
+                        break;
+                    }
+                }
+            }
+        }
+        outcome
+    }
+
+    /// The principal variation search.
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        after_null: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        if ply > 0 {
+            if self.history.is_repetition() || pos.halfmove_clock >= 100 {
+                return 0;
+            }
+            // Mate-distance pruning: no result here can beat a shorter mate found already.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let block = AttackBlock::new(&pos.board);
+        let us = pos.side;
+        let in_check = block.in_check(us, pos.king(us));
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(pos, key, alpha, beta, ply);
+        }
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        let entry = self.search.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry {
+            let score = score_from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                }
+            {
+                return score;
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            entry.map_or_else(|| evaluate_with(pos, &block), |e| e.eval)
+        };
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta near the leaves, a quiet move will not undo it.
+            if depth <= 6 && static_eval - 80 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: if passing still holds beta, a real move will too (not in pawn
+            // endings, where passing can be the only good move: zugzwang).
+            if !after_null && depth >= 3 && static_eval >= beta && has_pieces(pos, us) {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let (child, child_key) = pos.make_null_keyed(key);
+                self.history.push(child_key, child.halfmove_clock);
+                let score = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    true,
+                );
+                self.history.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        pos.generate_legal(&mut list);
+        if ply == 0 {
+            list.retain(|m| self.root_moves.contains(&m));
+        }
+        if list.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let killers = self.killers[ply];
+        let mut picker = MovePicker::new(
+            pos,
+            &block,
+            &list,
+            tt_move,
+            killers,
+            &self.quiet_history[us as usize],
+        );
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets_tried: [Move; 64] = [Move::default(); 64];
+        let mut quiet_count = 0;
+        while let Some((mv, quiet)) = picker.next() {
+            if !pv_node && !in_check && quiet && best > -MATE_BOUND {
+                // Late-move pruning and futility near the leaves.
+                if depth <= 3 && searched >= 3 + 2 * (depth * depth) as usize {
+                    continue;
+                }
+                if depth <= 2 && static_eval + 100 + 100 * depth <= alpha {
+                    continue;
+                }
+            }
+            let (child, child_key) = pos.make_keyed(mv, key);
+            self.history.push(child_key, child.halfmove_clock);
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && !in_check && searched >= 2 {
+                    r = reduction(depth, searched);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if killers.contains(&mv) {
+                        r -= 1;
+                    }
+                    if r > 0 && child.in_check() {
+                        r = 0;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(
+                    &child,
+                    child_key,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                );
+                if score > alpha && r > 0 {
+                    score = -self.negamax(
+                        &child,
+                        child_key,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score =
+                        -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, false);
+                }
+            }
+            self.history.pop();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(us, ply, mv, depth, &quiets_tried[..quiet_count]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
+            }
+        }
+        if searched == 0 {
+            // Every move was pruned (only quiet ones are): the position is no better than
+            // what the pruning assumed.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.search.tt.store(
+            key,
+            Entry {
+                mv: best_move.or(tt_move),
+                score: score_to_tt(best, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Captures (and queen promotions) until the position is quiet; every evasion in check.
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let block = AttackBlock::new(&pos.board);
+        let us = pos.side;
+        let in_check = block.in_check(us, pos.king(us));
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                0
+            } else {
+                evaluate_with(pos, &block)
+            };
+        }
+        let mut list = MoveList::new();
+        let (mut best, stand_pat) = if in_check {
+            pos.generate_legal(&mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+            (-INFINITY, -INFINITY)
+        } else {
+            let stand_pat = evaluate_with(pos, &block);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            pos.generate_captures(&mut list);
+            add_quiet_queen_promotions(pos, &mut list);
+            (stand_pat, stand_pat)
+        };
+        let mut picker = MovePicker::new(
+            pos,
+            &block,
+            &list,
+            None,
+            [Move::default(); 2],
+            &self.quiet_history[us as usize],
+        );
+        while let Some((mv, _)) = picker.next() {
+            if !in_check && mv.promotion().is_none() {
+                let victim = captured_value(pos, mv);
+                let attacker = piece_value(pos.board.get(mv.from()).piece_type());
+                // Attack-table pruning: a capture by a dearer piece of a defended one loses
+                // material (the table says whether the enemy defends the target).
+                if attacker > victim && block.is_attacked(us.flip(), mv.to()) {
+                    continue;
+                }
+                // Delta pruning: even winning the piece clear leaves us below alpha.
+                if stand_pat + victim + 200 <= alpha {
+                    continue;
+                }
+            }
+            let (child, child_key) = pos.make_keyed(mv, key);
+            let score = -self.quiescence(&child, child_key, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line[0] = mv;
+        line[1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// A quiet move that refuted the node: a killer, and history up (down for the quiet
+    /// moves tried before it).
+    fn reward_quiet(&mut self, us: Colour, ply: usize, mv: Move, depth: i32, tried: &[Move]) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != mv {
+            killers[1] = killers[0];
+            killers[0] = mv;
+        }
+        let bonus = (depth * depth).min(400);
+        let table = &mut self.quiet_history[us as usize];
+        let mut update = |m: Move, delta: i32| {
+            let h = &mut table[m.from().index()][m.to().index()];
+            *h += delta - *h * delta.abs() / 16_384;
+        };
+        update(mv, bonus);
+        for &m in tried {
+            update(m, -bonus);
+        }
+    }
+}
+
+/// Whether `colour` has a piece other than pawns and the king.
+fn has_pieces(pos: &Position, colour: Colour) -> bool {
+    pos.board.0.iter().any(|&word| {
+        (PieceCode::KNIGHT..=PieceCode::QUEEN)
+            .any(|t| nibbles_equal(word, colour.code_bit() | t) != 0)
+    })
+}
+
+/// The value of what `mv` captures (a pawn for en passant, nothing for a quiet move).
+fn captured_value(pos: &Position, mv: Move) -> i32 {
+    if mv.kind() == MoveKind::EnPassant {
+        piece_value(PieceCode::PAWN)
+    } else {
+        piece_value(pos.board.get(mv.to()).piece_type())
+    }
+}
+
+/// Adds the quiet promotions to a queen (the captures generator leaves them out).
+fn add_quiet_queen_promotions(pos: &Position, list: &mut MoveList) {
+    let (word, pawn) = match pos.side {
+        Colour::White => (1, PieceCode::PAWN),
+        Colour::Black => (6, 8 | PieceCode::PAWN),
+    };
+    if nibbles_equal(pos.board.0[word], pawn) == 0 {
+        return;
+    }
+    let mut all = MoveList::new();
+    pos.generate_legal(&mut all);
+    for &mv in all.as_slice() {
+        if mv.kind() == MoveKind::PromoteQueen && pos.board.get(mv.to()).0 == 0 {
+            list.push(mv);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

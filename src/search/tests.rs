@@ -1,0 +1,174 @@
+//! Unit tests of the search pieces: mates found at the right distance, draws by repetition
+//! and the fifty-move rule, stalemate, the limits, and determinism.
+
+use super::*;
+
+fn search(fen: &str, limits: Limits) -> (Outcome, Vec<Info>) {
+    search_after(fen, &[], limits)
+}
+
+/// Searches the position reached by `moves` from `fen`, with the game's history.
+fn search_after(fen: &str, moves: &[&str], limits: Limits) -> (Outcome, Vec<Info>) {
+    let tt = TranspositionTable::new(4).unwrap();
+    let control = Control::default();
+    let mut root = Position::from_fen(fen).unwrap();
+    let mut history = History::new();
+    history.push(root.key(), root.halfmove_clock);
+    for text in moves {
+        root = root.make(root.parse_uci_move(text).unwrap());
+        history.push(root.key(), root.halfmove_clock);
+    }
+    let search = Search {
+        tt: &tt,
+        control: &control,
+        root,
+        history,
+        limits,
+        threads: 1,
+    };
+    let mut infos = Vec::new();
+    let outcome = search.run(&mut |i| infos.push(i.clone()));
+    (outcome, infos)
+}
+
+fn depth(d: i32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn finds_mate_in_two_and_scores_it() {
+    // The back-rank mate in two: 1. Re8+ Rxe8 2. Rxe8#.
+    let fen = "r5k1/5ppp/8/8/8/8/4RPPP/4R1K1 w - - 0 1";
+    let (outcome, infos) = search(fen, depth(6));
+    assert_eq!(
+        Score::from_search(outcome.score),
+        Score::Mate(2),
+        "{infos:?}"
+    );
+    let last = infos.last().unwrap();
+    assert_eq!(last.score, Score::Mate(2));
+    // The line is legal and ends in mate.
+    let mut pos = Position::from_fen(fen).unwrap();
+    for &mv in &last.pv {
+        assert!(pos.legal_moves().as_slice().contains(&mv), "{:?}", last.pv);
+        pos = pos.make(mv);
+    }
+    assert!(pos.in_check() && pos.legal_moves().is_empty());
+}
+
+#[test]
+fn mated_side_reports_negative_mate() {
+    // Black to move is mated next move whatever it does.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 b - - 0 1";
+    let (outcome, _) = search(fen, depth(5));
+    assert!(
+        matches!(Score::from_search(outcome.score), Score::Mate(n) if n < 0) || outcome.score < 0
+    );
+}
+
+#[test]
+fn no_legal_move_gives_no_best_move() {
+    let (mate, _) = search("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", depth(3));
+    assert_eq!(mate.best, None);
+    assert_eq!(mate.score, -MATE);
+    let (stalemate, _) = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", depth(3));
+    assert_eq!(stalemate.best, None);
+    assert_eq!(stalemate.score, 0);
+}
+
+#[test]
+fn avoids_stalemating_when_winning() {
+    // Qf7 would stalemate; any sensible queen move keeps the win.
+    let (outcome, _) = search("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", depth(5));
+    let pos = Position::from_fen("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1").unwrap();
+    let after = pos.make(outcome.best.unwrap());
+    assert!(!after.legal_moves().is_empty() || after.in_check());
+    assert!(outcome.score > 500);
+}
+
+#[test]
+fn repetition_is_a_draw() {
+    // A queen down, White can only hope to repeat: the kings went b1-a1, h8-g8, a1-b1,
+    // g8-h8, so Kb1-a1 brings back a position of the game.
+    let fen = "7k/8/8/7q/8/8/8/1K6 w - - 0 1";
+    let (outcome, _) = search_after(fen, &["b1a1", "h8g8", "a1b1", "g8h8"], depth(6));
+    assert_eq!(outcome.score, 0);
+    assert_eq!(outcome.best.unwrap().to_string(), "b1a1");
+    // Without that history the same position is lost.
+    let (fresh, _) = search(fen, depth(6));
+    assert!(fresh.score < -500, "{}", fresh.score);
+}
+
+#[test]
+fn fifty_move_rule_draws() {
+    // Winning material is worthless once the clock runs out on the next move.
+    let fen = "7k/8/8/8/8/8/1R6/K7 w - - 99 80";
+    let (outcome, _) = search(fen, depth(4));
+    assert_eq!(outcome.score, 0);
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let pos = Position::startpos();
+    let only = pos.parse_uci_move("a2a3").unwrap();
+    let (outcome, _) = search(
+        crate::ccr::fen::STARTPOS,
+        Limits {
+            depth: Some(4),
+            searchmoves: vec![only],
+            ..Limits::default()
+        },
+    );
+    assert_eq!(outcome.best, Some(only));
+}
+
+#[test]
+fn node_limit_is_kept_on_one_thread() {
+    let (outcome, _) = search(
+        crate::ccr::fen::STARTPOS,
+        Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+    );
+    assert!(outcome.nodes <= 5_000, "{}", outcome.nodes);
+    assert!(outcome.best.is_some());
+}
+
+#[test]
+fn same_search_same_nodes() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (a, _) = search(fen, depth(6));
+    let (b, _) = search(fen, depth(6));
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.best, b.best);
+}
+
+#[test]
+fn a_stopped_search_still_has_a_legal_move() {
+    let tt = TranspositionTable::new(1).unwrap();
+    let control = Control::default();
+    control.stop.store(true, Relaxed);
+    let root = Position::startpos();
+    let search = Search {
+        tt: &tt,
+        control: &control,
+        root,
+        history: History::new(),
+        limits: Limits::default(),
+        threads: 2,
+    };
+    let outcome = search.run(&mut |_| {});
+    let best = outcome.best.unwrap();
+    assert!(root.legal_moves().as_slice().contains(&best));
+}
+
+#[test]
+fn wins_a_hanging_queen() {
+    let fen = "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 3";
+    let (outcome, _) = search(fen, depth(5));
+    assert_eq!(outcome.best.unwrap().to_string(), "c1g5");
+}

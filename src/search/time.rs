@@ -1,0 +1,112 @@
+//! Time management: how long to think on a move, from the clock the GUI sends.
+//!
+//! Two limits: the soft one decides whether another iteration of the deepening starts, the
+//! hard one stops a search in the middle. Both keep `Move Overhead` (the GUI's and the
+//! pipe's delay) in hand, and the hard limit never exceeds what the clock allows, so a game
+//! is not lost on time from bullet (1 s + 10 ms) to long games.
+
+use std::time::Duration;
+
+/// The clock of the side to move, as `go wtime/btime winc/binc movestogo` gives it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Clock {
+    /// Time left.
+    pub time: Duration,
+    /// Increment per move.
+    pub increment: Duration,
+    /// Moves to the next time control, if the control has one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// The soft and hard limits of one search.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Budget {
+    /// Do not start another iteration past this.
+    pub soft: Duration,
+    /// Stop the search at this.
+    pub hard: Duration,
+}
+
+/// How many moves the rest of the game is planned for without `movestogo`.
+const PLANNED_MOVES: u32 = 30;
+
+/// The limits for a move with `clock` left, keeping `overhead` in hand.
+pub fn budget(clock: Clock, overhead: Duration) -> Budget {
+    let floor = Duration::from_millis(1);
+    // Never plan on the last `overhead` of the clock, nor on more than what is left.
+    let available = clock.time.saturating_sub(overhead).max(floor);
+    let moves = clock.moves_to_go.unwrap_or(PLANNED_MOVES).clamp(1, 50);
+    if moves == 1 {
+        // The last move before the control: most of what is left.
+        return Budget {
+            soft: available * 7 / 10,
+            hard: available * 9 / 10,
+        };
+    }
+    let share = available / moves + clock.increment * 3 / 4;
+    let soft = share.min(available / 2).max(floor);
+    let hard = (soft * 4).min(available * 3 / 4).max(soft);
+    Budget { soft, hard }
+}
+
+/// The limits of `go movetime`: the time asked for, less the overhead.
+pub fn fixed(movetime: Duration, overhead: Duration) -> Budget {
+    let time = movetime
+        .saturating_sub(overhead.min(movetime / 2))
+        .max(Duration::from_millis(1));
+    Budget {
+        soft: time,
+        hard: time,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn clock(time: u64, inc: u64, mtg: Option<u32>) -> Clock {
+        Clock {
+            time: ms(time),
+            increment: ms(inc),
+            moves_to_go: mtg,
+        }
+    }
+
+    #[test]
+    fn the_hard_limit_always_leaves_time_on_the_clock() {
+        for time in [1, 5, 10, 20, 25, 50, 100, 300, 1_000, 10_000, 600_000] {
+            for inc in [0, 10, 100, 5_000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    for overhead in [0, 10, 30, 100] {
+                        let b = budget(clock(time, inc, mtg), ms(overhead));
+                        assert!(b.soft <= b.hard, "{time} {inc} {mtg:?} {overhead}");
+                        let left = ms(time).saturating_sub(ms(overhead));
+                        if left > ms(1) {
+                            assert!(b.hard < left, "{time} {inc} {mtg:?} {overhead}: {b:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bullet_keeps_its_share_of_the_clock() {
+        // 1 s + 10 ms: about a thirtieth of the clock plus most of the increment.
+        let b = budget(clock(1_000, 10, None), ms(20));
+        assert!(b.soft >= ms(30) && b.soft <= ms(45), "{b:?}");
+        // Nearly flagged: think for almost nothing.
+        let b = budget(clock(15, 10, None), ms(20));
+        assert!(b.hard <= ms(1), "{b:?}");
+    }
+
+    #[test]
+    fn movetime_is_kept() {
+        assert_eq!(fixed(ms(100), ms(20)).hard, ms(80));
+        assert_eq!(fixed(ms(10), ms(20)).hard, ms(5));
+    }
+}

@@ -1,0 +1,294 @@
+//! The transposition table, keyed by the rotation key (`Position::make_keyed`).
+//!
+//! Buckets of four 16-byte entries fill one 64-byte cache line. A bucket is chosen by the
+//! key's high bits (`key × buckets >> 64`): the key study found the rotation key's low 48
+//! bits collide more often than a random key's (docs/BENCHMARKS.md, "Keys"), its high bits
+//! do not. An entry is two atomic words, the data and `key ^ data`, so threads share the
+//! table without locks: a torn write fails the XOR check and reads as a miss.
+//!
+//! Replacement: the same position is overwritten unless the new result is much shallower
+//! and not exact; otherwise the entry with the lowest depth, older searches' first, goes.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::types::Move;
+
+/// What a stored score says about the true score.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true score is at most this (every move failed low).
+    Upper = 1,
+    /// The true score is at least this (a move failed high).
+    Lower = 2,
+    /// The exact score.
+    Exact = 3,
+}
+
+/// One stored search result.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// The best or refuting move (its bits; check it is legal before use), if any.
+    pub mv: Option<Move>,
+    /// The score, mate scores relative to the stored node (see [`score_to_tt`]).
+    pub score: i32,
+    /// The static evaluation of the position.
+    pub eval: i32,
+    /// The depth searched.
+    pub depth: i32,
+    /// What the score bounds.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; 4],
+}
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    /// The search generation (6 bits), advanced by [`TranspositionTable::new_search`].
+    age: AtomicU64,
+}
+
+/// Entries of this depth or less are free to overwrite (depth is stored + 1, 0 = empty).
+const AGE_BITS: u64 = 63;
+
+fn pack(e: &Entry, age: u64) -> u64 {
+    let mv = e.mv.map_or(0, Move::bits) as u64;
+    let score = e.score as i16 as u16 as u64;
+    let eval = e.eval as i16 as u16 as u64;
+    let depth = (e.depth + 1).clamp(1, 255) as u64;
+    let flags = (e.bound as u64) | (age & AGE_BITS) << 2;
+    mv | score << 16 | eval << 32 | depth << 48 | flags << 56
+}
+
+fn unpack(data: u64) -> Entry {
+    let bits = data as u16;
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    Entry {
+        mv: (bits != 0).then(|| Move::from_bits(bits)),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xFF) as i32 - 1,
+        bound,
+    }
+}
+
+fn depth_of(data: u64) -> i32 {
+    ((data >> 48) & 0xFF) as i32
+}
+
+fn age_of(data: u64) -> u64 {
+    (data >> 58) & AGE_BITS
+}
+
+impl TranspositionTable {
+    /// A table of `megabytes` MiB (at least one bucket); `None` if the memory is not there.
+    pub fn new(megabytes: usize) -> Option<TranspositionTable> {
+        let count = (megabytes << 20) / std::mem::size_of::<Bucket>();
+        let count = count.max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).ok()?;
+        buckets.resize_with(count, Bucket::default);
+        Some(TranspositionTable {
+            buckets,
+            age: AtomicU64::new(0),
+        })
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for slot in self.buckets.iter().flat_map(|b| &b.slots) {
+            slot.check.store(0, Relaxed);
+            slot.data.store(0, Relaxed);
+        }
+        self.age.store(0, Relaxed);
+    }
+
+    /// Starts a new search: entries of earlier ones become the first to be replaced.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in &self.bucket(key).slots {
+            let data = slot.data.load(Relaxed);
+            if data != 0 && slot.check.load(Relaxed) ^ data == key {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key`.
+    pub fn store(&self, key: u64, entry: Entry) {
+        let age = self.age.load(Relaxed) & AGE_BITS;
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.slots {
+            let data = slot.data.load(Relaxed);
+            if data == 0 || slot.check.load(Relaxed) ^ data == key {
+                // The same position: keep a deeper result unless the new one is exact or
+                // the old one is from an earlier search. Keep the old move if none is new.
+                if data != 0 {
+                    let old = unpack(data);
+                    if entry.bound != Bound::Exact
+                        && age_of(data) == age
+                        && entry.depth + 3 < old.depth
+                    {
+                        return;
+                    }
+                    if entry.mv.is_none() {
+                        let entry = Entry {
+                            mv: old.mv,
+                            ..entry
+                        };
+                        return write(slot, key, pack(&entry, age));
+                    }
+                }
+                return write(slot, key, pack(&entry, age));
+            }
+            // Older searches' entries count as eight plies shallower per search.
+            let staleness = (age.wrapping_sub(age_of(data)) & AGE_BITS) as i32;
+            let worth = depth_of(data) - 8 * staleness;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        write(victim, key, pack(&entry, age));
+    }
+
+    /// How full the table is, in permille: entries of this search among the first thousand.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed) & AGE_BITS;
+        let slots = self.buckets.iter().take(250).flat_map(|b| &b.slots);
+        let sampled = self.buckets.len().min(250) * 4;
+        let used = slots
+            .filter(|s| {
+                let data = s.data.load(Relaxed);
+                data != 0 && age_of(data) == age
+            })
+            .count();
+        (used * 1000 / sampled) as u32
+    }
+}
+
+#[inline]
+fn write(slot: &Slot, key: u64, data: u64) {
+    slot.data.store(data, Relaxed);
+    slot.check.store(key ^ data, Relaxed);
+}
+
+/// A score made relative to the node for storing: mate scores count from here, not the root.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    use super::MATE_BOUND;
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A stored score made relative to the root again.
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    use super::MATE_BOUND;
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{MoveKind, Square};
+
+    fn entry(depth: i32, score: i32) -> Entry {
+        let (e2, e4) = (Square::parse("e2").unwrap(), Square::parse("e4").unwrap());
+        Entry {
+            mv: Some(Move::new(e2, e4, MoveKind::DoublePush)),
+            score,
+            eval: -17,
+            depth,
+            bound: Bound::Lower,
+        }
+    }
+
+    #[test]
+    fn stores_and_finds_every_field() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let e = entry(7, -31_950);
+        tt.store(0x1234_5678_9ABC_DEF0, e);
+        assert_eq!(tt.probe(0x1234_5678_9ABC_DEF0), Some(e));
+        assert_eq!(tt.probe(0x1234_5678_9ABC_DEF1), None);
+        tt.clear();
+        assert_eq!(tt.probe(0x1234_5678_9ABC_DEF0), None);
+    }
+
+    #[test]
+    fn replaces_the_shallowest_and_keeps_deep_results() {
+        let tt = TranspositionTable::new(1).unwrap();
+        // Five keys in one bucket (same high bits): the shallowest of the first four goes.
+        let keys: Vec<u64> = (0..5).map(|i| 0xABCD_0000_0000_0000 | i).collect();
+        for (i, &k) in keys.iter().enumerate().take(4) {
+            tt.store(k, entry(10 + i as i32, 0));
+        }
+        tt.store(keys[4], entry(20, 0));
+        assert_eq!(tt.probe(keys[0]), None);
+        assert!(keys[1..].iter().all(|&k| tt.probe(k).is_some()));
+        // A much shallower bound of the same position does not overwrite a deep one.
+        tt.store(keys[4], entry(2, 5));
+        assert_eq!(tt.probe(keys[4]).unwrap().depth, 20);
+        // From a new search, it does.
+        tt.new_search();
+        tt.store(keys[4], entry(2, 5));
+        assert_eq!(tt.probe(keys[4]).unwrap().depth, 2);
+    }
+
+    #[test]
+    fn hashfull_counts_this_search() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.hashfull(), 0);
+        for i in 0..100_000u64 {
+            tt.store(i.wrapping_mul(0x9E37_79B9_7F4A_7C15), entry(1, 0));
+        }
+        assert!(tt.hashfull() > 900, "{}", tt.hashfull());
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let mate_in_3_from_root = super::super::MATE - 5;
+        let stored = score_to_tt(mate_in_3_from_root, 2);
+        assert_eq!(score_from_tt(stored, 2), mate_in_3_from_root);
+        assert_eq!(score_from_tt(stored, 4), mate_in_3_from_root - 2);
+        assert_eq!(score_to_tt(35, 9), 35);
+    }
+}

@@ -1,0 +1,725 @@
+//! The UCI protocol: commands read on one thread, the search on another, so `isready`,
+//! `stop`, `ponderhit` and `quit` are answered while the engine thinks.
+//!
+//! Every line goes out whole and flushed. Each `go` gets exactly one `bestmove`; under
+//! `go infinite` and while pondering only after `stop` (or `ponderhit`). Commands that are
+//! unknown, malformed or out of place are ignored with an `info string` saying why; a bad
+//! `position` leaves the previous position as it was.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::ccr::Position;
+use crate::history::History;
+use crate::search::time::{self, Clock};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Control, Info, Limits, Search};
+use crate::types::{Colour, Move};
+
+/// The engine's name as `id name` gives it.
+pub const NAME: &str = concat!("ccr ", env!("CARGO_PKG_VERSION"));
+/// The author line.
+pub const AUTHOR: &str = "the ccr developers";
+
+/// Default, smallest and largest transposition table, MiB.
+const HASH: (usize, usize, usize) = (16, 1, 65_536);
+/// Default, smallest and largest thread count.
+const THREADS: (usize, usize, usize) = (1, 1, 256);
+/// Default, smallest and largest move overhead, ms.
+const OVERHEAD: (u64, u64, u64) = (30, 0, 5_000);
+/// Longest command text quoted back in an `info string`.
+const QUOTE: usize = 60;
+
+/// Where protocol lines go: shared by the command and search threads, one line at a time.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Lines to `writer`.
+    pub fn new(writer: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(writer)))
+    }
+
+    /// Writes one line and flushes it. A closed pipe means the GUI is gone: nothing to do.
+    pub fn line(&self, text: &str) {
+        let mut out = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+    }
+}
+
+/// A running search and what the command thread needs to steer it.
+struct Running {
+    handle: JoinHandle<()>,
+    /// Cleared by the search thread just before it prints `bestmove`.
+    active: Arc<AtomicBool>,
+}
+
+/// The protocol state.
+pub struct Uci {
+    out: Output,
+    position: Position,
+    history: History,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    threads: usize,
+    overhead: Duration,
+    running: Option<Running>,
+}
+
+/// Whether to keep reading commands.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Flow {
+    /// Go on.
+    Continue,
+    /// `quit`.
+    Quit,
+}
+
+impl Uci {
+    /// A fresh engine writing to `out`.
+    pub fn new(out: Output) -> Uci {
+        let position = Position::startpos();
+        Uci {
+            out,
+            position,
+            history: history_of(&position),
+            tt: Arc::new(TranspositionTable::new(HASH.0).expect("the default table fits")),
+            control: Arc::new(Control::default()),
+            threads: THREADS.0,
+            overhead: Duration::from_millis(OVERHEAD.0),
+            running: None,
+        }
+    }
+
+    /// Reads commands until `quit` or the end of input, then stops any search cleanly.
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&bytes);
+            if self.handle(&line) == Flow::Quit {
+                break;
+            }
+        }
+        self.stop_and_wait();
+    }
+
+    fn info_string(&self, text: &str) {
+        self.out.line(&format!("info string {text}"));
+    }
+
+    /// Whether a search is running (its `bestmove` not yet printed).
+    fn searching(&mut self) -> bool {
+        match &self.running {
+            Some(r) if r.active.load(Relaxed) => true,
+            Some(_) => {
+                if let Some(r) = self.running.take() {
+                    let _ = r.handle.join();
+                }
+                false
+            }
+            None => false,
+        }
+    }
+
+    fn stop_and_wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            self.control.stop.store(true, Relaxed);
+            self.control.pondering.store(false, Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Handles one command line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = tokens.split_first() else {
+            return Flow::Continue;
+        };
+        match command {
+            "uci" => self.uci(),
+            "isready" => self.out.line("readyok"),
+            "debug" => {}
+            "setoption" => self.setoption(args),
+            "ucinewgame" => {
+                if self.searching() {
+                    self.info_string("ucinewgame ignored: a search is running (send stop first)");
+                } else {
+                    self.tt.clear();
+                    self.position = Position::startpos();
+                    self.history = history_of(&self.position);
+                }
+            }
+            "position" => self.set_position(args),
+            "go" => self.go(args),
+            "stop" => {
+                if self.searching() {
+                    self.control.stop.store(true, Relaxed);
+                }
+            }
+            "ponderhit" => {
+                if self.searching() {
+                    self.control.pondering.store(false, Relaxed);
+                }
+            }
+            "quit" => return Flow::Quit,
+            _ => self.info_string(&format!("unknown command: {}", quote(line))),
+        }
+        Flow::Continue
+    }
+
+    fn uci(&self) {
+        self.out.line(&format!("id name {NAME}"));
+        self.out.line(&format!("id author {AUTHOR}"));
+        self.out.line(&format!(
+            "option name Hash type spin default {} min {} max {}",
+            HASH.0, HASH.1, HASH.2
+        ));
+        self.out.line(&format!(
+            "option name Threads type spin default {} min {} max {}",
+            THREADS.0, THREADS.1, THREADS.2
+        ));
+        self.out.line("option name Clear Hash type button");
+        self.out.line(&format!(
+            "option name Move Overhead type spin default {} min {} max {}",
+            OVERHEAD.0, OVERHEAD.1, OVERHEAD.2
+        ));
+        self.out.line("option name Ponder type check default false");
+        self.out.line("uciok");
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        // setoption name <words…> [value <words…>]
+        let Some(("name", rest)) = args.split_first().map(|(a, r)| (*a, r)) else {
+            return self.info_string("setoption needs 'name <option>'");
+        };
+        let split = rest.iter().position(|&t| t == "value");
+        let (name, value) = match split {
+            Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
+            None => (rest.join(" "), None),
+        };
+        if self.searching() {
+            return self.info_string(&format!("option {name} not changed: a search is running"));
+        }
+        let number = |range: (u64, u64)| -> Result<u64, String> {
+            let text = value.as_deref().unwrap_or("");
+            match text.parse::<u64>() {
+                Ok(n) if (range.0..=range.1).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "option {name} needs a value from {} to {}, not '{}'",
+                    range.0,
+                    range.1,
+                    quote(text)
+                )),
+            }
+        };
+        let result =
+            match name.to_ascii_lowercase().as_str() {
+                "hash" => number((HASH.1 as u64, HASH.2 as u64)).and_then(|mb| {
+                    match TranspositionTable::new(mb as usize) {
+                        Some(tt) => {
+                            self.tt = Arc::new(tt);
+                            Ok(())
+                        }
+                        None => Err(format!("no memory for a {mb} MiB table; kept the old one")),
+                    }
+                }),
+                "threads" => number((THREADS.1 as u64, THREADS.2 as u64)).map(|n| {
+                    self.threads = n as usize;
+                }),
+                "move overhead" => number((OVERHEAD.1, OVERHEAD.2)).map(|ms| {
+                    self.overhead = Duration::from_millis(ms);
+                }),
+                "clear hash" => {
+                    self.tt.clear();
+                    Ok(())
+                }
+                "ponder" => match value.as_deref() {
+                    Some("true") | Some("false") => Ok(()),
+                    _ => Err("option Ponder is true or false".to_string()),
+                },
+                _ => Err(format!("unknown option: {}", quote(&name))),
+            };
+        if let Err(e) = result {
+            self.info_string(&e);
+        }
+    }
+
+    fn set_position(&mut self, args: &[&str]) {
+        match parse_position(args) {
+            Ok((position, history)) => {
+                self.position = position;
+                self.history = history;
+            }
+            Err(e) => self.info_string(&format!("position ignored: {e}")),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if self.searching() {
+            return self.info_string("go ignored: a search is running (send stop first)");
+        }
+        let (request, problems) = parse_go(args, &self.position);
+        for problem in problems {
+            self.info_string(&problem);
+        }
+        let us = self.position.side;
+        let mut limits = Limits {
+            depth: request.depth,
+            nodes: request.nodes,
+            mate: request.mate,
+            time: None,
+            searchmoves: request.searchmoves,
+        };
+        if let Some(movetime) = request.movetime {
+            limits.time = Some(time::fixed(movetime, self.overhead));
+        } else if let Some(left) = request.time[us as usize] {
+            let clock = Clock {
+                time: left,
+                increment: request.increment[us as usize].unwrap_or_default(),
+                moves_to_go: request.moves_to_go,
+            };
+            limits.time = Some(time::budget(clock, self.overhead));
+        }
+        let wait = request.infinite || request.ponder;
+        self.control.stop.store(false, Relaxed);
+        self.control.pondering.store(request.ponder, Relaxed);
+        let active = Arc::new(AtomicBool::new(true));
+        let job = Job {
+            tt: Arc::clone(&self.tt),
+            control: Arc::clone(&self.control),
+            out: self.out.clone(),
+            active: Arc::clone(&active),
+            root: self.position,
+            history: self.history.clone(),
+            limits,
+            threads: self.threads,
+            wait,
+        };
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 << 20)
+            .spawn(move || job.run());
+        match handle {
+            Ok(handle) => self.running = Some(Running { handle, active }),
+            Err(e) => {
+                self.info_string(&format!("cannot start the search thread: {e}"));
+                self.out.line("bestmove (none)");
+            }
+        }
+    }
+}
+
+/// One search, run on its own thread.
+struct Job {
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    out: Output,
+    active: Arc<AtomicBool>,
+    root: Position,
+    history: History,
+    limits: Limits,
+    threads: usize,
+    /// `go infinite` or `go ponder`: hold `bestmove` until `stop` (or `ponderhit`).
+    wait: bool,
+}
+
+impl Job {
+    fn run(self) {
+        let search = Search {
+            tt: &self.tt,
+            control: &self.control,
+            root: self.root,
+            history: self.history,
+            limits: self.limits,
+            threads: self.threads,
+        };
+        let out = self.out.clone();
+        let outcome = search.run(&mut |info| out.line(&info_line(info)));
+        while self.wait
+            && !self.control.stop.load(Relaxed)
+            && (self.control.pondering.load(Relaxed) || search.limits.time.is_none())
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let line = match (outcome.best, outcome.ponder) {
+            (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+            (Some(best), None) => format!("bestmove {best}"),
+            (None, _) => "bestmove (none)".to_string(),
+        };
+        self.active.store(false, Relaxed);
+        self.out.line(&line);
+    }
+}
+
+/// An iteration's `info` line.
+pub fn info_line(info: &Info) -> String {
+    let ms = info.time.as_millis() as u64;
+    let nps = info.nodes * 1000 / ms.max(1);
+    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    format!(
+        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.score,
+        info.nodes,
+        nps,
+        info.hashfull,
+        ms,
+        pv.join(" ")
+    )
+}
+
+/// The first characters of a command, for quoting it back.
+fn quote(text: &str) -> String {
+    let text = text.trim();
+    match text.char_indices().nth(QUOTE) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+/// The history of a game that starts at `position`.
+fn history_of(position: &Position) -> History {
+    let mut history = History::new();
+    history.push(position.key(), position.halfmove_clock);
+    history
+}
+
+/// `position startpos|fen <fen> [moves <m>…]`: the position and the game's keys.
+fn parse_position(args: &[&str]) -> Result<(Position, History), String> {
+    let moves_at = args.iter().position(|&t| t == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    };
+    let mut position = match setup.split_first() {
+        Some((&"startpos", [])) => Position::startpos(),
+        Some((&"startpos", extra)) => {
+            return Err(format!(
+                "unexpected '{}' after startpos",
+                quote(&extra.join(" "))
+            ));
+        }
+        Some((&"fen", fen)) => {
+            Position::from_fen(&fen.join(" ")).map_err(|e| format!("invalid FEN: {e}"))?
+        }
+        _ => return Err("expected 'startpos' or 'fen <FEN>'".to_string()),
+    };
+    let mut history = history_of(&position);
+    for (i, &text) in moves.iter().enumerate() {
+        let mv = position
+            .parse_uci_move(text)
+            .ok_or_else(|| format!("move {} '{}' is not legal here", i + 1, quote(text)))?;
+        position = position.make(mv);
+        history.push(position.key(), position.halfmove_clock);
+    }
+    Ok((position, history))
+}
+
+/// What `go` asked for.
+#[derive(Default, Debug)]
+struct GoRequest {
+    time: [Option<Duration>; 2],
+    increment: [Option<Duration>; 2],
+    moves_to_go: Option<u32>,
+    depth: Option<i32>,
+    nodes: Option<u64>,
+    mate: Option<i32>,
+    movetime: Option<Duration>,
+    infinite: bool,
+    ponder: bool,
+    searchmoves: Vec<Move>,
+}
+
+/// Parses `go`'s arguments; what cannot be understood is reported and left out.
+fn parse_go(args: &[&str], position: &Position) -> (GoRequest, Vec<String>) {
+    let mut request = GoRequest::default();
+    let mut problems = Vec::new();
+    let mut i = 0;
+    // A time may be negative (some GUIs send that once a clock has run out): zero then.
+    let millis = |text: &str| -> Option<Duration> {
+        text.parse::<i64>()
+            .ok()
+            .map(|ms| Duration::from_millis(ms.max(0) as u64))
+    };
+    while i < args.len() {
+        let key = args[i];
+        let value = args.get(i + 1).copied();
+        let mut takes_value = true;
+        let ok = match key {
+            "wtime" => value
+                .and_then(millis)
+                .map(|t| request.time[Colour::White as usize] = Some(t)),
+            "btime" => value
+                .and_then(millis)
+                .map(|t| request.time[Colour::Black as usize] = Some(t)),
+            "winc" => value
+                .and_then(millis)
+                .map(|t| request.increment[Colour::White as usize] = Some(t)),
+            "binc" => value
+                .and_then(millis)
+                .map(|t| request.increment[Colour::Black as usize] = Some(t)),
+            "movetime" => value.and_then(millis).map(|t| request.movetime = Some(t)),
+            "movestogo" => value
+                .and_then(|v| v.parse().ok())
+                .map(|n| request.moves_to_go = Some(n)),
+            "depth" => value
+                .and_then(|v| v.parse::<i32>().ok())
+                .filter(|&d| d >= 1)
+                .map(|d| request.depth = Some(d)),
+            "nodes" => value
+                .and_then(|v| v.parse().ok())
+                .map(|n| request.nodes = Some(n)),
+            "mate" => value
+                .and_then(|v| v.parse::<i32>().ok())
+                .filter(|&m| m >= 1)
+                .map(|m| request.mate = Some(m)),
+            "infinite" | "ponder" => {
+                takes_value = false;
+                if key == "infinite" {
+                    request.infinite = true;
+                } else {
+                    request.ponder = true;
+                }
+                Some(())
+            }
+            "searchmoves" => {
+                takes_value = false;
+                while let Some(text) = args.get(i + 1) {
+                    match position.parse_uci_move(text) {
+                        Some(mv) => request.searchmoves.push(mv),
+                        None if is_go_keyword(text) => break,
+                        None => problems
+                            .push(format!("searchmoves: '{}' is not legal here", quote(text))),
+                    }
+                    i += 1;
+                }
+                Some(())
+            }
+            _ => {
+                takes_value = false;
+                problems.push(format!("go: unknown argument '{}' ignored", quote(key)));
+                Some(())
+            }
+        };
+        if ok.is_none() {
+            problems.push(format!(
+                "go: bad value '{}' for {key} ignored",
+                quote(value.unwrap_or(""))
+            ));
+        }
+        i += if takes_value { 2 } else { 1 };
+    }
+    (request, problems)
+}
+
+fn is_go_keyword(text: &str) -> bool {
+    matches!(
+        text,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "depth"
+            | "nodes"
+            | "mate"
+            | "movetime"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An output that collects lines.
+    #[derive(Clone, Default)]
+    struct Lines(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Lines {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Lines {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    fn engine() -> (Uci, Lines) {
+        let lines = Lines::default();
+        (Uci::new(Output::new(Box::new(lines.clone()))), lines)
+    }
+
+    /// Runs commands one by one, letting each search end by itself.
+    fn session(commands: &str) -> String {
+        let (mut uci, lines) = engine();
+        for line in commands.lines() {
+            uci.handle(line);
+            uci.wait_for_end();
+        }
+        lines.text()
+    }
+
+    #[test]
+    fn handshake_lists_the_options() {
+        let out = session("uci\n");
+        assert!(out.starts_with(&format!("id name {NAME}\nid author ")));
+        for option in ["Hash", "Threads", "Clear Hash", "Move Overhead"] {
+            assert!(out.contains(&format!("option name {option} type")), "{out}");
+        }
+        assert!(out.ends_with("uciok\n"));
+    }
+
+    #[test]
+    fn go_depth_gives_info_and_one_legal_bestmove() {
+        let out = session("position startpos moves e2e4 e7e5\ngo depth 4\n");
+        let best: Vec<&str> = out.lines().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 1, "{out}");
+        let mv = best[0].split_whitespace().nth(1).unwrap();
+        let pos = parse_position(&["startpos", "moves", "e2e4", "e7e5"])
+            .unwrap()
+            .0;
+        assert!(pos.parse_uci_move(mv).is_some(), "{out}");
+        assert!(out.contains("info depth 4 "), "{out}");
+        for field in [
+            "seldepth", "score cp", "nodes", "nps", "hashfull", "time", "pv",
+        ] {
+            assert!(out.contains(field), "{field}: {out}");
+        }
+    }
+
+    #[test]
+    fn bad_position_keeps_the_last_one() {
+        let (mut uci, lines) = engine();
+        uci.handle("position fen 7k/8/8/8/8/8/8/K5R1 w - - 0 1");
+        let before = uci.position;
+        for bad in [
+            "position fen 7k/8/8/8/8/8/8/K5R1 w - - x 1",
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+            "position startpos moves e2e5",
+            "position startpos moves e2e4 e2e4",
+            "position",
+            "position fen",
+            "position startpos junk",
+            "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        ] {
+            uci.handle(bad);
+            assert_eq!(uci.position, before, "{bad}");
+        }
+        let out = lines.text();
+        assert_eq!(out.lines().count(), 8, "{out}");
+        assert!(
+            out.lines()
+                .all(|l| l.starts_with("info string position ignored: ")),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn position_moves_cover_castling_en_passant_and_promotion() {
+        let (pos, history) = parse_position(&[
+            "fen",
+            "r3k2r/1P6/8/3pP3/8/8/8/R3K2R",
+            "w",
+            "KQkq",
+            "d6",
+            "0",
+            "1",
+            "moves",
+            "e5d6",
+            "e8g8",
+            "e1c1",
+            "f8d8",
+            "b7b8n",
+        ])
+        .unwrap();
+        assert_eq!(pos.to_fen(), "rN1r2k1/8/3P4/8/8/8/8/2KR3R b - - 0 3");
+        assert_eq!(history.len(), 6);
+    }
+
+    #[test]
+    fn malformed_commands_are_reported_and_ignored() {
+        let out = session(
+            "hello\n\n   \nsetoption name Hash value -5\nsetoption name Nope value 1\n\
+             setoption foo\ngo wtime abc depth 2\nisready\n",
+        );
+        assert!(out.contains("info string unknown command: hello"), "{out}");
+        assert!(
+            out.contains("info string option Hash needs a value"),
+            "{out}"
+        );
+        assert!(out.contains("info string unknown option: Nope"), "{out}");
+        assert!(
+            out.contains("info string go: bad value 'abc' for wtime"),
+            "{out}"
+        );
+        assert!(out.contains("readyok"));
+        assert_eq!(out.matches("bestmove").count(), 1, "{out}");
+    }
+
+    #[test]
+    fn no_legal_move_answers_none() {
+        let out = session("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\n");
+        assert!(out.contains("bestmove (none)"), "{out}");
+    }
+
+    #[test]
+    fn infinite_waits_for_stop() {
+        let (mut uci, lines) = engine();
+        uci.handle("go infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!lines.text().contains("bestmove"));
+        uci.handle("isready");
+        assert!(lines.text().contains("readyok"));
+        uci.handle("stop");
+        uci.stop_and_wait();
+        assert_eq!(lines.text().matches("bestmove").count(), 1);
+    }
+
+    #[test]
+    fn a_late_stop_does_not_reach_the_next_search() {
+        let (mut uci, lines) = engine();
+        uci.handle("go depth 1");
+        uci.wait_for_end();
+        uci.handle("stop");
+        uci.handle("go depth 5");
+        uci.wait_for_end();
+        assert!(lines.text().contains("info depth 5 "), "{}", lines.text());
+    }
+
+    #[test]
+    fn end_of_input_stops_the_search_with_a_bestmove() {
+        let (mut uci, lines) = engine();
+        uci.run("go infinite\n".as_bytes());
+        assert_eq!(lines.text().matches("bestmove").count(), 1);
+    }
+
+    impl Uci {
+        fn wait_for_end(&mut self) {
+            while self.searching() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+}
