@@ -32,6 +32,41 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play self-play games and write their quiet positions labelled with the results
+    /// (`FEN;RESULT` lines), the tuner's training data.
+    Datagen {
+        /// Games to play.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+        games: u32,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Random plies at the start of each game.
+        #[arg(long, default_value_t = 8)]
+        random_plies: u32,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Where to write (appended to).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the evaluation's weights to labelled positions (Texel's method) and write them
+    /// in the form of src/eval/weights.rs.
+    Tune {
+        /// `FEN;RESULT` lines (as `ccr datagen` writes them).
+        #[arg(long)]
+        data: std::path::PathBuf,
+        /// Gradient steps.
+        #[arg(long, default_value_t = 2_000)]
+        epochs: usize,
+        /// Where to write the weights file.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Speak UCI on stdin/stdout (also what `ccr` alone does).
     Uci,
     /// Search a fixed set of positions to a fixed depth (OpenBench style; last line
@@ -192,6 +227,62 @@ fn uci() -> ExitCode {
 
 fn run(command: Command) -> Result<(), Failure> {
     match command {
+        Command::Datagen {
+            games,
+            nodes,
+            random_plies,
+            seed,
+            threads,
+            out,
+        } => {
+            let config = ccr::tune::datagen::Config {
+                games,
+                nodes,
+                random_plies,
+                seed,
+            };
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&out)
+                .map_err(|e| Failure(format!("cannot open {}: {e}", out.display())))?;
+            let start = Instant::now();
+            let written = ccr::tune::datagen::run(&config, threads as usize, &mut file)
+                .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
+            let _ = writeln!(
+                io::stderr(),
+                "{games} games, {written} positions in {:.1} s",
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        Command::Tune { data, epochs, out } => {
+            use ccr::tune::texel;
+            let text = std::fs::read_to_string(&data)
+                .map_err(|e| Failure(format!("cannot read {}: {e}", data.display())))?;
+            let (samples, skipped) = texel::load(&text);
+            if samples.is_empty() {
+                return Err(Failure(format!(
+                    "no usable positions in {}",
+                    data.display()
+                )));
+            }
+            let start = ccr::eval::weights::WEIGHTS;
+            let _ = writeln!(
+                io::stderr(),
+                "{} positions ({skipped} skipped)",
+                samples.len()
+            );
+            let (weights, k) = texel::tune(&samples, &start, epochs, &mut |epoch, k, error| {
+                let _ = writeln!(io::stderr(), "epoch {epoch}: K {k:.3}, error {error:.6}");
+            });
+            let provenance = format!(
+                "//! Fitted by `ccr tune --epochs {epochs}` (Texel's method, K = {k:.3}) to {} positions\n                 //! of `ccr datagen` self-play (docs/STRENGTH.md, \"Tuning\").",
+                samples.len()
+            );
+            std::fs::write(&out, texel::weights_file(&weights, &provenance))
+                .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))
+        }
         Command::Uci => {
             uci();
             Ok(())

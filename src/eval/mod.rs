@@ -122,20 +122,34 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// node and shares it with move ordering and pruning).
 #[inline]
 pub fn evaluate_with(pos: &Position, block: &AttackBlock) -> i32 {
-    let (white, NoTrace) = run(pos, block, NoTrace);
+    let (white, NoTrace, _) = run(pos, block, NoTrace);
     match pos.side {
         Colour::White => white,
         Colour::Black => -white,
     }
 }
 
-/// The counts behind the evaluation of `pos`, for the tuner.
-pub fn features(pos: &Position) -> Features {
+/// The counts behind the evaluation of `pos`, for the tuner; `None` where the evaluation
+/// is a draw by material rather than the weighted sum.
+pub fn features(pos: &Position) -> Option<Features> {
     let features = Features {
         counts: vec![0; param::COUNT],
         phase: phase(pos),
     };
-    run(pos, &AttackBlock::new(&pos.board), features).1
+    let (_, features, drawn) = run(pos, &AttackBlock::new(&pos.board), features);
+    (!drawn).then_some(features)
+}
+
+/// The weighted sum of `features` with `weights`, tapered, from White's point of view:
+/// what [`evaluate`] computes with [`weights::WEIGHTS`].
+pub fn weighted(features: &Features, weights: &[S]) -> i32 {
+    let (mut mg, mut eg) = (0, 0);
+    for (w, &c) in weights.iter().zip(&features.counts) {
+        mg += w.mg * c;
+        eg += w.eg * c;
+    }
+    let phase = features.phase;
+    (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
 /// The game phase of a position (0..=[`MAX_PHASE`]).
@@ -376,7 +390,8 @@ fn table_terms<T: Trace>(e: &mut Eval<T>, pos: &Position) {
 }
 
 /// The evaluation, from White's point of view, with every count sent to `trace`.
-fn run<T: Trace>(pos: &Position, block: &AttackBlock, trace: T) -> (i32, T) {
+/// Also says whether the material rule made it a draw (then the score is 0, not the sum).
+fn run<T: Trace>(pos: &Position, block: &AttackBlock, trace: T) -> (i32, T, bool) {
     let parts = block.parts();
     let mut e = Eval {
         tables: *parts,
@@ -399,9 +414,95 @@ fn run<T: Trace>(pos: &Position, block: &AttackBlock, trace: T) -> (i32, T) {
     // No pawns and at most a minor piece each: nobody can mate.
     let no_pawns = e.pawns.iter().flatten().all(|&r| r == 0);
     if no_pawns && e.pieces[0] <= 1 && e.pieces[1] <= 1 {
-        return (0, e.trace);
+        return (0, e.trace, true);
     }
     let phase = e.phase.min(MAX_PHASE);
     let score = (e.score.mg * phase + e.score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    (score, e.trace)
+    (score, e.trace, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FENS: [&str; 6] = [
+        crate::ccr::fen::STARTPOS,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    ];
+
+    /// The position with colours swapped and the board mirrored rank for rank.
+    fn mirror(fen: &str) -> Position {
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let swap = |c: char| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        };
+        let ranks: Vec<String> = fields[0]
+            .split('/')
+            .rev()
+            .map(|r| r.chars().map(swap).collect())
+            .collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        let castling: String = fields[2].chars().map(swap).collect();
+        let ep = match fields[3] {
+            "-" => "-".to_string(),
+            sq => format!("{}{}", &sq[..1], if &sq[1..] == "3" { 6 } else { 3 }),
+        };
+        Position::from_fen(&format!("{} {side} {castling} {ep} 0 1", ranks.join("/"))).unwrap()
+    }
+
+    #[test]
+    fn colour_symmetric() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(evaluate(&pos), evaluate(&mirror(fen)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_weighted_features_are_the_evaluation() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            let white = weighted(&features(&pos).unwrap(), &WEIGHTS);
+            let ours = if pos.side == Colour::White {
+                white
+            } else {
+                -white
+            };
+            assert_eq!(ours, evaluate(&pos), "{fen}");
+        }
+    }
+
+    #[test]
+    fn bare_minor_endings_are_draws() {
+        for fen in [
+            "8/8/4k3/8/8/2N5/4K3/8 w - - 0 1",
+            "8/8/4k3/3b4/8/2N5/4K3/8 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(evaluate(&pos), 0);
+            assert!(features(&pos).is_none());
+        }
+        let rook = Position::from_fen("8/8/4k3/8/8/2R5/4K3/8 w - - 0 1").unwrap();
+        assert!(evaluate(&rook) > 300);
+    }
+
+    #[test]
+    fn material_and_structure_point_the_right_way() {
+        let eval = |fen: &str| evaluate(&Position::from_fen(fen).unwrap());
+        // A queen up is a lot; a passed pawn on the seventh beats one on the third.
+        assert!(eval("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 800);
+        assert!(eval("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1") > eval("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1"));
+        // Doubled isolated pawns are worse than two connected ones.
+        assert!(
+            eval("4k3/8/8/8/8/2P5/2P5/4K3 w - - 0 1") < eval("4k3/8/8/8/8/8/2PP4/4K3 w - - 0 1")
+        );
+    }
 }

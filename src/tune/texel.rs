@@ -1,0 +1,262 @@
+//! Texel's method: fit the evaluation's weights so that `sigmoid(K × eval / 400)` predicts
+//! the game results of the training positions (mean squared error).
+//!
+//! The evaluation is linear in its weights ([`crate::eval::weighted`]), so each position is
+//! turned into its sparse feature counts once, and the fit works on those alone: full-batch
+//! gradient descent with Adam, after `K` is chosen to fit the starting weights best.
+
+use crate::ccr::Position;
+use crate::eval::{self, Features, MAX_PHASE, S, param};
+
+/// One training position: its nonzero counts, its phase and the game's result for White.
+pub struct Sample {
+    counts: Vec<(u16, i16)>,
+    phase: i32,
+    result: f64,
+}
+
+/// Parses `FEN;RESULT` lines (RESULT 1.0, 0.5 or 0.0, or 1-0, 1/2-1/2, 0-1) into samples;
+/// lines that do not parse, and positions drawn by material, are counted and skipped.
+pub fn load(text: &str) -> (Vec<Sample>, usize) {
+    let mut samples = Vec::new();
+    let mut skipped = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let parsed = line.rsplit_once(';').and_then(|(fen, result)| {
+            let result = match result.trim() {
+                "1.0" | "1" | "1-0" => 1.0,
+                "0.5" | "1/2-1/2" => 0.5,
+                "0.0" | "0" | "0-1" => 0.0,
+                _ => return None,
+            };
+            let pos = Position::from_fen(fen.trim()).ok()?;
+            let features = eval::features(&pos)?;
+            Some(sample(&features, result))
+        });
+        match parsed {
+            Some(s) => samples.push(s),
+            None => skipped += 1,
+        }
+    }
+    (samples, skipped)
+}
+
+fn sample(features: &Features, result: f64) -> Sample {
+    Sample {
+        counts: features
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c != 0)
+            .map(|(i, &c)| (i as u16, c as i16))
+            .collect(),
+        phase: features.phase,
+        result,
+    }
+}
+
+/// The weights as floating-point pairs while fitting.
+type Weights = Vec<[f64; 2]>;
+
+fn evaluate(sample: &Sample, weights: &Weights) -> f64 {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(i, c) in &sample.counts {
+        mg += weights[i as usize][0] * c as f64;
+        eg += weights[i as usize][1] * c as f64;
+    }
+    let phase = sample.phase as f64 / MAX_PHASE as f64;
+    mg * phase + eg * (1.0 - phase)
+}
+
+fn sigmoid(k: f64, eval: f64) -> f64 {
+    1.0 / (1.0 + (-k * eval / 400.0).exp())
+}
+
+/// Mean squared error of the predictions.
+pub fn error(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| (s.result - sigmoid(k, evaluate(s, weights))).powi(2))
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The `K` that fits the current weights best (golden-section search on 0.1..4).
+pub fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
+    let (mut lo, mut hi) = (0.1f64, 4.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if error(samples, weights, a) < error(samples, weights, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Fits the weights, starting from `start`; `progress` hears the error every 100 epochs.
+/// Material weights are fitted too; the king's material (never counted) stays at zero.
+pub fn tune(
+    samples: &[Sample],
+    start: &[S],
+    epochs: usize,
+    progress: &mut dyn FnMut(usize, f64, f64),
+) -> (Vec<S>, f64) {
+    let mut weights: Weights = start.iter().map(|w| [w.mg as f64, w.eg as f64]).collect();
+    let k = fit_k(samples, &weights);
+    let (rate, beta1, beta2, epsilon) = (1.0, 0.9, 0.999, 1e-8);
+    let mut m = vec![[0.0; 2]; weights.len()];
+    let mut v = vec![[0.0; 2]; weights.len()];
+    let n = samples.len().max(1) as f64;
+    for epoch in 1..=epochs {
+        let mut gradient = vec![[0.0f64; 2]; weights.len()];
+        for s in samples {
+            let p = sigmoid(k, evaluate(s, &weights));
+            // d(error)/d(eval), the constant factors folded into the rate.
+            let g = (p - s.result) * p * (1.0 - p);
+            let phase = s.phase as f64 / MAX_PHASE as f64;
+            for &(i, c) in &s.counts {
+                gradient[i as usize][0] += g * c as f64 * phase;
+                gradient[i as usize][1] += g * c as f64 * (1.0 - phase);
+            }
+        }
+        for i in 0..weights.len() {
+            for half in 0..2 {
+                let g = gradient[i][half] * k / n;
+                m[i][half] = beta1 * m[i][half] + (1.0 - beta1) * g;
+                v[i][half] = beta2 * v[i][half] + (1.0 - beta2) * g * g;
+                let m_hat = m[i][half] / (1.0 - beta1.powi(epoch as i32));
+                let v_hat = v[i][half] / (1.0 - beta2.powi(epoch as i32));
+                weights[i][half] -= rate * m_hat / (v_hat.sqrt() + epsilon);
+            }
+        }
+        if epoch % 100 == 0 || epoch == epochs {
+            progress(epoch, k, error(samples, &weights, k));
+        }
+    }
+    let fitted = weights
+        .iter()
+        .map(|w| eval::s(w[0].round() as i32, w[1].round() as i32))
+        .collect();
+    (fitted, k)
+}
+
+/// The groups of weights as `src/eval/weights.rs` lists them: name, first index, length,
+/// weights per line.
+const GROUPS: [(&str, usize, usize, usize); 17] = [
+    (
+        "MATERIAL: pawn, knight, bishop, rook, queen",
+        param::MATERIAL,
+        5,
+        5,
+    ),
+    ("PST pawn", param::PST, 32, 4),
+    ("PST knight", param::PST + 32, 32, 4),
+    ("PST bishop", param::PST + 64, 32, 4),
+    ("PST rook", param::PST + 96, 32, 4),
+    ("PST queen", param::PST + 128, 32, 4),
+    ("PST king", param::PST + 160, 32, 4),
+    (
+        "MOBILITY: minor, rook, queen or king",
+        param::MOBILITY,
+        3,
+        3,
+    ),
+    (
+        "KING_ATTACK: pawn, minor, rook, queen or king",
+        param::KING_ATTACK,
+        4,
+        4,
+    ),
+    ("PAWN_SHIELD", param::PAWN_SHIELD, 1, 1),
+    ("HANGING", param::HANGING, 1, 1),
+    (
+        "THREAT_BY_PAWN, THREAT_BY_MINOR, THREAT_BY_ROOK",
+        param::THREAT_BY_PAWN,
+        3,
+        3,
+    ),
+    ("PASSED: ranks 1-8 from its own side", param::PASSED, 8, 4),
+    ("ISOLATED, DOUBLED", param::ISOLATED, 2, 2),
+    ("BISHOP_PAIR", param::BISHOP_PAIR, 1, 1),
+    ("ROOK_OPEN, ROOK_SEMI_OPEN", param::ROOK_OPEN, 2, 2),
+    ("TEMPO", param::TEMPO, 1, 1),
+];
+
+/// The text of `src/eval/weights.rs` for `weights`, with how they were made.
+pub fn weights_file(weights: &[S], provenance: &str) -> String {
+    let mut body = String::new();
+    for &(name, first, len, per_line) in &GROUPS {
+        let name = match name.strip_prefix("PST ") {
+            Some(piece) => {
+                format!("PST {piece}: ranks 1-8 from its own side, files a-d (h-e mirrored)")
+            }
+            None => name.to_string(),
+        };
+        body.push_str(&format!("    // {name}\n"));
+        for line in weights[first..first + len].chunks(per_line) {
+            let items: Vec<String> = line
+                .iter()
+                .map(|w| format!("s({}, {}),", w.mg, w.eg))
+                .collect();
+            body.push_str(&format!("    {}\n", items.join(" ")));
+        }
+    }
+    format!(
+        "//! The evaluation's weights, indexed by [`super::param`].\n//!\n{provenance}\n\n\
+         use super::{{S, param, s}};\n\n\
+         /// Every weight of the evaluation (middle game, end game), in centipawns.\n\
+         #[rustfmt::skip]\n\
+         pub const WEIGHTS: [S; param::COUNT] = [\n{body}];\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::weights::WEIGHTS;
+
+    #[test]
+    fn the_weights_file_reproduces_itself() {
+        let text = weights_file(&WEIGHTS, "//! (test)");
+        let groups: usize = GROUPS.iter().map(|g| g.2).sum();
+        assert_eq!(groups, param::COUNT);
+        let source = include_str!("../eval/weights.rs");
+        let body = |t: &str| t[t.find("#[rustfmt::skip]").unwrap()..].to_string();
+        assert_eq!(body(&text), body(source));
+    }
+
+    #[test]
+    fn tuning_moves_toward_the_results() {
+        // White wins every game in which it has an extra pawn: the pawn's worth must grow
+        // from a start that makes it nearly worthless.
+        let mut lines = String::new();
+        for fen in [
+            "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+            "4k3/8/8/8/8/4P3/3P4/4K3 b - - 0 1",
+            "4k3/8/8/3P4/8/4P3/8/4K3 w - - 0 1",
+        ] {
+            lines.push_str(&format!("{fen};1-0\n"));
+        }
+        lines.push_str("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1;1/2-1/2\nnot a fen;1-0\n");
+        let (samples, skipped) = load(&lines);
+        assert_eq!((samples.len(), skipped), (4, 1));
+        let mut start = WEIGHTS.to_vec();
+        start[param::MATERIAL] = eval::s(1, 1);
+        let before = error(
+            &samples,
+            &start.iter().map(|w| [w.mg as f64, w.eg as f64]).collect(),
+            1.0,
+        );
+        let (fitted, _) = tune(&samples, &start, 200, &mut |_, _, _| {});
+        let after = error(
+            &samples,
+            &fitted.iter().map(|w| [w.mg as f64, w.eg as f64]).collect(),
+            1.0,
+        );
+        assert!(after < before, "{before} -> {after}");
+        assert!(fitted[param::MATERIAL].eg > 1);
+    }
+}
