@@ -372,9 +372,7 @@ impl<'a> Worker<'a> {
                     }
                 }
                 if let Some(budget) = limits.time {
-                    // The next iteration takes longer than all before it: do not start one
-                    // that cannot end inside the soft limit.
-                    if !self.pondering() && self.clock_start.elapsed() >= budget.soft / 2 {
+                    if !self.pondering() && self.clock_start.elapsed() >= budget.soft {
                         break;
                     }
                 }
@@ -398,7 +396,7 @@ impl<'a> Worker<'a> {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = 0;
         if ply > 0 {
-            if self.history.is_repetition() || pos.halfmove_clock >= 100 {
+            if self.history.is_repetition() {
                 return 0;
             }
             // Mate-distance pruning: no result here can beat a shorter mate found already.
@@ -411,6 +409,11 @@ impl<'a> Worker<'a> {
         let block = AttackBlock::new(&pos.board);
         let us = pos.side;
         let in_check = block.in_check(us, pos.king(us));
+        if ply > 0 && pos.halfmove_clock >= 100 {
+            // The fifty-move rule, unless the last move mated.
+            let mated = in_check && pos.legal_moves().is_empty();
+            return if mated { -MATE + ply as i32 } else { 0 };
+        }
         if in_check {
             depth += 1;
         }

@@ -111,6 +111,13 @@ fn fifty_move_rule_draws() {
 }
 
 #[test]
+fn mate_on_the_hundredth_ply_is_still_mate() {
+    // Ra8 mates with the clock reaching 100: mate beats the fifty-move rule.
+    let (outcome, _) = search("7k/8/6K1/8/8/8/8/R7 w - - 99 80", depth(3));
+    assert_eq!(Score::from_search(outcome.score), Score::Mate(1));
+}
+
+#[test]
 fn searchmoves_restricts_the_root() {
     let pos = Position::startpos();
     let only = pos.parse_uci_move("a2a3").unwrap();

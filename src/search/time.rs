@@ -39,17 +39,17 @@ pub fn budget(clock: Clock, overhead: Duration) -> Budget {
     if moves == 1 {
         // The last move before the control: most of what is left.
         return Budget {
-            soft: available * 7 / 10,
+            soft: available * 4 / 10,
             hard: available * 9 / 10,
         };
     }
-    let share = available / moves + clock.increment * 3 / 4;
-    let soft = share.min(available / 2).max(floor);
-    let hard = (soft * 4).min(available * 3 / 4).max(soft);
+    let share = (available / moves + clock.increment * 3 / 4).min(available / 2);
+    let soft = (share / 2).max(floor);
+    let hard = (share * 4).min(available * 3 / 4).max(soft);
     Budget { soft, hard }
 }
 
-/// The limits of `go movetime`: the time asked for, less the overhead.
+/// The limits of `go movetime`: the time asked for, less the overhead, all of it used.
 pub fn fixed(movetime: Duration, overhead: Duration) -> Budget {
     let time = movetime
         .saturating_sub(overhead.min(movetime / 2))
@@ -96,9 +96,9 @@ mod tests {
 
     #[test]
     fn bullet_keeps_its_share_of_the_clock() {
-        // 1 s + 10 ms: about a thirtieth of the clock plus most of the increment.
+        // 1 s + 10 ms: a share of about a thirtieth of the clock plus most of the increment.
         let b = budget(clock(1_000, 10, None), ms(20));
-        assert!(b.soft >= ms(30) && b.soft <= ms(45), "{b:?}");
+        assert!(b.soft >= ms(15) && b.soft <= ms(23), "{b:?}");
         // Nearly flagged: think for almost nothing.
         let b = budget(clock(15, 10, None), ms(20));
         assert!(b.hard <= ms(1), "{b:?}");
