@@ -9,7 +9,7 @@ REPR ?= ccr
 IMPL ?= portable
 
 .PHONY: all build setup test test-deep lint perft bench bench-setup fuzz clean \
-	setup32 build32 test32 bench-arch
+	setup32 build32 test32 bench-arch setup-uci test-uci match
 
 # 32-bit (i686) builds use Debian's toolchain (rustup has no i686 std here), named explicitly
 # so that rustup's cargo and rustc, first on PATH, are never picked up for them.
@@ -36,12 +36,32 @@ endif
 # Everything the tests need, installed idempotently.
 setup:
 	bash scripts/setup.sh
+	bash scripts/setup-uci.sh
 
 # The whole test suite (what CI runs): lints, unit, perft, differential and CLI tests, then
 # the same tests built for i686 (test32).
 test: setup lint
 	$(CARGO) test --release
+	$(MAKE) --no-print-directory test-uci
 	$(MAKE) --no-print-directory test32
+
+# python-chess and Debian's chess engines (fairymax phalanx sjeng glaurung gnuchess toga2
+# stockfish, in /usr/games), installed idempotently (root, Debian).
+setup-uci:
+	bash scripts/setup-uci.sh
+
+# The UCI engine through real clients (tests/uci/, python-chess and raw pipes): handshake,
+# go limits, stop/isready/quit latencies, special moves, malformed input, bullet games that
+# must not flag, full games against itself, Fairy-Max and Phalanx, `ccr bench` (about a
+# minute). CCR_BIN=path tests another engine; PGNs land in target/uci-tests/.
+test-uci: setup-uci build
+	python3 -B tests/uci/run.py
+
+# Strength gauntlet against Debian's engines (docs/STRENGTH.md), e.g.
+# make match MATCH_ARGS="--engines phalanx,sjeng --games 40 --tc 10+0.1 --ccr-option Hash=64"
+MATCH_ARGS ?=
+match: setup-uci build
+	python3 -B scripts/match.py $(MATCH_ARGS)
 
 # The deep perft counts (minutes).
 test-deep: setup

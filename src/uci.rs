@@ -447,44 +447,34 @@ fn parse_go(args: &[&str], position: &Position) -> (GoRequest, Vec<String>) {
     let mut request = GoRequest::default();
     let mut problems = Vec::new();
     let mut i = 0;
-    // A time may be negative (some GUIs send that once a clock has run out): zero then.
-    let millis = |text: &str| -> Option<Duration> {
-        text.parse::<i64>()
-            .ok()
-            .map(|ms| Duration::from_millis(ms.max(0) as u64))
-    };
     while i < args.len() {
         let key = args[i];
         let value = args.get(i + 1).copied();
+        // A number below the smallest sensible value is raised to it, and said so (some
+        // GUIs send a negative time once a clock has run out): never a search without end.
+        let mut number = |least: i64| -> Option<i64> {
+            let n = value?.parse::<i64>().ok()?;
+            if n < least {
+                problems.push(format!("go: {key} {n} taken as {least}"));
+            }
+            Some(n.max(least))
+        };
+        let millis = |n: i64| Duration::from_millis(n as u64);
         let mut takes_value = true;
         let ok = match key {
-            "wtime" => value
-                .and_then(millis)
-                .map(|t| request.time[Colour::White as usize] = Some(t)),
-            "btime" => value
-                .and_then(millis)
-                .map(|t| request.time[Colour::Black as usize] = Some(t)),
-            "winc" => value
-                .and_then(millis)
-                .map(|t| request.increment[Colour::White as usize] = Some(t)),
-            "binc" => value
-                .and_then(millis)
-                .map(|t| request.increment[Colour::Black as usize] = Some(t)),
-            "movetime" => value.and_then(millis).map(|t| request.movetime = Some(t)),
-            "movestogo" => value
-                .and_then(|v| v.parse().ok())
-                .map(|n| request.moves_to_go = Some(n)),
-            "depth" => value
-                .and_then(|v| v.parse::<i32>().ok())
-                .filter(|&d| d >= 1)
-                .map(|d| request.depth = Some(d)),
-            "nodes" => value
-                .and_then(|v| v.parse().ok())
-                .map(|n| request.nodes = Some(n)),
-            "mate" => value
-                .and_then(|v| v.parse::<i32>().ok())
-                .filter(|&m| m >= 1)
-                .map(|m| request.mate = Some(m)),
+            "wtime" => number(0).map(|n| request.time[Colour::White as usize] = Some(millis(n))),
+            "btime" => number(0).map(|n| request.time[Colour::Black as usize] = Some(millis(n))),
+            "winc" => {
+                number(0).map(|n| request.increment[Colour::White as usize] = Some(millis(n)))
+            }
+            "binc" => {
+                number(0).map(|n| request.increment[Colour::Black as usize] = Some(millis(n)))
+            }
+            "movetime" => number(0).map(|n| request.movetime = Some(millis(n))),
+            "movestogo" => number(1).map(|n| request.moves_to_go = Some(n.min(1_000) as u32)),
+            "depth" => number(1).map(|n| request.depth = Some(n.min(1_000) as i32)),
+            "nodes" => number(1).map(|n| request.nodes = Some(n as u64)),
+            "mate" => number(1).map(|n| request.mate = Some(n.min(1_000) as i32)),
             "infinite" | "ponder" => {
                 takes_value = false;
                 if key == "infinite" {
@@ -676,6 +666,26 @@ mod tests {
         );
         assert!(out.contains("readyok"));
         assert_eq!(out.matches("bestmove").count(), 1, "{out}");
+    }
+
+    #[test]
+    fn limits_below_their_least_are_raised_and_reported() {
+        let pos = Position::startpos();
+        let (request, problems) = parse_go(
+            &[
+                "wtime", "-100", "btime", "50", "depth", "-3", "nodes", "-5", "mate", "0",
+            ],
+            &pos,
+        );
+        assert_eq!(request.time[0], Some(Duration::ZERO));
+        assert_eq!(request.depth, Some(1));
+        assert_eq!(request.nodes, Some(1));
+        assert_eq!(request.mate, Some(1));
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(
+            problems[0].contains("wtime -100 taken as 0"),
+            "{problems:?}"
+        );
     }
 
     #[test]

@@ -1,0 +1,757 @@
+#!/usr/bin/env python3
+"""Strength matches: a gauntlet of ccr against Debian's chess engines (docs/STRENGTH.md).
+
+    python3 scripts/match.py --engines phalanx,sjeng --games 40 --tc 10+0.1
+
+Each opening of tests/data/openings.epd is played twice against every opponent, ccr once
+with White and once with Black. Every engine has its own clock, kept here (python-chess
+does not flag): a move that takes longer than the mover's remaining time loses on time.
+Games end only by the rules (checkmate, stalemate, insufficient material, threefold
+repetition and the fifty-move rule claimed at once, as python-chess's
+`Board.outcome(claim_draw=True)` says), by an engine's own resignation, or by a clearly
+flagged adjudication that is off by default (--resign, --draw, --max-plies).
+
+A game in which the opponent crashes, hangs past its clock or sends an illegal move is
+void: it goes to the PGN with Result "*" and is counted apart, never as a ccr win, and the
+same opening and colours are replayed (up to --max-replays times per game). The same
+failures on ccr's side are losses for ccr, reported as such.
+
+The engines' processes run in target/match/work/ (their log and learning files land
+there); each engine's stderr goes to target/match/work/NAME.stderr.
+
+Output per opponent: W/D/L from ccr's side, score, Elo difference with a 95 % interval
+(logistic model; standard error of the mean game score from the per-game trinomial
+variance) and LOS. Used by the UCI tests (tests/uci/) for their full games too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import dataclasses
+import datetime
+import logging
+import math
+import os
+import re
+import signal
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Tuple
+
+try:
+    import chess
+    import chess.engine
+    import chess.pgn
+except ImportError:  # pragma: no cover
+    sys.stderr.write("error: python-chess missing; run scripts/setup-uci.sh (make setup-uci)\n")
+    sys.exit(2)
+
+REPO = Path(__file__).resolve().parent.parent
+GAMES = "/usr/games"
+DEFAULT_CCR = os.environ.get("CCR_BIN") or str(REPO / "target" / "release" / "ccr")
+DEFAULT_OPENINGS = REPO / "tests" / "data" / "openings.epd"
+WORK_DIR = REPO / "target" / "match" / "work"
+
+# How long past its clock an engine may stay silent before it is killed as hung (seconds).
+HANG_GRACE = 5.0
+# Start-up (uci/xboard handshake) and option/ping timeout (seconds).
+HANDSHAKE_TIMEOUT = 20.0
+
+
+class MatchError(Exception):
+    """A setup error: reported as one `error:` line, exit status 2."""
+
+
+# --- engines ----------------------------------------------------------------------------
+
+
+class NoSetboardXBoard(chess.engine.XBoardProtocol):
+    """python-chess refuses xboard engines without `feature setboard=1` (Fairy-Max 5.0b
+    declares setboard=0 and has only `edit`). Such an engine can still play every game that
+    starts from the initial position, with the opening as moves (`new`, `force`, moves):
+    this protocol accepts the engine and refuses to send it a `setboard`."""
+
+    def _line_received(self, line: str) -> None:
+        if not self.initialized and line.startswith("feature ") and "setboard=0" in line:
+            self.no_setboard = True
+            line = line.replace("setboard=0", "setboard=1")
+        super()._line_received(line)
+
+    def send_line(self, line: str) -> None:
+        if line.startswith("setboard") and getattr(self, "no_setboard", False):
+            raise chess.engine.EngineError(
+                "engine has no setboard: it can only play games from the initial position"
+            )
+        super().send_line(line)
+
+
+@dataclasses.dataclass
+class EngineSpec:
+    name: str
+    protocol: str  # "uci" or "xboard"
+    command: List[str]
+    options: Dict[str, object] = dataclasses.field(default_factory=dict)
+    # False: the engine can only start from the initial position (openings as moves).
+    setboard: bool = True
+
+
+def known_engines(ccr: str) -> Dict[str, EngineSpec]:
+    """The engines --engines may name. Opponents play without their own opening books
+    (the openings come from the EPD file) and on one thread."""
+    g = GAMES
+    return {
+        "ccr": EngineSpec("ccr", "uci", [ccr]),
+        # -l- no learning file, -b- no book, -t hash in KB.
+        "phalanx": EngineSpec("phalanx", "xboard", [f"{g}/phalanx", "-l-", "-b-", "-t", "65536"]),
+        "sjeng": EngineSpec("sjeng", "xboard", [f"{g}/sjeng"]),
+        "fairymax": EngineSpec("fairymax", "xboard", [f"{g}/fairymax"], setboard=False),
+        "glaurung": EngineSpec(
+            "glaurung", "uci", [f"{g}/glaurung"], {"Threads": 1, "Hash": 64, "OwnBook": False}
+        ),
+        "toga2": EngineSpec(
+            "toga2", "uci", [f"{g}/toga2"], {"Number of Threads": 1, "Hash": 64, "OwnBook": False}
+        ),
+        "gnuchess": EngineSpec(
+            "gnuchess", "uci", [f"{g}/gnuchess", "--uci"], {"Hash": 64, "OwnBook": False}
+        ),
+        "stockfish": EngineSpec("stockfish", "uci", [f"{g}/stockfish"], {"Threads": 1, "Hash": 64}),
+    }
+
+
+def parse_option(text: str) -> Tuple[str, str]:
+    if "=" not in text:
+        raise MatchError(f"option {text!r} is not NAME=VALUE")
+    name, value = text.split("=", 1)
+    return name.strip(), value.strip()
+
+
+def coerce_option(engine: chess.engine.SimpleEngine, name: str, value: object) -> object:
+    opt = engine.options.get(name)
+    if opt is None:
+        raise MatchError(f"{engine.id.get('name', '?')} has no option {name!r}")
+    if isinstance(value, str):
+        if opt.type == "spin":
+            try:
+                return int(value)
+            except ValueError:
+                raise MatchError(f"option {name}: {value!r} is not an integer") from None
+        if opt.type == "check":
+            return value.lower() in ("1", "true", "on", "yes")
+    return value
+
+
+class Player:
+    """One engine process, restarted after a crash."""
+
+    def __init__(self, spec: EngineSpec, work_dir: Path = WORK_DIR):
+        self.spec = spec
+        self.work_dir = work_dir
+        self.engine: Optional[chess.engine.SimpleEngine] = None
+        self.id_name = spec.name
+        self._stderr = None
+
+    def start(self) -> chess.engine.SimpleEngine:
+        if self.engine is not None:
+            return self.engine
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        if self._stderr is None:
+            self._stderr = open(self.work_dir / f"{self.spec.name}.stderr", "ab")
+        cmd = self.spec.command
+        if not os.path.exists(cmd[0]):
+            raise MatchError(f"{self.spec.name}: {cmd[0]} not found (make setup-uci / cargo build --release)")
+        kwargs = dict(timeout=HANDSHAKE_TIMEOUT, cwd=str(self.work_dir), stderr=self._stderr)
+        try:
+            if self.spec.protocol == "uci":
+                engine = chess.engine.SimpleEngine.popen_uci(cmd, **kwargs)
+            elif self.spec.setboard:
+                engine = chess.engine.SimpleEngine.popen_xboard(cmd, **kwargs)
+            else:
+                engine = chess.engine.SimpleEngine.popen(NoSetboardXBoard, cmd, **kwargs)
+        except (chess.engine.EngineError, OSError, asyncio.TimeoutError, concurrent.futures.TimeoutError) as err:
+            raise MatchError(f"{self.spec.name}: failed to start {' '.join(cmd)}: {err!r}") from None
+        try:
+            if self.spec.options:
+                engine.configure(
+                    {k: coerce_option(engine, k, v) for k, v in self.spec.options.items()}
+                )
+        except (chess.engine.EngineError, MatchError) as err:
+            engine.close()
+            raise MatchError(f"{self.spec.name}: setting options failed: {err}") from None
+        self.engine = engine
+        self.id_name = engine.id.get("name", self.spec.name)
+        return engine
+
+    def pid(self) -> Optional[int]:
+        try:
+            return self.engine.transport.get_pid()  # type: ignore[union-attr]
+        except Exception:
+            return None
+
+    def kill(self) -> None:
+        pid = self.pid()
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def new_game(self, key: object) -> None:
+        """ucinewgame / new before the clock starts (python-chess would otherwise send it
+        inside the first `play` and charge its reply time to the engine's clock)."""
+        engine = self.start()
+        proto = engine.protocol
+
+        async def prepare() -> None:
+            if isinstance(proto, chess.engine.UciProtocol):
+                proto.game = key
+                proto._ucinewgame()
+            await proto.ping()
+
+        fut = asyncio.run_coroutine_threadsafe(prepare(), proto.loop)
+        fut.result(HANDSHAKE_TIMEOUT)
+
+    def close(self) -> None:
+        if self.engine is not None:
+            try:
+                self.engine.quit()
+            except Exception:
+                self.kill()
+                try:
+                    self.engine.close()
+                except Exception:
+                    pass
+            self.engine = None
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+    def discard(self) -> None:
+        """After a crash, hang or protocol error: kill the process; the next game starts anew."""
+        if self.engine is not None:
+            self.kill()
+            try:
+                self.engine.close()
+            except Exception:
+                pass
+            self.engine = None
+
+
+# --- time control -----------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class TimeControl:
+    base: float  # seconds
+    inc: float = 0.0  # seconds per move
+    moves: int = 0  # moves per period (0: the whole game)
+
+    @staticmethod
+    def parse(text: str) -> "TimeControl":
+        m = re.fullmatch(r"(?:(\d+)/)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?", text.strip())
+        if not m or float(m.group(2)) <= 0:
+            raise MatchError(f"bad time control {text!r}; expected [MOVES/]BASE[+INC] in seconds, e.g. 10+0.1")
+        return TimeControl(float(m.group(2)), float(m.group(3) or 0), int(m.group(1) or 0))
+
+    def pgn(self) -> str:
+        def f(x: float) -> str:
+            return f"{x:g}"
+
+        s = f"{f(self.base)}+{f(self.inc)}" if self.inc else f(self.base)
+        return f"{self.moves}/{s}" if self.moves else s
+
+    def __str__(self) -> str:
+        return self.pgn()
+
+
+# --- openings ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Opening:
+    name: str
+    board: chess.Board  # the opening position, with the opening moves on its stack if known
+
+
+def load_openings(path: Path) -> List[Opening]:
+    """EPD lines; `#` lines are comments. The `c1` operation, if present, holds the opening
+    as UCI moves from the initial position (needed by engines without setboard); `id` or
+    `c0` names it."""
+    out: List[Opening] = []
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as err:
+        raise MatchError(f"cannot read openings {path}: {err.strerror}") from None
+    for n, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            board, ops = chess.Board.from_epd(line)
+        except ValueError as err:
+            raise MatchError(f"{path}:{n}: bad EPD: {err}") from None
+        name = str(ops.get("id") or ops.get("c0") or f"line {n}")
+        moves = ops.get("c1")
+        if moves:
+            replay = chess.Board()
+            for uci in str(moves).split():
+                try:
+                    replay.push_uci(uci)
+                except ValueError:
+                    raise MatchError(f"{path}:{n}: c1 move {uci!r} illegal") from None
+            if replay.epd() != board.epd():
+                raise MatchError(f"{path}:{n}: c1 moves reach {replay.epd()}, not the EPD position")
+            board = replay
+        out.append(Opening(name, board))
+    if not out:
+        raise MatchError(f"{path}: no openings")
+    return out
+
+
+# --- one game ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class GameResult:
+    result: str  # "1-0", "0-1", "1/2-1/2" or "*"
+    termination: str  # PGN Termination: normal, time forfeit, rules infraction, abandoned, adjudication
+    reason: str  # human-readable: "checkmate", "white lost on time (-0.012 s)", ...
+    void: bool  # opponent failure: not counted
+    game: chess.pgn.Game
+    # Which side failed (crash/illegal/time), if any.
+    failed: Optional[chess.Color] = None
+    plies: int = 0
+
+
+@dataclasses.dataclass
+class Adjudication:
+    max_plies: int = 0  # 0: off; else a draw by adjudication after that many plies
+    resign_cp: int = 0  # 0: off; both engines agree one side is this far behind ...
+    resign_moves: int = 0  # ... for this many moves each
+    draw_cp: int = 0  # 0: off; both scores within ±draw_cp ...
+    draw_moves: int = 0  # ... for this many moves each
+    draw_after: int = 0  # ... from this full move number on
+
+
+def outcome_reason(outcome: chess.Outcome) -> str:
+    return outcome.termination.name.lower().replace("_", " ")
+
+
+def play_game(
+    white: Player,
+    black: Player,
+    opening: Optional[Opening],
+    tc: TimeControl,
+    *,
+    event: str = "ccr gauntlet",
+    round_: str = "?",
+    counted_side: Optional[chess.Color] = None,
+    adjudication: Adjudication = Adjudication(),
+    time_margin: float = 0.0,
+    on_move: Optional[Callable[[chess.Board, chess.Move, float, float], None]] = None,
+) -> GameResult:
+    """Plays one game. `counted_side` is the side whose failures are losses (ccr); the
+    other side's crash, hang or illegal move makes the game void. `time_margin` (seconds)
+    is tolerated past zero on the clock before a flag. `on_move(board_before, move, seconds,
+    clock_left)` is called after each move."""
+    board = opening.board.copy() if opening else chess.Board()
+    start = board.copy(stack=False)
+    players = {chess.WHITE: white, chess.BLACK: black}
+    clocks = {chess.WHITE: tc.base, chess.BLACK: tc.base}
+    moves_in_period = {chess.WHITE: 0, chess.BLACK: 0}
+    key = object()
+    comments: List[str] = []
+    evals: List[Tuple[chess.Color, Optional[int]]] = []
+
+    game = chess.pgn.Game()
+    game.setup(start)
+    game.headers["Event"] = event
+    game.headers["Site"] = socket.gethostname()
+    game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
+    game.headers["Round"] = round_
+    game.headers["TimeControl"] = tc.pgn()
+    if opening:
+        game.headers["Opening"] = opening.name
+        if opening.board.move_stack:
+            game.comment = "opening: " + " ".join(m.uci() for m in opening.board.move_stack)
+    node: chess.pgn.GameNode = game
+
+    def finish(result: str, termination: str, reason: str, void: bool = False, failed=None) -> GameResult:
+        for side, player in players.items():
+            game.headers["White" if side else "Black"] = player.id_name
+        game.headers["Result"] = result
+        game.headers["Termination"] = termination
+        game.headers["PlyCount"] = str(len(board.move_stack) - len(opening.board.move_stack if opening else []))
+        if void:
+            game.headers["Void"] = reason
+        node.comment = (node.comment + " " if node.comment else "") + reason
+        return GameResult(result, termination, reason, void, game, failed, int(game.headers["PlyCount"]))
+
+    def lose(side: chess.Color, termination: str, reason: str, failure: bool = True) -> GameResult:
+        """`side` loses. A failure (crash, hang, illegal move, protocol error) of the side
+        that is not counted makes the game void instead."""
+        void = failure and counted_side is not None and side != counted_side
+        result = "*" if void else ("0-1" if side == chess.WHITE else "1-0")
+        if termination == "time forfeit" and not void and board.has_insufficient_material(not side):
+            return finish("1/2-1/2", termination, reason + "; the opponent cannot mate: draw", failed=side)
+        return finish(result, termination, reason, void=void, failed=side if failure or termination == "time forfeit" else None)
+
+    for side in (chess.WHITE, chess.BLACK):
+        try:
+            players[side].new_game(key)
+        except (chess.engine.EngineError, concurrent.futures.TimeoutError, asyncio.TimeoutError) as err:
+            players[side].discard()
+            return lose(side, "abandoned", f"{players[side].spec.name} failed to start a game: {err!r}")
+
+    while True:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            return finish(outcome.result(), "normal", outcome_reason(outcome))
+        plies = len(board.move_stack) - (len(opening.board.move_stack) if opening else 0)
+        if adjudication.max_plies and plies >= adjudication.max_plies:
+            return finish("1/2-1/2", "adjudication", f"draw adjudicated after {plies} plies (--max-plies)")
+
+        side = board.turn
+        player = players[side]
+        engine = player.start()
+        limit = chess.engine.Limit(
+            white_clock=max(clocks[chess.WHITE], 0.001),
+            black_clock=max(clocks[chess.BLACK], 0.001),
+            white_inc=tc.inc if tc.inc else None,
+            black_inc=tc.inc if tc.inc else None,
+            remaining_moves=(tc.moves - moves_in_period[side]) if tc.moves else None,
+            clock_id=key,
+        )
+        hung = threading.Event()
+
+        def on_hang(p=player) -> None:
+            hung.set()
+            p.kill()
+
+        timer = threading.Timer(clocks[side] + HANG_GRACE, on_hang)
+        timer.daemon = True
+        t0 = time.perf_counter()
+        timer.start()
+        try:
+            result = engine.play(board, limit, game=key, info=chess.engine.INFO_SCORE | chess.engine.INFO_BASIC)
+            error = None
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, asyncio.TimeoutError,
+                concurrent.futures.TimeoutError) as err:
+            result, error = None, err
+        finally:
+            timer.cancel()
+        elapsed = time.perf_counter() - t0
+        name = player.spec.name
+        colour = "white" if side else "black"
+        if hung.is_set():
+            player.discard()
+            return lose(side, "time forfeit",
+                        f"{colour} ({name}) lost on time: no move after {elapsed:.3f} s, killed as hung")
+        if error is not None:
+            player.discard()
+            if isinstance(error, chess.engine.EngineTerminatedError):
+                return lose(side, "abandoned", f"{colour} ({name}) crashed: {error}")
+            if "illegal" in str(error).lower():
+                return lose(side, "rules infraction", f"{colour} ({name}) sent an illegal move: {error}")
+            return lose(side, "abandoned", f"{colour} ({name}) protocol error: {error}")
+
+        clocks[side] -= elapsed
+        if clocks[side] < -time_margin:
+            return lose(side, "time forfeit",
+                        f"{colour} ({name}) lost on time: {elapsed:.3f} s for the move, clock {clocks[side]:+.3f} s",
+                        failure=False)
+        clocks[side] += tc.inc
+        if tc.moves:
+            moves_in_period[side] += 1
+            if moves_in_period[side] == tc.moves:
+                moves_in_period[side] = 0
+                clocks[side] += tc.base
+
+        if result.resigned:
+            return lose(side, "normal", f"{colour} ({name}) resigns", failure=False)
+        move = result.move
+        if move is None or move not in board.legal_moves:
+            player.discard()
+            return lose(side, "rules infraction", f"{colour} ({name}) sent an illegal move {move}")
+
+        score = result.info.get("score")
+        cp: Optional[int] = None
+        comment = ""
+        if score is not None:
+            pov = score.pov(side)
+            cp = pov.score(mate_score=100000)
+            comment = (f"{pov.score() / 100:+.2f}" if not pov.is_mate() else f"{'+' if pov.mate() > 0 else '-'}M{abs(pov.mate())}")
+            if "depth" in result.info:
+                comment += f"/{result.info['depth']}"
+            comment += " "
+        comment += f"{elapsed:.3f}s"
+        before = board.copy() if on_move else board
+        board.push(move)
+        node = node.add_variation(move, comment=comment)
+        evals.append((side, cp))
+        if on_move:
+            on_move(before, move, elapsed, clocks[side])
+
+        # Optional adjudications (off by default): both engines' own scores must agree.
+        adj = adjudication_result(evals, board, adjudication)
+        if adj:
+            return finish(*adj)
+
+
+def adjudication_result(evals, board: chess.Board, adj: Adjudication) -> Optional[Tuple[str, str, str]]:
+    """Scores are from the mover's point of view; both engines' last N scores count."""
+    if adj.resign_cp and adj.resign_moves:
+        n = 2 * adj.resign_moves
+        last = evals[-n:]
+        if len(last) == n and all(cp is not None for _, cp in last):
+            # From White's point of view.
+            white = [cp if side == chess.WHITE else -cp for side, cp in last]
+            if all(s <= -adj.resign_cp for s in white):
+                return "0-1", "adjudication", f"resign adjudication: White behind >= {adj.resign_cp} cp for {adj.resign_moves} moves by both engines"
+            if all(s >= adj.resign_cp for s in white):
+                return "1-0", "adjudication", f"resign adjudication: Black behind >= {adj.resign_cp} cp for {adj.resign_moves} moves by both engines"
+    if adj.draw_cp and adj.draw_moves and board.fullmove_number >= adj.draw_after:
+        n = 2 * adj.draw_moves
+        last = evals[-n:]
+        if len(last) == n and all(cp is not None and abs(cp) <= adj.draw_cp for _, cp in last):
+            return "1/2-1/2", "adjudication", f"draw adjudication: |score| <= {adj.draw_cp} cp for {adj.draw_moves} moves by both engines"
+    return None
+
+
+# --- statistics -------------------------------------------------------------------------
+
+
+def elo_from_score(s: float) -> float:
+    if s <= 0.0:
+        return -math.inf
+    if s >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / s - 1.0)
+
+
+@dataclasses.dataclass
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    void: int = 0
+    ccr_failures: int = 0  # ccr losses by crash, illegal move or time
+    opp_time_losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def stats(self) -> Dict[str, float]:
+        """Score, Elo with a 95 % interval and LOS. The standard error is that of the mean
+        game score: per-game variance from the observed win/draw/loss frequencies."""
+        n = self.games
+        if n == 0:
+            return {}
+        w, d, l = self.wins / n, self.draws / n, self.losses / n
+        s = w + d / 2
+        var = w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * (0 - s) ** 2
+        se = math.sqrt(var / n)
+        z = 1.959963984540054
+        lo, hi = max(s - z * se, 0.0), min(s + z * se, 1.0)
+        decisive = self.wins + self.losses
+        los = 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive))) if decisive else 0.5
+        return {"score": s, "elo": elo_from_score(s), "elo_lo": elo_from_score(lo),
+                "elo_hi": elo_from_score(hi), "los": los, "se": se}
+
+    def line(self, name: str) -> str:
+        st = self.stats()
+        if not st:
+            return f"{name:<10} no games"
+
+        def e(x: float) -> str:
+            if not math.isfinite(x):
+                return "+inf" if x > 0 else "-inf"
+            return f"{round(x) or 0:+d}"
+
+        elo, lo, hi = st["elo"], st["elo_lo"], st["elo_hi"]
+        err = ""
+        if math.isfinite(elo) and math.isfinite(lo) and math.isfinite(hi):
+            err = f" ±{(hi - lo) / 2:.0f}"
+        extra = []
+        if self.void:
+            extra.append(f"void {self.void}")
+        if self.ccr_failures:
+            extra.append(f"ccr crash/illegal/time losses {self.ccr_failures}")
+        if self.opp_time_losses:
+            extra.append(f"opponent time losses {self.opp_time_losses}")
+        return (f"{name:<10} {self.games:>4} games  +{self.wins} ={self.draws} -{self.losses}  "
+                f"score {100 * st['score']:.1f}%  Elo {e(elo)}{err} [{e(lo)}, {e(hi)}]  "
+                f"LOS {100 * st['los']:.1f}%" + (f"  ({', '.join(extra)})" if extra else ""))
+
+
+# --- the gauntlet -----------------------------------------------------------------------
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engines", default="phalanx,sjeng",
+                    help="comma-separated opponents: phalanx, sjeng, fairymax, glaurung, toga2, gnuchess, stockfish (default: phalanx,sjeng)")
+    ap.add_argument("--games", type=int, default=40, help="games per opponent, rounded up to even (default 40)")
+    ap.add_argument("--tc", default="10+0.1", help="time control [MOVES/]BASE[+INC] in seconds (default 10+0.1)")
+    ap.add_argument("--concurrency", type=int, default=1, help="games at once (default 1; the machine has 2 cores)")
+    ap.add_argument("--openings", default=str(DEFAULT_OPENINGS), help="EPD file (default tests/data/openings.epd)")
+    ap.add_argument("--pgn", default=str(REPO / "target" / "match" / "games.pgn"), help="PGN output (appended)")
+    ap.add_argument("--ccr", default=DEFAULT_CCR, help="the ccr binary (default $CCR_BIN or target/release/ccr)")
+    ap.add_argument("--ccr-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="UCI option for ccr, repeatable (e.g. Hash=64)")
+    ap.add_argument("--engine-option", action="append", default=[], metavar="ENGINE:NAME=VALUE",
+                    help="option for an opponent, repeatable (e.g. toga2:Hash=128)")
+    ap.add_argument("--time-margin", type=float, default=0.0,
+                    help="milliseconds tolerated past zero on a clock before a flag (default 0)")
+    ap.add_argument("--max-replays", type=int, default=2, help="replays of a void game (default 2)")
+    ap.add_argument("--resign", default="", metavar="CP:MOVES",
+                    help="resign adjudication, off by default: both engines score a side <= -CP for MOVES moves each")
+    ap.add_argument("--draw", default="", metavar="CP:MOVES:FROM",
+                    help="draw adjudication, off by default: both |score| <= CP for MOVES moves each from move FROM")
+    ap.add_argument("--max-plies", type=int, default=0, help="draw adjudication after that many plies (default 0: off)")
+    ap.add_argument("--event", default="ccr gauntlet", help="PGN Event")
+    args = ap.parse_args(argv)
+
+    logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
+    try:
+        return run(args)
+    except MatchError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    tc = TimeControl.parse(args.tc)
+    specs = known_engines(args.ccr)
+    names = [n.strip() for n in args.engines.split(",") if n.strip()]
+    if not names:
+        raise MatchError("--engines names no engine")
+    for n in names:
+        if n not in specs or n == "ccr":
+            raise MatchError(f"unknown opponent {n!r}; known: {', '.join(k for k in specs if k != 'ccr')}")
+    if args.games < 1 or args.concurrency < 1:
+        raise MatchError("--games and --concurrency must be at least 1")
+    for text in args.ccr_option:
+        k, v = parse_option(text)
+        specs["ccr"].options[k] = v
+    for text in args.engine_option:
+        if ":" not in text:
+            raise MatchError(f"--engine-option {text!r} is not ENGINE:NAME=VALUE")
+        eng, kv = text.split(":", 1)
+        if eng not in specs:
+            raise MatchError(f"--engine-option: unknown engine {eng!r}")
+        k, v = parse_option(kv)
+        specs[eng].options[k] = v
+    adj = Adjudication(max_plies=args.max_plies)
+    if args.resign:
+        try:
+            adj.resign_cp, adj.resign_moves = (int(x) for x in args.resign.split(":"))
+        except ValueError:
+            raise MatchError("--resign wants CP:MOVES, e.g. 1000:4") from None
+    if args.draw:
+        try:
+            adj.draw_cp, adj.draw_moves, adj.draw_after = (int(x) for x in args.draw.split(":"))
+        except ValueError:
+            raise MatchError("--draw wants CP:MOVES:FROM, e.g. 10:8:40") from None
+    openings = load_openings(Path(args.openings))
+    for n in names:
+        if not specs[n].setboard and any(not o.board.move_stack for o in openings):
+            raise MatchError(f"{n} has no setboard: every opening needs its moves (c1) in {args.openings}")
+
+    for n in ["ccr"] + names:
+        if not os.path.exists(specs[n].command[0]):
+            raise MatchError(f"{n}: {specs[n].command[0]} not found (make setup-uci / cargo build --release)")
+
+    games_per = args.games + (args.games % 2)
+    # Jobs: (opponent, game index); game 2k and 2k+1 share opening k, ccr White then Black.
+    jobs = [(n, i) for n in names for i in range(games_per)]
+    pgn_path = Path(args.pgn)
+    pgn_path.parent.mkdir(parents=True, exist_ok=True)
+    tallies = {n: Tally() for n in names}
+    lock = threading.Lock()
+    local = threading.local()
+    all_players: List[Player] = []
+    done = [0]
+    t_start = time.monotonic()
+
+    print(f"ccr: {args.ccr}  tc {tc}  openings {len(openings)} ({args.openings})  "
+          f"{games_per} games x {len(names)} opponents, concurrency {args.concurrency}  -> {pgn_path}", flush=True)
+
+    def players_for(opp: str) -> Tuple[Player, Player]:
+        if not hasattr(local, "players"):
+            local.players = {}
+        for n in ("ccr", opp):
+            if n not in local.players:
+                p = Player(specs[n])
+                local.players[n] = p
+                with lock:
+                    all_players.append(p)
+        return local.players["ccr"], local.players[opp]
+
+    def run_job(job: Tuple[str, int]) -> None:
+        opp, i = job
+        ccr, other = players_for(opp)
+        opening = openings[(i // 2) % len(openings)]
+        ccr_white = i % 2 == 0
+        white, black = (ccr, other) if ccr_white else (other, ccr)
+        ccr_side = chess.WHITE if ccr_white else chess.BLACK
+        for attempt in range(args.max_replays + 1):
+            res = play_game(white, black, opening, tc, event=args.event, round_=f"{opp}.{i + 1}",
+                            counted_side=ccr_side, adjudication=adj, time_margin=args.time_margin / 1000)
+            with lock:
+                t = tallies[opp]
+                with open(pgn_path, "a") as f:
+                    print(res.game, file=f, end="\n\n")
+                if res.void:
+                    t.void += 1
+                    status = f"void ({res.reason})" + (", replaying" if attempt < args.max_replays else ", giving up")
+                else:
+                    if res.result == "1/2-1/2":
+                        t.draws += 1
+                    elif (res.result == "1-0") == ccr_white:
+                        t.wins += 1
+                        if res.failed is not None and res.termination == "time forfeit":
+                            t.opp_time_losses += 1
+                    else:
+                        t.losses += 1
+                        if res.failed == ccr_side:
+                            t.ccr_failures += 1
+                    status = f"{res.result} ({res.reason})"
+                if not res.void or attempt == args.max_replays:
+                    done[0] += 1
+                print(f"[{done[0]}/{len(jobs)} {time.monotonic() - t_start:.0f}s] {res.game.headers['White']} - "
+                      f"{res.game.headers['Black']} [{opening.name}]: {status} | {t.line(opp)}", flush=True)
+            if not res.void:
+                break
+
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+            futures = [pool.submit(run_job, j) for j in jobs]
+            for fut in futures:
+                fut.result()
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+    finally:
+        for p in all_players:
+            p.close()
+
+    print(f"\nccr ({args.ccr}) at {tc}, {len(openings)} openings, both colours; W/D/L from ccr's side:")
+    total = Tally()
+    for n in names:
+        print(tallies[n].line(n))
+        for f in dataclasses.fields(Tally):
+            setattr(total, f.name, getattr(total, f.name) + getattr(tallies[n], f.name))
+    if len(names) > 1:
+        print(total.line("total"))
+    print(f"PGN: {pgn_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
