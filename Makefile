@@ -9,7 +9,7 @@ REPR ?= ccr
 IMPL ?= portable
 
 .PHONY: all build setup test test-deep lint perft bench bench-setup fuzz clean \
-	setup32 build32 test32 bench-arch setup-uci test-uci match
+	setup32 build32 test32 bench-arch setup-uci test-uci match tune
 
 # 32-bit (i686) builds use Debian's toolchain (rustup has no i686 std here), named explicitly
 # so that rustup's cargo and rustc, first on PATH, are never picked up for them.
@@ -62,6 +62,17 @@ test-uci: setup-uci build
 MATCH_ARGS ?=
 match: setup-uci build
 	python3 -B scripts/match.py $(MATCH_ARGS)
+
+# The tuner (docs/STRENGTH.md, "Tuning"): self-play training data, then Texel's method
+# rewrites src/eval/weights.rs (about half an hour on two cores; TUNE_GAMES=n for less).
+TUNE_GAMES ?= 1550
+tune: build
+	mkdir -p target/tune
+	rm -f target/tune/selfplay.txt
+	target/release/ccr datagen --games $(TUNE_GAMES) --nodes 6000 --random-plies 8 --seed 1 \
+		--threads 2 --out target/tune/selfplay.txt
+	target/release/ccr tune --data target/tune/selfplay.txt --epochs 1500 --rate 1.0 --l2 1e-9 \
+		--out src/eval/weights.rs
 
 # The deep perft counts (minutes).
 test-deep: setup

@@ -605,6 +605,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--ccr", default=DEFAULT_CCR, help="the ccr binary (default $CCR_BIN or target/release/ccr)")
     ap.add_argument("--ccr-option", action="append", default=[], metavar="NAME=VALUE",
                     help="UCI option for ccr, repeatable (e.g. Hash=64)")
+    ap.add_argument("--uci-engine", action="append", default=[], metavar="NAME=PATH",
+                    help="another UCI opponent, e.g. an older ccr build (repeatable; then --engines NAME)")
     ap.add_argument("--engine-option", action="append", default=[], metavar="ENGINE:NAME=VALUE",
                     help="option for an opponent, repeatable (e.g. toga2:Hash=128)")
     ap.add_argument("--time-margin", type=float, default=0.0,
@@ -629,6 +631,11 @@ def main(argv: Optional[List[str]] = None) -> int:
 def run(args: argparse.Namespace) -> int:
     tc = TimeControl.parse(args.tc)
     specs = known_engines(args.ccr)
+    for text in args.uci_engine:
+        name, path = parse_option(text)
+        if name in specs:
+            raise MatchError(f"--uci-engine: {name!r} is already an engine's name")
+        specs[name] = EngineSpec(name, "uci", [str(Path(path).resolve())])
     names = [n.strip() for n in args.engines.split(",") if n.strip()]
     if not names:
         raise MatchError("--engines names no engine")

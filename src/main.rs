@@ -63,6 +63,12 @@ enum Command {
         /// Gradient steps.
         #[arg(long, default_value_t = 2_000)]
         epochs: usize,
+        /// Adam's step size (centipawns).
+        #[arg(long, default_value_t = 0.5)]
+        rate: f64,
+        /// Pull toward the starting weights (L2, per centipawn²).
+        #[arg(long, default_value_t = 1e-7)]
+        l2: f64,
         /// Where to write the weights file.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -256,7 +262,13 @@ fn run(command: Command) -> Result<(), Failure> {
             );
             Ok(())
         }
-        Command::Tune { data, epochs, out } => {
+        Command::Tune {
+            data,
+            epochs,
+            rate,
+            l2,
+            out,
+        } => {
             use ccr::tune::texel;
             let text = std::fs::read_to_string(&data)
                 .map_err(|e| Failure(format!("cannot read {}: {e}", data.display())))?;
@@ -273,12 +285,40 @@ fn run(command: Command) -> Result<(), Failure> {
                 "{} positions ({skipped} skipped)",
                 samples.len()
             );
-            let (weights, k) = texel::tune(&samples, &start, epochs, &mut |epoch, k, error| {
-                let _ = writeln!(io::stderr(), "epoch {epoch}: K {k:.3}, error {error:.6}");
-            });
+            // Every tenth position is held out to watch for overfitting.
+            let (validation, train): (Vec<_>, Vec<_>) = samples
+                .into_iter()
+                .enumerate()
+                .partition(|(i, _)| i % 10 == 9);
+            let strip =
+                |v: Vec<(usize, texel::Sample)>| v.into_iter().map(|(_, s)| s).collect::<Vec<_>>();
+            let (train, validation) = (strip(train), strip(validation));
+            let settings = texel::Settings { epochs, rate, l2 };
+            let (weights, k) = texel::tune(
+                &train,
+                &validation,
+                &start,
+                settings,
+                &mut |epoch, train, valid| {
+                    let _ = writeln!(
+                        io::stderr(),
+                        "epoch {epoch}: error {train:.6}, held out {valid:.6}"
+                    );
+                },
+            );
+            let held_out = |w: &[ccr::eval::S]| texel::error_of(&validation, w, k);
+            let _ = writeln!(
+                io::stderr(),
+                "K {k:.3}; held-out error {:.6} before, {:.6} after",
+                held_out(&start),
+                held_out(&weights)
+            );
             let provenance = format!(
-                "//! Fitted by `ccr tune --epochs {epochs}` (Texel's method, K = {k:.3}) to {} positions\n                 //! of `ccr datagen` self-play (docs/STRENGTH.md, \"Tuning\").",
-                samples.len()
+                "//! Fitted by `ccr tune --epochs {epochs} --rate {rate} --l2 {l2}` (Texel's method,\n\
+                 //! K = {k:.3}) to {} positions of `ccr datagen` self-play ({} more held out;\n\
+                 //! docs/STRENGTH.md, \"Tuning\").",
+                train.len(),
+                validation.len()
             );
             std::fs::write(&out, texel::weights_file(&weights, &provenance))
                 .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))

@@ -20,7 +20,11 @@ pub struct Sample {
 pub fn load(text: &str) -> (Vec<Sample>, usize) {
     let mut samples = Vec::new();
     let mut skipped = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+    // In sorted order, so that the held-out tenth does not depend on the order in which
+    // `ccr datagen`'s threads finished their games.
+    let mut lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines.sort_unstable();
+    for line in lines {
         let parsed = line.rsplit_once(';').and_then(|(fen, result)| {
             let result = match result.trim() {
                 "1.0" | "1" | "1-0" => 1.0,
@@ -72,12 +76,18 @@ fn sigmoid(k: f64, eval: f64) -> f64 {
 }
 
 /// Mean squared error of the predictions.
-pub fn error(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
+fn error(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
     let sum: f64 = samples
         .iter()
         .map(|s| (s.result - sigmoid(k, evaluate(s, weights))).powi(2))
         .sum();
     sum / samples.len().max(1) as f64
+}
+
+/// Mean squared error of the predictions with integer weights.
+pub fn error_of(samples: &[Sample], weights: &[S], k: f64) -> f64 {
+    let weights: Weights = weights.iter().map(|w| [w.mg as f64, w.eg as f64]).collect();
+    error(samples, &weights, k)
 }
 
 /// The `K` that fits the current weights best (golden-section search on 0.1..4).
@@ -96,25 +106,39 @@ pub fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Fits the weights, starting from `start`; `progress` hears the error every 100 epochs.
-/// Material weights are fitted too; the king's material (never counted) stays at zero.
+/// How the fit runs.
+#[derive(Copy, Clone, Debug)]
+pub struct Settings {
+    /// Gradient steps over the whole training set.
+    pub epochs: usize,
+    /// Adam's step size, in centipawns.
+    pub rate: f64,
+    /// Weight of the L2 pull toward the starting weights, per centipawn² (Adam moves weakly
+    /// determined weights as fast as well determined ones; the pull keeps the former home).
+    pub l2: f64,
+}
+
+/// Fits the weights to `train`, starting from `start`; `progress` hears the training and
+/// validation errors every 100 epochs. Returns the weights and `K`.
 pub fn tune(
-    samples: &[Sample],
+    train: &[Sample],
+    validation: &[Sample],
     start: &[S],
-    epochs: usize,
+    settings: Settings,
     progress: &mut dyn FnMut(usize, f64, f64),
 ) -> (Vec<S>, f64) {
-    let mut weights: Weights = start.iter().map(|w| [w.mg as f64, w.eg as f64]).collect();
-    let k = fit_k(samples, &weights);
-    let (rate, beta1, beta2, epsilon) = (1.0, 0.9, 0.999, 1e-8);
+    let origin: Weights = start.iter().map(|w| [w.mg as f64, w.eg as f64]).collect();
+    let mut weights = origin.clone();
+    let k = fit_k(train, &weights);
+    let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
     let mut m = vec![[0.0; 2]; weights.len()];
     let mut v = vec![[0.0; 2]; weights.len()];
-    let n = samples.len().max(1) as f64;
-    for epoch in 1..=epochs {
+    let n = train.len().max(1) as f64;
+    for epoch in 1..=settings.epochs {
         let mut gradient = vec![[0.0f64; 2]; weights.len()];
-        for s in samples {
+        for s in train {
             let p = sigmoid(k, evaluate(s, &weights));
-            // d(error)/d(eval), the constant factors folded into the rate.
+            // d(error)/d(eval) up to the constant factor 2 / 400.
             let g = (p - s.result) * p * (1.0 - p);
             let phase = s.phase as f64 / MAX_PHASE as f64;
             for &(i, c) in &s.counts {
@@ -124,16 +148,21 @@ pub fn tune(
         }
         for i in 0..weights.len() {
             for half in 0..2 {
-                let g = gradient[i][half] * k / n;
+                let pull = 2.0 * settings.l2 * (weights[i][half] - origin[i][half]);
+                let g = gradient[i][half] * 2.0 * k / 400.0 / n + pull;
                 m[i][half] = beta1 * m[i][half] + (1.0 - beta1) * g;
                 v[i][half] = beta2 * v[i][half] + (1.0 - beta2) * g * g;
                 let m_hat = m[i][half] / (1.0 - beta1.powi(epoch as i32));
                 let v_hat = v[i][half] / (1.0 - beta2.powi(epoch as i32));
-                weights[i][half] -= rate * m_hat / (v_hat.sqrt() + epsilon);
+                weights[i][half] -= settings.rate * m_hat / (v_hat.sqrt() + epsilon);
             }
         }
-        if epoch % 100 == 0 || epoch == epochs {
-            progress(epoch, k, error(samples, &weights, k));
+        if epoch % 100 == 0 || epoch == settings.epochs {
+            progress(
+                epoch,
+                error(train, &weights, k),
+                error(validation, &weights, k),
+            );
         }
     }
     let fitted = weights
@@ -250,7 +279,12 @@ mod tests {
             &start.iter().map(|w| [w.mg as f64, w.eg as f64]).collect(),
             1.0,
         );
-        let (fitted, _) = tune(&samples, &start, 200, &mut |_, _, _| {});
+        let settings = Settings {
+            epochs: 200,
+            rate: 1.0,
+            l2: 0.0,
+        };
+        let (fitted, _) = tune(&samples, &samples, &start, settings, &mut |_, _, _| {});
         let after = error(
             &samples,
             &fitted.iter().map(|w| [w.mg as f64, w.eg as f64]).collect(),
