@@ -63,16 +63,17 @@ MATCH_ARGS ?=
 match: setup-uci build
 	python3 -B scripts/match.py $(MATCH_ARGS)
 
-# The tuner (docs/STRENGTH.md, "Tuning"): self-play training data, then Texel's method
-# rewrites src/eval/weights.rs (about half an hour on two cores; TUNE_GAMES=n for less).
+# The tuner (docs/STRENGTH.md, "Tuning"): self-play training data, then Texel's method writes
+# target/tune/weights.rs (about half an hour on two cores; TUNE_GAMES=n for less). Copy it
+# over src/eval/weights.rs and play a match against the old build before keeping it.
 TUNE_GAMES ?= 1550
+TUNE_ARGS ?= --epochs 1500 --rate 1.0 --l2 1e-9 --from-move 10 --freeze material,pst
 tune: build
 	mkdir -p target/tune
 	rm -f target/tune/selfplay.txt
 	target/release/ccr datagen --games $(TUNE_GAMES) --nodes 6000 --random-plies 8 --seed 1 \
 		--threads 2 --out target/tune/selfplay.txt
-	target/release/ccr tune --data target/tune/selfplay.txt --epochs 1500 --rate 1.0 --l2 1e-9 \
-		--out src/eval/weights.rs
+	target/release/ccr tune --data target/tune/selfplay.txt $(TUNE_ARGS) --out target/tune/weights.rs
 
 # The deep perft counts (minutes).
 test-deep: setup

@@ -67,8 +67,14 @@ enum Command {
         #[arg(long, default_value_t = 0.5)]
         rate: f64,
         /// Pull toward the starting weights (L2, per centipawn²).
-        #[arg(long, default_value_t = 1e-7)]
+        #[arg(long, default_value_t = 1e-9)]
         l2: f64,
+        /// Skip positions before this move number (close to the random opening).
+        #[arg(long, default_value_t = 10)]
+        from_move: u16,
+        /// Weight groups to keep as they are, comma-separated: material, pst.
+        #[arg(long, default_value = "")]
+        freeze: String,
         /// Where to write the weights file.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -255,24 +261,37 @@ fn run(command: Command) -> Result<(), Failure> {
             let start = Instant::now();
             let written = ccr::tune::datagen::run(&config, threads as usize, &mut file)
                 .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
-            let _ = writeln!(
-                io::stderr(),
-                "{games} games, {written} positions in {:.1} s",
+            emit(&format!(
+                "{games} games, {written} positions written to {} in {:.1} s\n",
+                out.display(),
                 start.elapsed().as_secs_f64()
-            );
-            Ok(())
+            ))
         }
         Command::Tune {
             data,
             epochs,
             rate,
             l2,
+            freeze,
+            from_move,
             out,
         } => {
             use ccr::tune::texel;
+            let mut frozen = Vec::new();
+            for name in freeze.split(',').filter(|n| !n.is_empty()) {
+                let group = texel::FREEZABLE
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .ok_or_else(|| {
+                        Failure(format!(
+                            "--freeze: unknown group '{name}'; groups: material, pst"
+                        ))
+                    })?;
+                frozen.push(group.1.clone());
+            }
             let text = std::fs::read_to_string(&data)
                 .map_err(|e| Failure(format!("cannot read {}: {e}", data.display())))?;
-            let (samples, skipped) = texel::load(&text);
+            let (samples, skipped) = texel::load(&text, from_move);
             if samples.is_empty() {
                 return Err(Failure(format!(
                     "no usable positions in {}",
@@ -293,12 +312,17 @@ fn run(command: Command) -> Result<(), Failure> {
             let strip =
                 |v: Vec<(usize, texel::Sample)>| v.into_iter().map(|(_, s)| s).collect::<Vec<_>>();
             let (train, validation) = (strip(train), strip(validation));
-            let settings = texel::Settings { epochs, rate, l2 };
+            let settings = texel::Settings {
+                epochs,
+                rate,
+                l2,
+                frozen,
+            };
             let (weights, k) = texel::tune(
                 &train,
                 &validation,
                 &start,
-                settings,
+                &settings,
                 &mut |epoch, train, valid| {
                     let _ = writeln!(
                         io::stderr(),
@@ -307,21 +331,22 @@ fn run(command: Command) -> Result<(), Failure> {
                 },
             );
             let held_out = |w: &[ccr::eval::S]| texel::error_of(&validation, w, k);
-            let _ = writeln!(
-                io::stderr(),
-                "K {k:.3}; held-out error {:.6} before, {:.6} after",
+            let summary = format!(
+                "K {k:.3}; held-out error {:.6} before, {:.6} after; weights written to {}\n",
                 held_out(&start),
-                held_out(&weights)
+                held_out(&weights),
+                out.display()
             );
             let provenance = format!(
-                "//! Fitted by `ccr tune --epochs {epochs} --rate {rate} --l2 {l2}` (Texel's method,\n\
-                 //! K = {k:.3}) to {} positions of `ccr datagen` self-play ({} more held out;\n\
-                 //! docs/STRENGTH.md, \"Tuning\").",
+                "//! Fitted by `ccr tune --epochs {epochs} --rate {rate} --l2 {l2} --freeze '{freeze}' --from-move {from_move}`\n\
+                 //! (Texel's method, K = {k:.3}) to {} positions of `ccr datagen` self-play\n\
+                 //! ({} more held out; docs/STRENGTH.md, \"Tuning\").",
                 train.len(),
                 validation.len()
             );
             std::fs::write(&out, texel::weights_file(&weights, &provenance))
-                .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))
+                .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
+            emit(&summary)
         }
         Command::Uci => {
             uci();

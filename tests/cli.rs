@@ -712,3 +712,50 @@ fn bare_command_and_uci_speak_the_protocol() {
         assert!(text(&out.stderr).is_empty());
     }
 }
+
+/// `ccr datagen` then `ccr tune`, end to end on a tiny run; their errors are one line.
+#[test]
+fn datagen_and_tune_run_end_to_end() {
+    let dir = std::env::temp_dir().join(format!("ccr-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (data, weights) = (dir.join("data.txt"), dir.join("weights.rs"));
+    let _ = std::fs::remove_file(&data);
+    let (data_arg, weights_arg) = (data.to_str().unwrap(), weights.to_str().unwrap());
+    success(&[
+        "datagen", "--games", "2", "--nodes", "300", "--out", data_arg,
+    ]);
+    let lines = std::fs::read_to_string(&data).unwrap();
+    assert!(lines.lines().count() > 20, "{lines}");
+    for line in lines.lines() {
+        let (fen, result) = line.split_once(';').unwrap();
+        assert!(Position::from_fen(fen).is_ok(), "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&result), "{line}");
+    }
+    let args = [
+        "tune",
+        "--data",
+        data_arg,
+        "--epochs",
+        "20",
+        "--from-move",
+        "1",
+    ];
+    success(&[&args[..], &["--out", weights_arg]].concat());
+    let text = std::fs::read_to_string(&weights).unwrap();
+    assert!(
+        text.contains("pub const WEIGHTS: [S; param::COUNT] = ["),
+        "{text}"
+    );
+    assert_eq!(text.matches("s(").count(), ccr::eval::param::COUNT);
+
+    failure(&[
+        "tune",
+        "--data",
+        "/nonexistent/ccr-data",
+        "--out",
+        weights_arg,
+    ]);
+    failure(&[&args[..], &["--out", weights_arg, "--freeze", "bogus"]].concat());
+    failure(&["datagen", "--games", "0", "--out", data_arg]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

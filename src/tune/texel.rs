@@ -16,8 +16,9 @@ pub struct Sample {
 }
 
 /// Parses `FEN;RESULT` lines (RESULT 1.0, 0.5 or 0.0, or 1-0, 1/2-1/2, 0-1) into samples;
-/// lines that do not parse, and positions drawn by material, are counted and skipped.
-pub fn load(text: &str) -> (Vec<Sample>, usize) {
+/// lines that do not parse, positions drawn by material and positions before move
+/// `from_move` (still close to the random opening) are counted and skipped.
+pub fn load(text: &str, from_move: u16) -> (Vec<Sample>, usize) {
     let mut samples = Vec::new();
     let mut skipped = 0;
     // In sorted order, so that the held-out tenth does not depend on the order in which
@@ -33,6 +34,9 @@ pub fn load(text: &str) -> (Vec<Sample>, usize) {
                 _ => return None,
             };
             let pos = Position::from_fen(fen.trim()).ok()?;
+            if pos.fullmove_number < from_move {
+                return None;
+            }
             let features = eval::features(&pos)?;
             Some(sample(&features, result))
         });
@@ -107,7 +111,7 @@ pub fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
 }
 
 /// How the fit runs.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Gradient steps over the whole training set.
     pub epochs: usize,
@@ -116,6 +120,8 @@ pub struct Settings {
     /// Weight of the L2 pull toward the starting weights, per centipawn² (Adam moves weakly
     /// determined weights as fast as well determined ones; the pull keeps the former home).
     pub l2: f64,
+    /// Weights left as they start (ranges of indices).
+    pub frozen: Vec<std::ops::Range<usize>>,
 }
 
 /// Fits the weights to `train`, starting from `start`; `progress` hears the training and
@@ -124,7 +130,7 @@ pub fn tune(
     train: &[Sample],
     validation: &[Sample],
     start: &[S],
-    settings: Settings,
+    settings: &Settings,
     progress: &mut dyn FnMut(usize, f64, f64),
 ) -> (Vec<S>, f64) {
     let origin: Weights = start.iter().map(|w| [w.mg as f64, w.eg as f64]).collect();
@@ -147,6 +153,9 @@ pub fn tune(
             }
         }
         for i in 0..weights.len() {
+            if settings.frozen.iter().any(|r| r.contains(&i)) {
+                continue;
+            }
             for half in 0..2 {
                 let pull = 2.0 * settings.l2 * (weights[i][half] - origin[i][half]);
                 let g = gradient[i][half] * 2.0 * k / 400.0 / n + pull;
@@ -171,6 +180,12 @@ pub fn tune(
         .collect();
     (fitted, k)
 }
+
+/// Groups that `ccr tune --freeze` can hold fixed, by name.
+pub const FREEZABLE: [(&str, std::ops::Range<usize>); 2] = [
+    ("material", param::MATERIAL..param::PST),
+    ("pst", param::PST..param::MOBILITY),
+];
 
 /// The groups of weights as `src/eval/weights.rs` lists them: name, first index, length,
 /// weights per line.
@@ -270,7 +285,7 @@ mod tests {
             lines.push_str(&format!("{fen};1-0\n"));
         }
         lines.push_str("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1;1/2-1/2\nnot a fen;1-0\n");
-        let (samples, skipped) = load(&lines);
+        let (samples, skipped) = load(&lines, 1);
         assert_eq!((samples.len(), skipped), (4, 1));
         let mut start = WEIGHTS.to_vec();
         start[param::MATERIAL] = eval::s(1, 1);
@@ -283,8 +298,9 @@ mod tests {
             epochs: 200,
             rate: 1.0,
             l2: 0.0,
+            frozen: Vec::new(),
         };
-        let (fitted, _) = tune(&samples, &samples, &start, settings, &mut |_, _, _| {});
+        let (fitted, _) = tune(&samples, &samples, &start, &settings, &mut |_, _, _| {});
         let after = error(
             &samples,
             &fitted.iter().map(|w| [w.mg as f64, w.eg as f64]).collect(),
