@@ -1,7 +1,9 @@
 //! The evaluation's weights, indexed by [`super::param`].
 //!
-//! Hand-set starting values (material near the usual centipawn scale, simple centralisation
-//! tables); `ccr tune` refits them to game results and rewrites this file.
+//! Hand-set values (material near the usual centipawn scale, simple centralisation tables).
+//! `ccr tune` fits them to self-play results in this file's form (`make tune`); none of the
+//! fits of 2026-11-23 played better than these in matches, so these stay (docs/STRENGTH.md,
+//! "Tuning").
 
 use super::{S, param, s};
 
