@@ -515,16 +515,16 @@ impl<'a> Worker<'a> {
         let mut quiets_tried: [Move; 64] = [Move::default(); 64];
         let mut quiet_count = 0;
         while let Some((mv, quiet)) = picker.next() {
-            if !pv_node && !in_check && quiet && best > -MATE_BOUND {
-                // Late-move pruning and futility near the leaves.
-                if depth <= 3 && searched >= 3 + 2 * (depth * depth) as usize {
-                    continue;
-                }
-                if depth <= 2 && static_eval + 100 + 100 * depth <= alpha {
-                    continue;
-                }
-            }
+            // Late-move pruning and futility near the leaves, for quiet moves that do not
+            // give check (a check is the move most likely to change what the static score
+            // says: the mating attacks these prunings would hide).
+            let prunable = !pv_node && !in_check && quiet && best > -MATE_BOUND;
+            let late = prunable && depth <= 3 && searched >= 3 + 2 * (depth * depth) as usize;
+            let futile = prunable && depth <= 2 && static_eval + 100 + 100 * depth <= alpha;
             let (child, child_key) = pos.make_keyed(mv, key);
+            if (late || futile) && !child.in_check() {
+                continue;
+            }
             self.history.push(child_key, child.halfmove_clock);
             let new_depth = depth - 1;
             let mut score;
