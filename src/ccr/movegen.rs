@@ -9,13 +9,16 @@
 //! the enemy's attack table (WHITE_ATTACKS or BLACK_ATTACKS, in the board's geometry) and,
 //! in check, against the squares behind the king on a checking slider's line. In check the
 //! other pieces may only land on the evasion squares (capture the checker or block), a mask
-//! in the board's geometry that is all ones otherwise. The moves are then legal as generated
-//! unless the piece is pinned or the move is an en-passant capture; only then does a filter
-//! pass run over the list, so the common node pays nothing for legality beyond the enemy's
-//! table and the pin scan.
+//! in the board's geometry that is all ones otherwise. A pinned piece is generated after the
+//! others, with that mask narrowed to its pin line (`run_with_pins`, taken only when the pin
+//! scan found a pin). The moves are then legal as generated unless the move is an en-passant
+//! capture; only then does a filter pass run over the list, so the common node pays nothing
+//! for legality beyond the enemy's table and the pin scan. (The pins were filtered out of the
+//! list like en passant until issue #6: a pass over every move of every node with a pin, and
+//! a 64-bit pin set, which on i686 cost two registers and a double shift per move.)
 
 use crate::ccr::attacks::attacks_with_occupancy;
-use crate::ccr::board::{CastlingRights, Position, occupied_nibbles};
+use crate::ccr::board::{CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, occupied_nibbles};
 use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
 use crate::ccr::simd;
@@ -260,17 +263,57 @@ fn castling(g: &mut Gen, pos: &Position) {
     }
 }
 
-/// Whether `to` lies on the line through `king` and `from` (the only moves a pinned piece has).
-#[inline]
-fn aligned(king: Square, from: Square, to: Square) -> bool {
-    let d = |a: Square, b: Square| {
-        (
-            a.file() as i32 - b.file() as i32,
-            a.rank() as i32 - b.rank() as i32,
-        )
-    };
-    let ((fx, fy), (tx, ty)) = (d(from, king), d(to, king));
-    fx * ty == tx * fy
+/// The squares beyond `king` on the line from it through the piece on (`word`, `mask`), up
+/// to the edge of the board: where a piece pinned there may go (it cannot pass the pinner).
+fn pin_line(king: Square, word: usize, mask: u32) -> [u32; 8] {
+    let (king_word, king_mask) = (king.word(), king.mask());
+    let dw = (word as isize - king_word as isize).signum();
+    let mut line = [0; 8];
+    let (mut w, mut m) = (king_word, king_mask);
+    loop {
+        w = w.wrapping_add_signed(dw);
+        m = match mask.cmp(&king_mask) {
+            std::cmp::Ordering::Greater => m << 4,
+            std::cmp::Ordering::Less => m >> 4,
+            std::cmp::Ordering::Equal => m,
+        };
+        if !on_board(w, m) {
+            return line;
+        }
+        line[w] |= m;
+    }
+}
+
+/// The frame for a side with pinned pieces: the others as usual, then each pinned piece with
+/// its targets narrowed to its pin line (a pinned knight finds none).
+#[cold]
+#[inline(never)]
+fn run_with_pins<'a>(
+    g: &mut Gen<'a>,
+    board: &Ccr,
+    us: Colour,
+    table: &[Handler<Gen<'a>>; 16],
+    king: Square,
+    pinned: &[u32; 8],
+) {
+    let free = Ccr(std::array::from_fn(|w| board.0[w] & !pinned[w]));
+    frame::run(&free, Pieces::Of(us), table, g);
+    let evasions = g.evasions;
+    for (word, &pins) in pinned.iter().enumerate() {
+        let mut pieces = pins & NIBBLE_LOW_BITS;
+        while pieces != 0 {
+            let shift = pieces.trailing_zeros();
+            let mask = 0xF << shift;
+            let line = pin_line(king, word, mask);
+            for ((e, &all), &l) in g.evasions.iter_mut().zip(&evasions).zip(&line) {
+                *e = all & l;
+            }
+            let code = (board.0[word] >> shift) & 0xF;
+            table[code as usize](g, word, mask);
+            pieces &= pieces - 1;
+        }
+    }
+    g.evasions = evasions;
 }
 
 impl Position {
@@ -359,30 +402,47 @@ impl Position {
             king(&mut g, king_sq.word(), king_sq.mask());
             return;
         }
-        match us {
-            Colour::White => frame::run(&self.board, Pieces::Of(us), &Gen::WHITE_MOVES, &mut g),
-            Colour::Black => frame::run(&self.board, Pieces::Of(us), &Gen::BLACK_MOVES, &mut g),
+        let pinned = danger.pinned.iter().fold(0, |any, &w| any | w) != 0;
+        match (us, pinned) {
+            (Colour::White, false) => {
+                frame::run(&self.board, Pieces::Of(us), &Gen::WHITE_MOVES, &mut g)
+            }
+            (Colour::Black, false) => {
+                frame::run(&self.board, Pieces::Of(us), &Gen::BLACK_MOVES, &mut g)
+            }
+            (Colour::White, true) => run_with_pins(
+                &mut g,
+                &self.board,
+                us,
+                &Gen::WHITE_MOVES,
+                king_sq,
+                &danger.pinned,
+            ),
+            (Colour::Black, true) => run_with_pins(
+                &mut g,
+                &self.board,
+                us,
+                &Gen::BLACK_MOVES,
+                king_sq,
+                &danger.pinned,
+            ),
         }
         if !CAPTURES && !in_check {
             castling(&mut g, self);
         }
-        if danger.pinned != 0 || g.ep_generated {
-            self.filter(g.list, king_sq, danger.pinned);
+        if g.ep_generated {
+            self.filter_en_passant(g.list, king_sq);
         }
     }
 
-    /// Removes the moves of pinned pieces that leave their line, and the en-passant
-    /// captures that expose the king.
+    /// Removes the en-passant captures that expose the king.
     #[cold]
-    fn filter(&self, list: &mut MoveList, king: Square, pinned: u64) {
+    fn filter_en_passant(&self, list: &mut MoveList, king: Square) {
         list.retain(|mv| {
-            let (from, to) = (mv.from(), mv.to());
-            if mv.kind() == MoveKind::EnPassant {
-                // Two pawns leave one rank at once: test the result directly.
+            // Two pawns leave one rank at once: test the result directly.
+            mv.kind() != MoveKind::EnPassant || {
                 let after = self.make(mv);
                 !is_attacked(&after.board, king, after.side)
-            } else {
-                pinned >> from.index() & 1 == 0 || aligned(king, from, to)
             }
         });
     }
