@@ -1,4 +1,4 @@
-//! Making a move: copy-make of the 40-byte position (the board is 32 of them).
+//! Making a move: copy-make of the 48-byte position (the board is 32 of them).
 
 use crate::ccr::board::{Position, nibbles_equal};
 use crate::ccr::checks::is_attacked;
