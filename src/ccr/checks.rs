@@ -110,7 +110,11 @@ pub fn is_attacked(board: &Ccr, sq: Square, by: Colour) -> bool {
 }
 
 /// Checks and pins around one king.
+///
+/// 16-byte aligned so that i686 copies it (into the generator) in 16-byte moves, not 8-byte
+/// ones (see [`crate::ccr::Position`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[repr(align(16))]
 pub struct KingDanger {
     /// How many enemy pieces give check.
     pub checkers: u32,

@@ -27,6 +27,10 @@ use crate::types::{Colour, Move, MoveKind, Square};
 
 /// Generator state for one node: the board, both colours' occupancy masks, the enemy's
 /// attack table, the evasion squares and the en-passant target, all in the board's geometry.
+///
+/// The arrays come first and the struct is 16-byte aligned, so that each array is too and
+/// building the struct is whole 16-byte moves on i686 as well (see [`Position`]).
+#[repr(C, align(16))]
 struct Gen<'a> {
     board: [u32; 8],
     own: [u32; 8],
