@@ -23,16 +23,18 @@ use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
 use crate::ccr::simd;
 use crate::moves::MoveList;
-use crate::types::{Colour, Move, MoveKind, Square};
+use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
-/// Generator state for one node: the board, both colours' occupancy masks, the enemy's
+/// Generator state for one node: the occupancy, both colours' occupancy masks, the enemy's
 /// attack table, the evasion squares and the en-passant target, all in the board's geometry.
 ///
 /// The arrays come first and the struct is 16-byte aligned, so that each array is too and
 /// building the struct is whole 16-byte moves on i686 as well (see [`Position`]).
 #[repr(C, align(16))]
 struct Gen<'a> {
-    board: [u32; 8],
+    /// `0xF` on every occupied square (what the pawn pushes and castling test, and what the
+    /// assembly slider routine reads).
+    occupied: [u32; 8],
     own: [u32; 8],
     theirs: [u32; 8],
     /// The enemy's attack table (class nibbles).
@@ -120,7 +122,7 @@ fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
     // A pawn never stands on its last rank, so the word ahead is on the board.
     let ahead = if WHITE { word - 1 } else { word + 1 };
     let promotes = ahead == if WHITE { 0 } else { 7 };
-    if g.board[ahead] & mask == 0 {
+    if g.occupied[ahead] & mask == 0 {
         if g.evasions[ahead] & mask != 0 {
             let to = Square::from_word_mask(ahead, mask);
             if promotes {
@@ -135,7 +137,9 @@ fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
         } else {
             word + 2
         };
-        if word == start && (g.board[two_ahead] & mask == 0) && (g.evasions[two_ahead] & mask != 0)
+        if word == start
+            && (g.occupied[two_ahead] & mask == 0)
+            && (g.evasions[two_ahead] & mask != 0)
         {
             let to = Square::from_word_mask(two_ahead, mask);
             g.list.push(Move::new(from, to, MoveKind::DoublePush));
@@ -211,12 +215,20 @@ fn king(g: &mut Gen, word: usize, mask: u32) {
 
 impl<'a> Gen<'a> {
     /// The move handlers for White's pieces, indexed by piece code.
-    const WHITE_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::White);
+    const WHITE_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::White, false);
     /// The move handlers for Black's pieces, indexed by piece code.
-    const BLACK_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::Black);
+    const BLACK_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::Black, false);
+    /// White's handlers with the sliders', knights' and king's targets from the assembly.
+    #[cfg(ccr_asm)]
+    const WHITE_MOVES_ASM: [Handler<Gen<'a>>; 16] = move_table(Colour::White, true);
+    /// Black's handlers with the targets from the assembly.
+    #[cfg(ccr_asm)]
+    const BLACK_MOVES_ASM: [Handler<Gen<'a>>; 16] = move_table(Colour::Black, true);
 }
 
-const fn move_table<'a>(colour: Colour) -> [Handler<Gen<'a>>; 16] {
+/// The handler table of `colour`; with `asm`, the pieces but the pawns take their target
+/// sets from the hand-written assembly ([`asm_targets`]).
+const fn move_table<'a>(colour: Colour, asm: bool) -> [Handler<Gen<'a>>; 16] {
     let mut table: [Handler<Gen<'a>>; 16] = [skip; 16];
     let base = colour.code_bit() as usize;
     let (white_pawn, black_pawn): (Handler<Gen<'a>>, Handler<Gen<'a>>) =
@@ -230,14 +242,73 @@ const fn move_table<'a>(colour: Colour) -> [Handler<Gen<'a>>; 16] {
     table[base + 4] = rook;
     table[base + 5] = queen;
     table[base + 6] = king;
+    #[cfg(ccr_asm)]
+    if asm {
+        use crate::asm::{BISHOP, QUEEN, ROOK};
+        if asm_targets::LEAPERS {
+            table[base + 2] = asm_targets::knight;
+            table[base + 6] = asm_targets::king;
+        }
+        table[base + 3] = asm_targets::slider::<BISHOP>;
+        table[base + 4] = asm_targets::slider::<ROOK>;
+        table[base + 5] = asm_targets::slider::<QUEEN>;
+    }
+    #[cfg(not(ccr_asm))]
+    let _ = asm;
     table
+}
+
+/// Move handlers on the target sets of the hand-written assembly (`ccr perft --impl asm`):
+/// [`crate::asm::slider_targets`] gives a slider's squares up to and including each ray's
+/// first piece, [`crate::asm::knight_targets`] and [`crate::asm::king_targets`] a leaper's;
+/// the handler keeps those without an own piece on the evasion squares (the king: outside
+/// the enemy's attacks) and lists them word by word.
+#[cfg(ccr_asm)]
+mod asm_targets {
+    use super::Gen;
+    use crate::types::Square;
+
+    /// Whether the knights and the king use the assembly too (the sliders always do).
+    pub(super) const LEAPERS: bool = true;
+
+    /// The moves from `from` to the squares of `targets` in `words` (the only rank words the
+    /// piece reaches) that hold no own piece and are evasion squares.
+    #[inline(always)]
+    fn push_set(g: &mut Gen, from: Square, targets: &[u32; 8], words: std::ops::Range<usize>) {
+        for w in words {
+            g.push_targets(from, w, targets[w] & !g.own[w] & g.evasions[w]);
+        }
+    }
+
+    /// A bishop, rook or queen (`DIRECTIONS`: [`crate::asm::BISHOP`], `ROOK` or `QUEEN`).
+    pub(super) fn slider<const DIRECTIONS: u32>(g: &mut Gen, word: usize, mask: u32) {
+        let from = Square::from_word_mask(word, mask);
+        let targets = crate::asm::slider_targets(&g.occupied, from, DIRECTIONS);
+        push_set(g, from, &targets, 0..8);
+    }
+
+    pub(super) fn knight(g: &mut Gen, word: usize, mask: u32) {
+        let from = Square::from_word_mask(word, mask);
+        let targets = crate::asm::knight_targets(from);
+        push_set(g, from, &targets, word.saturating_sub(2)..(word + 3).min(8));
+    }
+
+    pub(super) fn king(g: &mut Gen, word: usize, mask: u32) {
+        let from = Square::from_word_mask(word, mask);
+        let targets = crate::asm::king_targets(from);
+        for w in word.saturating_sub(1)..(word + 2).min(8) {
+            let allowed = !g.own[w] & g.king_targets[w] & !g.king_danger(w);
+            g.push_targets(from, w, targets[w] & allowed);
+        }
+    }
 }
 
 /// Where the legal generator takes the enemy's attack table from: the frame,
 const PORTABLE_ATTACKS: u8 = 0;
 /// the AVX2 sets of [`crate::ccr::simd`],
 const SIMD_ATTACKS: u8 = 1;
-/// or the hand-written assembly.
+/// or the hand-written assembly (which then also gives the pieces' target sets: the
+/// handlers of [`asm_targets`]).
 #[cfg(ccr_asm)]
 const ASM_ATTACKS: u8 = 2;
 
@@ -252,7 +323,7 @@ fn castling(g: &mut Gen, pos: &Position) {
         Colour::White => (7, CastlingRights::WHITE_KING, CastlingRights::WHITE_QUEEN),
         Colour::Black => (0, CastlingRights::BLACK_KING, CastlingRights::BLACK_QUEEN),
     };
-    let (occupied, attacked) = (g.board[word], g.king_danger(word));
+    let (occupied, attacked) = (g.occupied[word], g.king_danger(word));
     let king = pos.king(pos.side);
     if pos.castling.has(king_side) && (occupied | attacked) & KING_SIDE_EMPTY == 0 {
         let to = Square::from_word_mask(word, 0x0000_00F0);
@@ -343,14 +414,15 @@ impl Position {
         self.generate::<true, SIMD_ATTACKS>(list);
     }
 
-    /// [`Position::generate_legal`] with the enemy's attack table from the hand-written
-    /// assembly ([`crate::asm::attacks_of`]).
+    /// [`Position::generate_legal`] on the hand-written assembly: the enemy's attack table
+    /// from [`crate::asm::attacks_of`], the sliders' targets from
+    /// [`crate::asm::slider_targets`] (the handlers of `asm_targets`).
     #[cfg(ccr_asm)]
     pub fn generate_legal_asm(&self, list: &mut MoveList) {
         self.generate::<false, ASM_ATTACKS>(list);
     }
 
-    /// [`Position::generate_captures`] with the assembly attack table.
+    /// [`Position::generate_captures`] on the assembly, as [`Position::generate_legal_asm`].
     #[cfg(ccr_asm)]
     pub fn generate_captures_asm(&self, list: &mut MoveList) {
         self.generate::<true, ASM_ATTACKS>(list);
@@ -390,7 +462,7 @@ impl Position {
             }
         }
         let mut g = Gen {
-            board: self.board.0,
+            occupied,
             own,
             theirs,
             enemy_attacks,
@@ -402,34 +474,27 @@ impl Position {
             ep_generated: false,
             list,
         };
+        let (white, black) = match ATTACKS {
+            #[cfg(ccr_asm)]
+            ASM_ATTACKS => (&Gen::WHITE_MOVES_ASM, &Gen::BLACK_MOVES_ASM),
+            _ => (&Gen::WHITE_MOVES, &Gen::BLACK_MOVES),
+        };
         if danger.checkers >= 2 {
-            king(&mut g, king_sq.word(), king_sq.mask());
+            let king = PieceCode::new(us, PieceCode::KING).0 as usize;
+            let table = if us == Colour::White { white } else { black };
+            table[king](&mut g, king_sq.word(), king_sq.mask());
             return;
         }
         let pinned = danger.pinned.iter().fold(0, |any, &w| any | w) != 0;
         match (us, pinned) {
-            (Colour::White, false) => {
-                frame::run(&self.board, Pieces::Of(us), &Gen::WHITE_MOVES, &mut g)
+            (Colour::White, false) => frame::run(&self.board, Pieces::Of(us), white, &mut g),
+            (Colour::Black, false) => frame::run(&self.board, Pieces::Of(us), black, &mut g),
+            (Colour::White, true) => {
+                run_with_pins(&mut g, &self.board, us, white, king_sq, &danger.pinned)
             }
-            (Colour::Black, false) => {
-                frame::run(&self.board, Pieces::Of(us), &Gen::BLACK_MOVES, &mut g)
+            (Colour::Black, true) => {
+                run_with_pins(&mut g, &self.board, us, black, king_sq, &danger.pinned)
             }
-            (Colour::White, true) => run_with_pins(
-                &mut g,
-                &self.board,
-                us,
-                &Gen::WHITE_MOVES,
-                king_sq,
-                &danger.pinned,
-            ),
-            (Colour::Black, true) => run_with_pins(
-                &mut g,
-                &self.board,
-                us,
-                &Gen::BLACK_MOVES,
-                king_sq,
-                &danger.pinned,
-            ),
         }
         if !CAPTURES && !in_check {
             castling(&mut g, self);
