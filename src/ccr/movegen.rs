@@ -64,17 +64,15 @@ impl Gen<'_> {
         (occupied_nibbles(self.enemy_attacks[word]) * 0xF) | self.xrayed[word]
     }
 
-    /// Adds a move to every square of `targets` (0, 1 or 2 nibbles) in rank word `word`.
+    /// Adds a move to every square of `targets` (`0xF` nibbles) in rank word `word`.
     #[inline(always)]
-    fn push_targets(&mut self, from: Square, word: usize, mut targets: u32) {
-        while targets != 0 {
-            let mask = 0xF << (targets.trailing_zeros() & !3);
-            self.list.push(Move::new(
-                from,
-                Square::from_word_mask(word, mask),
-                MoveKind::Normal,
-            ));
-            targets &= !mask;
+    fn push_targets(&mut self, from: Square, word: usize, targets: u32) {
+        // One bit per target (its nibble's lowest), cleared with `bits - 1`.
+        let mut bits = targets & NIBBLE_LOW_BITS;
+        while bits != 0 {
+            let to = Square::from_word_mask(word, bits);
+            self.list.push(Move::new(from, to, MoveKind::Normal));
+            bits &= bits - 1;
         }
     }
 
