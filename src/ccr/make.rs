@@ -31,7 +31,7 @@ impl Position {
     /// Plays `mv`, which must be legal here, in place.
     ///
     /// The common move touches two nibbles with two read-modify-writes; every special move
-    /// (double push, castling, en passant, promotion) takes one branch to [`Self::special`].
+    /// (double push, castling, en passant, promotion) takes one branch to `special`.
     #[inline(always)]
     pub fn play(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());

@@ -216,7 +216,7 @@ impl<'a> Gen<'a> {
     const WHITE_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::White, false);
     /// The move handlers for Black's pieces, indexed by piece code.
     const BLACK_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::Black, false);
-    /// White's handlers with the sliders', knights' and king's targets from the assembly.
+    /// White's handlers with the sliders' targets from the assembly.
     #[cfg(ccr_asm)]
     const WHITE_MOVES_ASM: [Handler<Gen<'a>>; 16] = move_table(Colour::White, true);
     /// Black's handlers with the targets from the assembly.
@@ -224,8 +224,8 @@ impl<'a> Gen<'a> {
     const BLACK_MOVES_ASM: [Handler<Gen<'a>>; 16] = move_table(Colour::Black, true);
 }
 
-/// The handler table of `colour`; with `asm`, the pieces but the pawns take their target
-/// sets from the hand-written assembly ([`asm_targets`]).
+/// The handler table of `colour`; with `asm`, the sliders take their target sets from the
+/// hand-written assembly ([`asm_targets`]).
 const fn move_table<'a>(colour: Colour, asm: bool) -> [Handler<Gen<'a>>; 16] {
     let mut table: [Handler<Gen<'a>>; 16] = [skip; 16];
     let base = colour.code_bit() as usize;
@@ -243,10 +243,6 @@ const fn move_table<'a>(colour: Colour, asm: bool) -> [Handler<Gen<'a>>; 16] {
     #[cfg(ccr_asm)]
     if asm {
         use crate::asm::{BISHOP, QUEEN, ROOK};
-        if asm_targets::LEAPERS {
-            table[base + 2] = asm_targets::knight;
-            table[base + 6] = asm_targets::king;
-        }
         table[base + 3] = asm_targets::slider::<BISHOP>;
         table[base + 4] = asm_targets::slider::<ROOK>;
         table[base + 5] = asm_targets::slider::<QUEEN>;
@@ -258,45 +254,26 @@ const fn move_table<'a>(colour: Colour, asm: bool) -> [Handler<Gen<'a>>; 16] {
 
 /// Move handlers on the target sets of the hand-written assembly (`ccr perft --impl asm`):
 /// [`crate::asm::slider_targets`] gives a slider's squares up to and including each ray's
-/// first piece, [`crate::asm::knight_targets`] and [`crate::asm::king_targets`] a leaper's;
-/// the handler keeps those without an own piece on the evasion squares (the king: outside
-/// the enemy's attacks) and lists them word by word.
+/// first piece; the handler keeps those without an own piece on the evasion squares and
+/// lists them word by word.
+///
+/// This loses to the portable ray walk (docs/BENCHMARKS.md, "The assembly in the
+/// generator"): the routine itself is cheaper than the walk, but the set it returns costs a
+/// call, eight stores and eight loads, tests and masks more than the walk, which pushes each
+/// square as it reaches it. The knights' and king's routines were wired the same way (commit
+/// 5a95bb2) and lost more (about 4 instructions per leaf on both architectures): a leap is a
+/// shift or two, less than the call. They serve only their benchmarks.
 #[cfg(ccr_asm)]
 mod asm_targets {
     use super::Gen;
     use crate::types::Square;
 
-    /// Whether the knights and the king use the assembly too (the sliders always do).
-    pub(super) const LEAPERS: bool = true;
-
-    /// The moves from `from` to the squares of `targets` in `words` (the only rank words the
-    /// piece reaches) that hold no own piece and are evasion squares.
-    #[inline(always)]
-    fn push_set(g: &mut Gen, from: Square, targets: &[u32; 8], words: std::ops::Range<usize>) {
-        for w in words {
-            g.push_targets(from, w, targets[w] & !g.own[w] & g.evasions[w]);
-        }
-    }
-
     /// A bishop, rook or queen (`DIRECTIONS`: [`crate::asm::BISHOP`], `ROOK` or `QUEEN`).
     pub(super) fn slider<const DIRECTIONS: u32>(g: &mut Gen, word: usize, mask: u32) {
         let from = Square::from_word_mask(word, mask);
         let targets = crate::asm::slider_targets(&g.occupied, from, DIRECTIONS);
-        push_set(g, from, &targets, 0..8);
-    }
-
-    pub(super) fn knight(g: &mut Gen, word: usize, mask: u32) {
-        let from = Square::from_word_mask(word, mask);
-        let targets = crate::asm::knight_targets(from);
-        push_set(g, from, &targets, word.saturating_sub(2)..(word + 3).min(8));
-    }
-
-    pub(super) fn king(g: &mut Gen, word: usize, mask: u32) {
-        let from = Square::from_word_mask(word, mask);
-        let targets = crate::asm::king_targets(from);
-        for w in word.saturating_sub(1)..(word + 2).min(8) {
-            let allowed = !g.own[w] & g.king_targets[w] & !g.king_danger(w);
-            g.push_targets(from, w, targets[w] & allowed);
+        for (w, &reached) in targets.iter().enumerate() {
+            g.push_targets(from, w, reached & !g.own[w] & g.evasions[w]);
         }
     }
 }
