@@ -1,24 +1,30 @@
 //! Legal move generation by nibble shifts (paper 4.3 and 5.1).
 //!
-//! The frame walks the side to move's pieces and jumps through `Gen::WHITE_MOVES` or
-//! `Gen::BLACK_MOVES`. Leapers test their targets with one displacement change and one mask
-//! shift (two targets of the same word at once); sliders step the mask until it falls off
-//! the word, the word index leaves 0..8 or a piece blocks.
+//! The frame walks the side to move's pieces but the pawns and jumps through
+//! `Gen::WHITE_MOVES` or `Gen::BLACK_MOVES`. Leapers test their targets with one displacement
+//! change and one mask shift (two targets of the same word at once); sliders step the mask
+//! until it falls off the word, the word index leaves 0..8 or a piece blocks. The pawns go a
+//! rank word at a time (`Gen::pawns`): one shift of the word's pawn mask gives all their
+//! pushes, one more each capture direction, so no pawn costs a handler call (since issue #6;
+//! docs/BENCHMARKS.md, "Where i686 spends its extra instructions").
 //!
 //! Legality, measured cheapest this way (docs/BENCHMARKS.md): king moves are checked against
 //! the enemy's attack table (WHITE_ATTACKS or BLACK_ATTACKS, in the board's geometry) and,
 //! in check, against the squares behind the king on a checking slider's line. In check the
 //! other pieces may only land on the evasion squares (capture the checker or block), a mask
-//! in the board's geometry that is all ones otherwise. A pinned piece is generated after the
-//! others, with that mask narrowed to its pin line (`run_with_pins`, taken only when the pin
-//! scan found a pin). The moves are then legal as generated unless the move is an en-passant
-//! capture; only then does a filter pass run over the list, so the common node pays nothing
-//! for legality beyond the enemy's table and the pin scan. (The pins were filtered out of the
-//! list like en passant until issue #6: a pass over every move of every node with a pin, and
-//! a 64-bit pin set, which on i686 cost two registers and a double shift per move.)
+//! in the board's geometry that is all ones otherwise. A pinned piece is left out of both
+//! and generated last, through its handler, with that mask narrowed to its pin line
+//! (`pinned_pieces`, taken only when the pin scan found a pin). The moves are then legal as
+//! generated unless the move is an en-passant capture; only then does a filter pass run over
+//! the list, so the common node pays nothing for legality beyond the enemy's table and the
+//! pin scan. (The pins were filtered out of the list like en passant until issue #6: a pass
+//! over every move of every node with a pin, and a 64-bit pin set, which on i686 cost two
+//! registers and a double shift per move.)
 
 use crate::ccr::attacks::attacks_with_occupancy;
-use crate::ccr::board::{CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, occupied_nibbles};
+use crate::ccr::board::{
+    CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, nibbles_equal, occupied_nibbles,
+};
 use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
 use crate::ccr::simd;
@@ -112,9 +118,83 @@ impl Gen<'_> {
             self.list.push(Move::new(from, to, kind));
         }
     }
+
+    /// The moves to the squares of `targets` (one bit per square, its nibble's lowest) in
+    /// rank word `to_word` of the pawns `DF` files away in rank word `from_word` (`DF` as in
+    /// [`step`]: −1 toward file a, the target is the pawn's mask `<< 4`).
+    #[inline(always)]
+    fn push_pawns<const DF: i32>(
+        &mut self,
+        from_word: usize,
+        to_word: usize,
+        mut targets: u32,
+        kind: MoveKind,
+        promotes: bool,
+    ) {
+        while targets != 0 {
+            let bit = targets & targets.wrapping_neg();
+            let pawn = match DF {
+                -1 => bit >> 4,
+                1 => bit << 4,
+                _ => bit,
+            };
+            let (from, to) = (
+                Square::from_word_mask(from_word, pawn),
+                Square::from_word_mask(to_word, bit),
+            );
+            if promotes {
+                self.promotions(from, to);
+            } else {
+                self.list.push(Move::new(from, to, kind));
+            }
+            targets &= targets - 1;
+        }
+    }
+
+    /// Every pawn of `pawns` (`0xF` masks; `WHITE` pawns advance toward rank 8, word − 1),
+    /// a rank word at a time: one shift moves all pawns of a word to their targets, so the
+    /// pawns need no handler call each (only a pinned pawn goes through [`pawn`]).
+    #[inline(always)]
+    fn pawns<const WHITE: bool>(&mut self, pawns: &[u32; 8]) {
+        // Pawns stand on rank words 1 to 6 only (FEN parsing rejects the others). An index
+        // loop: the iterator form (`enumerate().take(7).skip(1)`) compiled to 3 instructions
+        // per leaf more on both architectures.
+        #[allow(clippy::needless_range_loop)]
+        for word in 1..7 {
+            let here = pawns[word] & NIBBLE_LOW_BITS;
+            if here == 0 {
+                continue;
+            }
+            let ahead = if WHITE { word - 1 } else { word + 1 };
+            let promotes = ahead == if WHITE { 0 } else { 7 };
+            let (evasions, empty) = (self.evasions[ahead], !self.occupied[ahead]);
+            let pushed = here & empty;
+            self.push_pawns::<0>(word, ahead, pushed & evasions, MoveKind::Normal, promotes);
+            if word == if WHITE { 6 } else { 1 } {
+                let two_ahead = if WHITE { word - 2 } else { word + 2 };
+                let double = pushed & !self.occupied[two_ahead] & self.evasions[two_ahead];
+                self.push_pawns::<0>(word, two_ahead, double, MoveKind::DoublePush, false);
+            }
+            let captures = self.theirs[ahead] & evasions;
+            let toward_a = (here << 4) & captures;
+            self.push_pawns::<-1>(word, ahead, toward_a, MoveKind::Normal, promotes);
+            let toward_h = (here >> 4) & captures;
+            self.push_pawns::<1>(word, ahead, toward_h, MoveKind::Normal, promotes);
+            if ahead == self.ep_word {
+                // Checked by the filter: it may also answer a check by the captured pawn.
+                let target = self.ep_mask & NIBBLE_LOW_BITS;
+                let from_h = (here << 4) & target;
+                self.push_pawns::<-1>(word, ahead, from_h, MoveKind::EnPassant, false);
+                let from_a = (here >> 4) & target;
+                self.push_pawns::<1>(word, ahead, from_a, MoveKind::EnPassant, false);
+                self.ep_generated |= (from_h | from_a) != 0;
+            }
+        }
+    }
 }
 
-/// Pawn moves; `WHITE` pawns advance toward rank 8 (word − 1).
+/// Pawn moves of one pawn; `WHITE` pawns advance toward rank 8 (word − 1). Only pinned pawns
+/// come here (through the handler table); the others are generated together by [`Gen::pawns`].
 fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
     let from = Square::from_word_mask(word, mask);
     // A pawn never stands on its last rank, so the word ahead is on the board.
@@ -334,20 +414,17 @@ fn pin_line(king: Square, word: usize, mask: u32) -> [u32; 8] {
     }
 }
 
-/// The frame for a side with pinned pieces: the others as usual, then each pinned piece with
-/// its targets narrowed to its pin line (a pinned knight finds none).
+/// The pinned pieces, after the others: each with its targets narrowed to its pin line (a
+/// pinned knight finds none).
 #[cold]
 #[inline(never)]
-fn run_with_pins<'a>(
+fn pinned_pieces<'a>(
     g: &mut Gen<'a>,
     board: &Ccr,
-    us: Colour,
     table: &[Handler<Gen<'a>>; 16],
     king: Square,
     pinned: &[u32; 8],
 ) {
-    let free = Ccr(std::array::from_fn(|w| board.0[w] & !pinned[w]));
-    frame::run(&free, Pieces::Of(us), table, g);
     let evasions = g.evasions;
     for (word, &pins) in pinned.iter().enumerate() {
         let mut pieces = pins & NIBBLE_LOW_BITS;
@@ -460,16 +537,27 @@ impl Position {
             table[king](&mut g, king_sq.word(), king_sq.mask());
             return;
         }
-        let pinned = danger.pinned.iter().fold(0, |any, &w| any | w) != 0;
-        match (us, pinned) {
-            (Colour::White, false) => frame::run(&self.board, Pieces::Of(us), white, &mut g),
-            (Colour::Black, false) => frame::run(&self.board, Pieces::Of(us), black, &mut g),
-            (Colour::White, true) => {
-                run_with_pins(&mut g, &self.board, us, white, king_sq, &danger.pinned)
+        // The frame visits the pieces but the pawns and the pinned pieces; the free pawns
+        // go together, the pinned pieces last.
+        let pawn_code = PieceCode::new(us, PieceCode::PAWN).0;
+        let (mut pawns, mut others) = ([0; 8], self.board);
+        for ((p, o), &pins) in pawns.iter_mut().zip(&mut others.0).zip(&danger.pinned) {
+            *p = nibbles_equal(*o, pawn_code) & !pins;
+            *o &= !(*p | pins);
+        }
+        match us {
+            Colour::White => {
+                frame::run(&others, Pieces::Of(us), white, &mut g);
+                g.pawns::<true>(&pawns);
             }
-            (Colour::Black, true) => {
-                run_with_pins(&mut g, &self.board, us, black, king_sq, &danger.pinned)
+            Colour::Black => {
+                frame::run(&others, Pieces::Of(us), black, &mut g);
+                g.pawns::<false>(&pawns);
             }
+        }
+        if danger.pinned.iter().fold(0, |any, &w| any | w) != 0 {
+            let table = if us == Colour::White { white } else { black };
+            pinned_pieces(&mut g, &self.board, table, king_sq, &danger.pinned);
         }
         if !CAPTURES && !in_check {
             castling(&mut g, self);
