@@ -237,8 +237,9 @@ pub mod portable {
 }
 
 crate::repr::position_with_attacks!(
-    /// The C.C.R. position whose legal generation takes the enemy's attack table from the
-    /// assembly (`ccr perft --repr ccr --impl asm`); everything else is the C.C.R.'s own.
+    /// The C.C.R. position whose legal generation takes the enemy's attack table and the
+    /// sliders' target sets from the assembly (`ccr perft --repr ccr --impl asm`;
+    /// [`crate::ccr::Position::generate_legal_asm`]); everything else is the C.C.R.'s own.
     AsmPosition,
     generate_legal_asm,
     generate_captures_asm

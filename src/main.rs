@@ -102,8 +102,9 @@ enum Command {
         #[arg(long, default_value = "ccr")]
         repr: String,
         /// Implementation: portable, simd or asm (hand-written x86, where built). With --repr
-        /// ccr they build the enemy's attack table (AVX2 / assembly), with --repr bitboard
-        /// they convert the board; 0x88 and bitboard-native are portable only.
+        /// ccr they build the enemy's attack table (AVX2 / assembly; the assembly also gives
+        /// the sliders' targets), with --repr bitboard they convert the board; 0x88 and
+        /// bitboard-native are portable only.
         #[arg(long = "impl", default_value = "portable")]
         implementation: String,
         /// Count the last ply's legal moves without making them.

@@ -68,7 +68,7 @@ impl Representation for Position {
         Position::generate_captures(self, list);
     }
 
-    #[inline]
+    #[inline(always)]
     fn make(&self, mv: Move) -> Self {
         Position::make(self, mv)
     }
@@ -109,7 +109,7 @@ macro_rules! position_with_attacks {
                 self.0.$captures(list);
             }
 
-            #[inline]
+            #[inline(always)]
             fn make(&self, mv: crate::types::Move) -> Self {
                 $name(self.0.make(mv))
             }

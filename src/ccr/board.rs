@@ -106,10 +106,15 @@ impl CastlingRights {
 
 /// A full position: the 32-byte board plus what the paper keeps beside it.
 ///
-/// 42 bytes in all, so copy-make is one small copy. The transposition key is not kept here:
+/// 42 bytes of fields, 48 with the padding of the 16-byte alignment, so that copy-make is
+/// three aligned 16-byte copies: without it, i686 (target CPU `pentium4`, where LLVM treats
+/// unaligned 16-byte accesses as slow) copied the position in 8-byte pieces, twelve moves in
+/// and twelve out per make (docs/BENCHMARKS.md, "Where i686 spends its extra instructions").
+/// The transposition key is not kept here:
 /// a search carries it beside the position and updates it with `make_keyed`, so that code
 /// that does not need a key (perft, the benchmarks) does not pay for one.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[repr(align(16))]
 pub struct Position {
     /// The rank words.
     pub board: Ccr,
@@ -157,6 +162,11 @@ mod tests {
         assert_eq!(nibbles_equal(0x1020_3021, 2), 0x00F0_00F0);
         assert_eq!(nibbles_equal(0, 0), 0xFFFF_FFFF);
         assert_eq!(occupied_nibbles(0x1020_3021), 0x1010_1011);
+    }
+
+    #[test]
+    fn a_position_is_three_aligned_16_byte_blocks() {
+        assert_eq!((size_of::<Position>(), align_of::<Position>()), (48, 16));
     }
 
     #[test]

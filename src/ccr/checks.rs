@@ -110,7 +110,11 @@ pub fn is_attacked(board: &Ccr, sq: Square, by: Colour) -> bool {
 }
 
 /// Checks and pins around one king.
+///
+/// 16-byte aligned so that i686 copies it (into the generator) in 16-byte moves, not 8-byte
+/// ones (see [`crate::ccr::Position`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[repr(align(16))]
 pub struct KingDanger {
     /// How many enemy pieces give check.
     pub checkers: u32,
@@ -118,8 +122,9 @@ pub struct KingDanger {
     /// square when not in check; with checkers, their squares and the squares between a
     /// checking slider and the king (so with one checker: capture it or block).
     pub evasions: [u32; 8],
-    /// The king's own pieces that are pinned to it, one bit per C.C.R. square index.
-    pub pinned: u64,
+    /// The king's own pieces that are pinned to it, as `0xF` masks in the board's geometry
+    /// (32-bit words, like everything else the generator reads: no 64-bit shifts on i686).
+    pub pinned: [u32; 8],
     /// The squares behind the king on the line of a checking slider: the attack table
     /// stops at the king, but the king may not step back along the slider's line.
     pub xrayed: [u32; 8],
@@ -134,7 +139,7 @@ pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> Kin
     let mut danger = KingDanger {
         checkers: 0,
         evasions: if in_check { [0; 8] } else { [u32::MAX; 8] },
-        pinned: 0,
+        pinned: [0; 8],
         xrayed: [0; 8],
     };
     macro_rules! ray {
@@ -146,7 +151,7 @@ pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> Kin
                     // Our piece: pinned if the next piece behind it is an enemy slider.
                     let (w2, m2) = first_piece::<$dw, $df>(board, w, m);
                     if m2 != 0 && slides_along(code_at(board, w2, m2), them, $line) {
-                        danger.pinned |= 1u64 << Square::from_word_mask(w, m).index();
+                        danger.pinned[w] |= m;
                     }
                 } else if in_check && slides_along(code, them, $line) {
                     danger.checkers += 1;
@@ -244,13 +249,16 @@ mod tests {
             expected[s.word()] |= s.mask();
         }
         assert_eq!(d.evasions, expected);
-        assert_eq!(d.pinned, 1 << sq("f7").index());
+        let f7 = sq("f7");
+        let mut pinned = [0; 8];
+        pinned[f7.word()] = f7.mask();
+        assert_eq!(d.pinned, pinned);
         // Not in check: every square is open, the pin is still found.
         let p = Position::from_fen("4k3/5p2/8/7B/8/8/8/K7 b - - 0 1").unwrap();
         let d = king_danger(&p.board, sq("e8"), Colour::Black, false);
         assert_eq!(
             (d.checkers, d.evasions, d.pinned),
-            (0, [u32::MAX; 8], 1 << sq("f7").index())
+            (0, [u32::MAX; 8], pinned)
         );
     }
 }

@@ -1,4 +1,4 @@
-//! Making a move: copy-make of the 40-byte position (the board is 32 of them).
+//! Making a move: copy-make of the 48-byte position (the board is 32 of them).
 
 use crate::ccr::board::{Position, nibbles_equal};
 use crate::ccr::checks::is_attacked;
@@ -21,7 +21,7 @@ pub(crate) const CASTLING_KEPT: [u8; 64] = {
 
 impl Position {
     /// The position after `mv`, which must be legal here.
-    #[inline]
+    #[inline(always)]
     pub fn make(&self, mv: Move) -> Position {
         let mut next = *self;
         next.play(mv);
@@ -30,23 +30,47 @@ impl Position {
 
     /// Plays `mv`, which must be legal here, in place.
     ///
-    /// The common move touches two nibbles with two read-modify-writes; castling, en
-    /// passant and double pushes take one more branch.
+    /// The common move touches two nibbles with two read-modify-writes; every special move
+    /// (double push, castling, en passant, promotion) takes one branch to `special`.
     #[inline(always)]
     pub fn play(&mut self, mv: Move) {
-        let (from, to, kind) = (mv.from(), mv.to(), mv.kind());
+        let (from, to) = (mv.from(), mv.to());
         let us = self.side;
         let words = &mut self.board.0;
         let piece = (words[from.word()] >> from.shift()) & 0xF;
         words[from.word()] &= !from.mask();
-        let captured = words[to.word()] & to.mask();
-        let placed = match mv.promotion() {
-            Some(piece_type) => (us.code_bit() | piece_type) as u32,
-            None => piece,
-        };
-        words[to.word()] = (words[to.word()] & !to.mask()) | (placed << to.shift());
+        let target = words[to.word()];
+        let captured = target & to.mask();
+        words[to.word()] = (target & !to.mask()) | (piece << to.shift());
         self.en_passant = None;
-        match kind {
+        if mv.kind() != MoveKind::Normal {
+            self.special(mv);
+        }
+        if self.castling.0 != 0 {
+            self.castling.0 &= CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()];
+        }
+        let piece_type = (piece & 7) as u8;
+        // The clocks stop at the largest values a FEN may carry (by then the 75-move rule
+        // has ended the game), so every position make reaches can be written and read back.
+        self.halfmove_clock = if piece_type == PieceCode::PAWN || captured != 0 {
+            0
+        } else {
+            (self.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK)
+        };
+        self.fullmove_number = (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER);
+        if piece_type == PieceCode::KING {
+            self.kings[us as usize] = to;
+        }
+        self.side = us.flip();
+    }
+
+    /// The rest of a move other than [`MoveKind::Normal`], after the piece has been moved to
+    /// its target (by the side to move, which `play` flips afterwards).
+    #[inline(never)]
+    fn special(&mut self, mv: Move) {
+        let (from, to) = (mv.from(), mv.to());
+        let us = self.side;
+        match mv.kind() {
             MoveKind::Normal => {}
             MoveKind::DoublePush => {
                 self.en_passant = Some(Square::from_file_rank(
@@ -71,24 +95,14 @@ impl Position {
                     PieceCode::EMPTY,
                 );
             }
-            _ => {}
+            MoveKind::PromoteKnight
+            | MoveKind::PromoteBishop
+            | MoveKind::PromoteRook
+            | MoveKind::PromoteQueen => {
+                let piece_type = mv.promotion().unwrap_or(PieceCode::QUEEN);
+                self.board.set(to, PieceCode::new(us, piece_type));
+            }
         }
-        if self.castling.0 != 0 {
-            self.castling.0 &= CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()];
-        }
-        let piece_type = (piece & 7) as u8;
-        // The clocks stop at the largest values a FEN may carry (by then the 75-move rule
-        // has ended the game), so every position make reaches can be written and read back.
-        self.halfmove_clock = if piece_type == PieceCode::PAWN || captured != 0 {
-            0
-        } else {
-            (self.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK)
-        };
-        self.fullmove_number = (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER);
-        if piece_type == PieceCode::KING {
-            self.kings[us as usize] = to;
-        }
-        self.side = us.flip();
     }
 
     /// Whether the side to move has a legal en-passant capture onto `en_passant`.

@@ -1,31 +1,46 @@
 //! Legal move generation by nibble shifts (paper 4.3 and 5.1).
 //!
-//! The frame walks the side to move's pieces and jumps through `Gen::WHITE_MOVES` or
-//! `Gen::BLACK_MOVES`. Leapers test their targets with one displacement change and one mask
-//! shift (two targets of the same word at once); sliders step the mask until it falls off
-//! the word, the word index leaves 0..8 or a piece blocks.
+//! The frame walks the side to move's pieces but the pawns and jumps through
+//! `Gen::WHITE_MOVES` or `Gen::BLACK_MOVES`. Leapers test their targets with one displacement
+//! change and one mask shift (two targets of the same word at once); sliders step the mask
+//! until it falls off the word, the word index leaves 0..8 or a piece blocks. The pawns go a
+//! rank word at a time (`Gen::pawns`): one shift of the word's pawn mask gives all their
+//! pushes, one more each capture direction, so no pawn costs a handler call (since issue #6;
+//! docs/BENCHMARKS.md, "Where i686 spends its extra instructions").
 //!
 //! Legality, measured cheapest this way (docs/BENCHMARKS.md): king moves are checked against
 //! the enemy's attack table (WHITE_ATTACKS or BLACK_ATTACKS, in the board's geometry) and,
 //! in check, against the squares behind the king on a checking slider's line. In check the
 //! other pieces may only land on the evasion squares (capture the checker or block), a mask
-//! in the board's geometry that is all ones otherwise. The moves are then legal as generated
-//! unless the piece is pinned or the move is an en-passant capture; only then does a filter
-//! pass run over the list, so the common node pays nothing for legality beyond the enemy's
-//! table and the pin scan.
+//! in the board's geometry that is all ones otherwise. A pinned piece is left out of both
+//! and generated last, through its handler, with that mask narrowed to its pin line
+//! (`pinned_pieces`, taken only when the pin scan found a pin). The moves are then legal as
+//! generated unless the move is an en-passant capture; only then does a filter pass run over
+//! the list, so the common node pays nothing for legality beyond the enemy's table and the
+//! pin scan. (The pins were filtered out of the list like en passant until issue #6: a pass
+//! over every move of every node with a pin, and a 64-bit pin set, which on i686 cost two
+//! registers and a double shift per move.)
 
 use crate::ccr::attacks::attacks_with_occupancy;
-use crate::ccr::board::{CastlingRights, Position, occupied_nibbles};
+use crate::ccr::board::{
+    CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, nibbles_equal, occupied_nibbles,
+};
 use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
 use crate::ccr::simd;
 use crate::moves::MoveList;
-use crate::types::{Colour, Move, MoveKind, Square};
+use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
-/// Generator state for one node: the board, both colours' occupancy masks, the enemy's
+/// Generator state for one node: the occupancy, both colours' occupancy masks, the enemy's
 /// attack table, the evasion squares and the en-passant target, all in the board's geometry.
+///
+/// The arrays come first and the struct is 16-byte aligned, so that each array is too and
+/// building the struct is whole 16-byte moves on i686 as well (see [`Position`]).
+#[repr(C, align(16))]
 struct Gen<'a> {
-    board: [u32; 8],
+    /// `0xF` on every occupied square (what the pawn pushes and castling test, and what the
+    /// assembly slider routine reads).
+    occupied: [u32; 8],
     own: [u32; 8],
     theirs: [u32; 8],
     /// The enemy's attack table (class nibbles).
@@ -55,17 +70,15 @@ impl Gen<'_> {
         (occupied_nibbles(self.enemy_attacks[word]) * 0xF) | self.xrayed[word]
     }
 
-    /// Adds a move to every square of `targets` (0, 1 or 2 nibbles) in rank word `word`.
+    /// Adds a move to every square of `targets` (`0xF` nibbles) in rank word `word`.
     #[inline(always)]
-    fn push_targets(&mut self, from: Square, word: usize, mut targets: u32) {
-        while targets != 0 {
-            let mask = 0xF << (targets.trailing_zeros() & !3);
-            self.list.push(Move::new(
-                from,
-                Square::from_word_mask(word, mask),
-                MoveKind::Normal,
-            ));
-            targets &= !mask;
+    fn push_targets(&mut self, from: Square, word: usize, targets: u32) {
+        // One bit per target (its nibble's lowest), cleared with `bits - 1`.
+        let mut bits = targets & NIBBLE_LOW_BITS;
+        while bits != 0 {
+            let to = Square::from_word_mask(word, bits);
+            self.list.push(Move::new(from, to, MoveKind::Normal));
+            bits &= bits - 1;
         }
     }
 
@@ -105,15 +118,89 @@ impl Gen<'_> {
             self.list.push(Move::new(from, to, kind));
         }
     }
+
+    /// The moves to the squares of `targets` (one bit per square, its nibble's lowest) in
+    /// rank word `to_word` of the pawns `DF` files away in rank word `from_word` (`DF` as in
+    /// [`step`]: −1 toward file a, the target is the pawn's mask `<< 4`).
+    #[inline(always)]
+    fn push_pawns<const DF: i32>(
+        &mut self,
+        from_word: usize,
+        to_word: usize,
+        mut targets: u32,
+        kind: MoveKind,
+        promotes: bool,
+    ) {
+        while targets != 0 {
+            let bit = targets & targets.wrapping_neg();
+            let pawn = match DF {
+                -1 => bit >> 4,
+                1 => bit << 4,
+                _ => bit,
+            };
+            let (from, to) = (
+                Square::from_word_mask(from_word, pawn),
+                Square::from_word_mask(to_word, bit),
+            );
+            if promotes {
+                self.promotions(from, to);
+            } else {
+                self.list.push(Move::new(from, to, kind));
+            }
+            targets &= targets - 1;
+        }
+    }
+
+    /// Every pawn of `pawns` (`0xF` masks; `WHITE` pawns advance toward rank 8, word − 1),
+    /// a rank word at a time: one shift moves all pawns of a word to their targets, so the
+    /// pawns need no handler call each (only a pinned pawn goes through [`pawn`]).
+    #[inline(always)]
+    fn pawns<const WHITE: bool>(&mut self, pawns: &[u32; 8]) {
+        // Pawns stand on rank words 1 to 6 only (FEN parsing rejects the others). An index
+        // loop: the iterator form (`enumerate().take(7).skip(1)`) compiled to 3 instructions
+        // per leaf more on both architectures.
+        #[allow(clippy::needless_range_loop)]
+        for word in 1..7 {
+            let here = pawns[word] & NIBBLE_LOW_BITS;
+            if here == 0 {
+                continue;
+            }
+            let ahead = if WHITE { word - 1 } else { word + 1 };
+            let promotes = ahead == if WHITE { 0 } else { 7 };
+            let (evasions, empty) = (self.evasions[ahead], !self.occupied[ahead]);
+            let pushed = here & empty;
+            self.push_pawns::<0>(word, ahead, pushed & evasions, MoveKind::Normal, promotes);
+            if word == if WHITE { 6 } else { 1 } {
+                let two_ahead = if WHITE { word - 2 } else { word + 2 };
+                let double = pushed & !self.occupied[two_ahead] & self.evasions[two_ahead];
+                self.push_pawns::<0>(word, two_ahead, double, MoveKind::DoublePush, false);
+            }
+            let captures = self.theirs[ahead] & evasions;
+            let toward_a = (here << 4) & captures;
+            self.push_pawns::<-1>(word, ahead, toward_a, MoveKind::Normal, promotes);
+            let toward_h = (here >> 4) & captures;
+            self.push_pawns::<1>(word, ahead, toward_h, MoveKind::Normal, promotes);
+            if ahead == self.ep_word {
+                // Checked by the filter: it may also answer a check by the captured pawn.
+                let target = self.ep_mask & NIBBLE_LOW_BITS;
+                let from_h = (here << 4) & target;
+                self.push_pawns::<-1>(word, ahead, from_h, MoveKind::EnPassant, false);
+                let from_a = (here >> 4) & target;
+                self.push_pawns::<1>(word, ahead, from_a, MoveKind::EnPassant, false);
+                self.ep_generated |= (from_h | from_a) != 0;
+            }
+        }
+    }
 }
 
-/// Pawn moves; `WHITE` pawns advance toward rank 8 (word − 1).
+/// Pawn moves of one pawn; `WHITE` pawns advance toward rank 8 (word − 1). Only pinned pawns
+/// come here (through the handler table); the others are generated together by [`Gen::pawns`].
 fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
     let from = Square::from_word_mask(word, mask);
     // A pawn never stands on its last rank, so the word ahead is on the board.
     let ahead = if WHITE { word - 1 } else { word + 1 };
     let promotes = ahead == if WHITE { 0 } else { 7 };
-    if g.board[ahead] & mask == 0 {
+    if g.occupied[ahead] & mask == 0 {
         if g.evasions[ahead] & mask != 0 {
             let to = Square::from_word_mask(ahead, mask);
             if promotes {
@@ -128,7 +215,9 @@ fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
         } else {
             word + 2
         };
-        if word == start && (g.board[two_ahead] & mask == 0) && (g.evasions[two_ahead] & mask != 0)
+        if word == start
+            && (g.occupied[two_ahead] & mask == 0)
+            && (g.evasions[two_ahead] & mask != 0)
         {
             let to = Square::from_word_mask(two_ahead, mask);
             g.list.push(Move::new(from, to, MoveKind::DoublePush));
@@ -204,12 +293,20 @@ fn king(g: &mut Gen, word: usize, mask: u32) {
 
 impl<'a> Gen<'a> {
     /// The move handlers for White's pieces, indexed by piece code.
-    const WHITE_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::White);
+    const WHITE_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::White, false);
     /// The move handlers for Black's pieces, indexed by piece code.
-    const BLACK_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::Black);
+    const BLACK_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::Black, false);
+    /// White's handlers with the sliders' targets from the assembly.
+    #[cfg(ccr_asm)]
+    const WHITE_MOVES_ASM: [Handler<Gen<'a>>; 16] = move_table(Colour::White, true);
+    /// Black's handlers with the targets from the assembly.
+    #[cfg(ccr_asm)]
+    const BLACK_MOVES_ASM: [Handler<Gen<'a>>; 16] = move_table(Colour::Black, true);
 }
 
-const fn move_table<'a>(colour: Colour) -> [Handler<Gen<'a>>; 16] {
+/// The handler table of `colour`; with `asm`, the sliders take their target sets from the
+/// hand-written assembly ([`asm_targets`]).
+const fn move_table<'a>(colour: Colour, asm: bool) -> [Handler<Gen<'a>>; 16] {
     let mut table: [Handler<Gen<'a>>; 16] = [skip; 16];
     let base = colour.code_bit() as usize;
     let (white_pawn, black_pawn): (Handler<Gen<'a>>, Handler<Gen<'a>>) =
@@ -223,14 +320,50 @@ const fn move_table<'a>(colour: Colour) -> [Handler<Gen<'a>>; 16] {
     table[base + 4] = rook;
     table[base + 5] = queen;
     table[base + 6] = king;
+    #[cfg(ccr_asm)]
+    if asm {
+        use crate::asm::{BISHOP, QUEEN, ROOK};
+        table[base + 3] = asm_targets::slider::<BISHOP>;
+        table[base + 4] = asm_targets::slider::<ROOK>;
+        table[base + 5] = asm_targets::slider::<QUEEN>;
+    }
+    #[cfg(not(ccr_asm))]
+    let _ = asm;
     table
+}
+
+/// Move handlers on the target sets of the hand-written assembly (`ccr perft --impl asm`):
+/// [`crate::asm::slider_targets`] gives a slider's squares up to and including each ray's
+/// first piece; the handler keeps those without an own piece on the evasion squares and
+/// lists them word by word.
+///
+/// This loses to the portable ray walk (docs/BENCHMARKS.md, "The assembly in the
+/// generator"): the routine itself is cheaper than the walk, but the set it returns costs a
+/// call, eight stores and eight loads, tests and masks more than the walk, which pushes each
+/// square as it reaches it. The knights' and king's routines were wired the same way (commit
+/// 5a95bb2) and lost more (about 4 instructions per leaf on both architectures): a leap is a
+/// shift or two, less than the call. They serve only their benchmarks.
+#[cfg(ccr_asm)]
+mod asm_targets {
+    use super::Gen;
+    use crate::types::Square;
+
+    /// A bishop, rook or queen (`DIRECTIONS`: [`crate::asm::BISHOP`], `ROOK` or `QUEEN`).
+    pub(super) fn slider<const DIRECTIONS: u32>(g: &mut Gen, word: usize, mask: u32) {
+        let from = Square::from_word_mask(word, mask);
+        let targets = crate::asm::slider_targets(&g.occupied, from, DIRECTIONS);
+        for (w, &reached) in targets.iter().enumerate() {
+            g.push_targets(from, w, reached & !g.own[w] & g.evasions[w]);
+        }
+    }
 }
 
 /// Where the legal generator takes the enemy's attack table from: the frame,
 const PORTABLE_ATTACKS: u8 = 0;
 /// the AVX2 sets of [`crate::ccr::simd`],
 const SIMD_ATTACKS: u8 = 1;
-/// or the hand-written assembly.
+/// or the hand-written assembly (which then also gives the pieces' target sets: the
+/// handlers of [`asm_targets`]).
 #[cfg(ccr_asm)]
 const ASM_ATTACKS: u8 = 2;
 
@@ -245,7 +378,7 @@ fn castling(g: &mut Gen, pos: &Position) {
         Colour::White => (7, CastlingRights::WHITE_KING, CastlingRights::WHITE_QUEEN),
         Colour::Black => (0, CastlingRights::BLACK_KING, CastlingRights::BLACK_QUEEN),
     };
-    let (occupied, attacked) = (g.board[word], g.king_danger(word));
+    let (occupied, attacked) = (g.occupied[word], g.king_danger(word));
     let king = pos.king(pos.side);
     if pos.castling.has(king_side) && (occupied | attacked) & KING_SIDE_EMPTY == 0 {
         let to = Square::from_word_mask(word, 0x0000_00F0);
@@ -260,17 +393,54 @@ fn castling(g: &mut Gen, pos: &Position) {
     }
 }
 
-/// Whether `to` lies on the line through `king` and `from` (the only moves a pinned piece has).
-#[inline]
-fn aligned(king: Square, from: Square, to: Square) -> bool {
-    let d = |a: Square, b: Square| {
-        (
-            a.file() as i32 - b.file() as i32,
-            a.rank() as i32 - b.rank() as i32,
-        )
-    };
-    let ((fx, fy), (tx, ty)) = (d(from, king), d(to, king));
-    fx * ty == tx * fy
+/// The squares beyond `king` on the line from it through the piece on (`word`, `mask`), up
+/// to the edge of the board: where a piece pinned there may go (it cannot pass the pinner).
+fn pin_line(king: Square, word: usize, mask: u32) -> [u32; 8] {
+    let (king_word, king_mask) = (king.word(), king.mask());
+    let dw = (word as isize - king_word as isize).signum();
+    let mut line = [0; 8];
+    let (mut w, mut m) = (king_word, king_mask);
+    loop {
+        w = w.wrapping_add_signed(dw);
+        m = match mask.cmp(&king_mask) {
+            std::cmp::Ordering::Greater => m << 4,
+            std::cmp::Ordering::Less => m >> 4,
+            std::cmp::Ordering::Equal => m,
+        };
+        if !on_board(w, m) {
+            return line;
+        }
+        line[w] |= m;
+    }
+}
+
+/// The pinned pieces, after the others: each with its targets narrowed to its pin line (a
+/// pinned knight finds none).
+#[cold]
+#[inline(never)]
+fn pinned_pieces<'a>(
+    g: &mut Gen<'a>,
+    board: &Ccr,
+    table: &[Handler<Gen<'a>>; 16],
+    king: Square,
+    pinned: &[u32; 8],
+) {
+    let evasions = g.evasions;
+    for (word, &pins) in pinned.iter().enumerate() {
+        let mut pieces = pins & NIBBLE_LOW_BITS;
+        while pieces != 0 {
+            let shift = pieces.trailing_zeros();
+            let mask = 0xF << shift;
+            let line = pin_line(king, word, mask);
+            for ((e, &all), &l) in g.evasions.iter_mut().zip(&evasions).zip(&line) {
+                *e = all & l;
+            }
+            let code = (board.0[word] >> shift) & 0xF;
+            table[code as usize](g, word, mask);
+            pieces &= pieces - 1;
+        }
+    }
+    g.evasions = evasions;
 }
 
 impl Position {
@@ -296,14 +466,15 @@ impl Position {
         self.generate::<true, SIMD_ATTACKS>(list);
     }
 
-    /// [`Position::generate_legal`] with the enemy's attack table from the hand-written
-    /// assembly ([`crate::asm::attacks_of`]).
+    /// [`Position::generate_legal`] on the hand-written assembly: the enemy's attack table
+    /// from [`crate::asm::attacks_of`], the sliders' targets from
+    /// [`crate::asm::slider_targets`] (the handlers of `asm_targets`).
     #[cfg(ccr_asm)]
     pub fn generate_legal_asm(&self, list: &mut MoveList) {
         self.generate::<false, ASM_ATTACKS>(list);
     }
 
-    /// [`Position::generate_captures`] with the assembly attack table.
+    /// [`Position::generate_captures`] on the assembly, as [`Position::generate_legal_asm`].
     #[cfg(ccr_asm)]
     pub fn generate_captures_asm(&self, list: &mut MoveList) {
         self.generate::<true, ASM_ATTACKS>(list);
@@ -343,7 +514,7 @@ impl Position {
             }
         }
         let mut g = Gen {
-            board: self.board.0,
+            occupied,
             own,
             theirs,
             enemy_attacks,
@@ -355,34 +526,55 @@ impl Position {
             ep_generated: false,
             list,
         };
+        let (white, black) = match ATTACKS {
+            #[cfg(ccr_asm)]
+            ASM_ATTACKS => (&Gen::WHITE_MOVES_ASM, &Gen::BLACK_MOVES_ASM),
+            _ => (&Gen::WHITE_MOVES, &Gen::BLACK_MOVES),
+        };
         if danger.checkers >= 2 {
-            king(&mut g, king_sq.word(), king_sq.mask());
+            let king = PieceCode::new(us, PieceCode::KING).0 as usize;
+            let table = if us == Colour::White { white } else { black };
+            table[king](&mut g, king_sq.word(), king_sq.mask());
             return;
         }
+        // The frame visits the pieces but the pawns and the pinned pieces; the free pawns
+        // go together, the pinned pieces last.
+        let pawn_code = PieceCode::new(us, PieceCode::PAWN).0;
+        let (mut pawns, mut others) = ([0; 8], self.board);
+        for ((p, o), &pins) in pawns.iter_mut().zip(&mut others.0).zip(&danger.pinned) {
+            *p = nibbles_equal(*o, pawn_code) & !pins;
+            *o &= !(*p | pins);
+        }
         match us {
-            Colour::White => frame::run(&self.board, Pieces::Of(us), &Gen::WHITE_MOVES, &mut g),
-            Colour::Black => frame::run(&self.board, Pieces::Of(us), &Gen::BLACK_MOVES, &mut g),
+            Colour::White => {
+                frame::run(&others, Pieces::Of(us), white, &mut g);
+                g.pawns::<true>(&pawns);
+            }
+            Colour::Black => {
+                frame::run(&others, Pieces::Of(us), black, &mut g);
+                g.pawns::<false>(&pawns);
+            }
+        }
+        if danger.pinned.iter().fold(0, |any, &w| any | w) != 0 {
+            let table = if us == Colour::White { white } else { black };
+            pinned_pieces(&mut g, &self.board, table, king_sq, &danger.pinned);
         }
         if !CAPTURES && !in_check {
             castling(&mut g, self);
         }
-        if danger.pinned != 0 || g.ep_generated {
-            self.filter(g.list, king_sq, danger.pinned);
+        if g.ep_generated {
+            self.filter_en_passant(g.list, king_sq);
         }
     }
 
-    /// Removes the moves of pinned pieces that leave their line, and the en-passant
-    /// captures that expose the king.
+    /// Removes the en-passant captures that expose the king.
     #[cold]
-    fn filter(&self, list: &mut MoveList, king: Square, pinned: u64) {
+    fn filter_en_passant(&self, list: &mut MoveList, king: Square) {
         list.retain(|mv| {
-            let (from, to) = (mv.from(), mv.to());
-            if mv.kind() == MoveKind::EnPassant {
-                // Two pawns leave one rank at once: test the result directly.
+            // Two pawns leave one rank at once: test the result directly.
+            mv.kind() != MoveKind::EnPassant || {
                 let after = self.make(mv);
                 !is_attacked(&after.board, king, after.side)
-            } else {
-                pinned >> from.index() & 1 == 0 || aligned(king, from, to)
             }
         });
     }
