@@ -260,12 +260,13 @@ impl<'a> Worker<'a> {
     /// the node limit every 1,024 nodes (every node for a node limit on one thread).
     #[inline]
     fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        let counter = &self.counters[self.id];
-        counter.store(self.nodes, Relaxed);
+        // A stopped search unwinds without counting the calls it makes on the way out.
         if self.stopped {
             return true;
         }
+        self.nodes += 1;
+        let counter = &self.counters[self.id];
+        counter.store(self.nodes, Relaxed);
         if self.search.control.stop.load(Relaxed) || self.helpers_stop.load(Relaxed) {
             self.stopped = true;
             return true;
