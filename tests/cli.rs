@@ -666,6 +666,20 @@ fn key_rejects_a_bad_line_and_writes_nothing() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// The node count of `ccr bench` at its default depth: the search's signature, the same on
+/// every build (x86_64 and i686). It changes exactly when what the engine searches changes;
+/// update it then, and say why in the commit.
+const BENCH_SIGNATURE: u64 = 4_655_480;
+
+/// `ccr bench`, at the default depth, counts exactly the signature's nodes.
+#[test]
+fn bench_signature() {
+    let lines = success(&["bench"]);
+    let last = lines.last().unwrap();
+    let nodes: u64 = last.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(nodes, BENCH_SIGNATURE, "{last}");
+}
+
 /// `ccr bench [DEPTH]`: one line per position, then `N nodes N nps`; the same count each run.
 #[test]
 fn bench_prints_a_deterministic_signature() {

@@ -1,6 +1,6 @@
 //! The search: iterative deepening over a principal variation search with aspiration
 //! windows, a quiescence search, a shared transposition table and Lazy SMP threads, on the
-//! C.C.R. board by copy-make of the 42-byte position.
+//! C.C.R. board by copy-make of the position (42 bytes of fields, 48 aligned).
 //!
 //! Every node builds one [`AttackBlock`] (the board and both attack tables, paper 4.4) and
 //! uses it three times: whether the side to move is in check, the static evaluation, and
