@@ -619,6 +619,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--max-plies", type=int, default=0, help="draw adjudication after that many plies (default 0: off)")
     ap.add_argument("--event", default="ccr gauntlet", help="PGN Event")
     args = ap.parse_args(argv)
+    # A match killed with SIGTERM (kill, timeout, a CI runner) unwinds like Ctrl-C, so the
+    # engines are closed rather than left running as orphans (seen: a pondering sjeng).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
     try:
