@@ -82,6 +82,9 @@ pub mod param {
 pub trait Trace {
     /// Records `count` uses of weight `param`.
     fn add(&mut self, param: usize, count: i32);
+
+    /// Records the game phase the counts are tapered by.
+    fn phase(&mut self, _phase: i32) {}
 }
 
 /// The trace of play: records nothing, compiles to nothing.
@@ -104,6 +107,10 @@ pub struct Features {
 impl Trace for Features {
     fn add(&mut self, param: usize, count: i32) {
         self.counts[param] += count;
+    }
+
+    fn phase(&mut self, phase: i32) {
+        self.phase = phase;
     }
 }
 
@@ -134,7 +141,7 @@ pub fn evaluate_with(pos: &Position, block: &AttackBlock) -> i32 {
 pub fn features(pos: &Position) -> Option<Features> {
     let features = Features {
         counts: vec![0; param::COUNT],
-        phase: phase(pos),
+        phase: 0,
     };
     let (_, features, drawn) = run(pos, &AttackBlock::new(&pos.board), features);
     (!drawn).then_some(features)
@@ -152,17 +159,6 @@ pub fn weighted(features: &Features, weights: &[S]) -> i32 {
     (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
-/// The game phase of a position (0..=[`MAX_PHASE`]).
-pub fn phase(pos: &Position) -> i32 {
-    let mut phase = 0;
-    for &word in &pos.board.0 {
-        for shift in (0..32).step_by(4) {
-            phase += PHASE[((word >> shift) & 7) as usize];
-        }
-    }
-    phase.min(MAX_PHASE)
-}
-
 /// Per colour and file, the ranks (bit 0 = rank 1) holding a pawn of that colour.
 type PawnRanks = [[u8; 8]; 2];
 
@@ -172,8 +168,7 @@ struct Eval<T: Trace> {
     tables: [[u32; 8]; 3],
     pawns: PawnRanks,
     bishops: [i32; 2],
-    phase: i32,
-    /// Non-pawn material by colour, in phase units, to recognise bare endings.
+    /// Non-pawn material by colour, in phase units: the game phase, and bare endings.
     pieces: [i32; 2],
     score: S,
     trace: T,
@@ -282,7 +277,6 @@ fn piece<T: Trace, const WHITE: bool, const TYPE: u8>(e: &mut Eval<T>, word: usi
     let us = colour_of(WHITE);
     let sq = Square::from_word_mask(word, mask);
     place(e, us, TYPE, sq);
-    e.phase += PHASE[TYPE as usize];
     e.pieces[us as usize] += PHASE[TYPE as usize];
     let (attacked, defended) = (e.attacks_on(us.flip(), sq), e.attacks_on(us, sq));
     if attacked != 0 && defended == 0 {
@@ -397,7 +391,6 @@ fn run<T: Trace>(pos: &Position, block: &AttackBlock, trace: T) -> (i32, T, bool
         tables: *parts,
         pawns: pawn_ranks(pos),
         bishops: [0; 2],
-        phase: 0,
         pieces: [0; 2],
         score: S::default(),
         trace,
@@ -416,7 +409,8 @@ fn run<T: Trace>(pos: &Position, block: &AttackBlock, trace: T) -> (i32, T, bool
     if no_pawns && e.pieces[0] <= 1 && e.pieces[1] <= 1 {
         return (0, e.trace, true);
     }
-    let phase = e.phase.min(MAX_PHASE);
+    let phase = (e.pieces[0] + e.pieces[1]).min(MAX_PHASE);
+    e.trace.phase(phase);
     let score = (e.score.mg * phase + e.score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
     (score, e.trace, false)
 }

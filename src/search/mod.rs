@@ -19,7 +19,7 @@ use crate::ccr::{MoveList, Position};
 use crate::eval::evaluate_with;
 use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
-use ordering::{MovePicker, piece_value};
+use ordering::{Class, MovePicker, piece_value};
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
 
@@ -148,13 +148,14 @@ impl Search<'_> {
         std::thread::scope(|scope| {
             for id in 1..threads {
                 let (counters, helpers_stop) = (&counters, &helpers_stop);
-                std::thread::Builder::new()
+                // A helper the system cannot start (`Threads` beyond what memory allows) is
+                // left out: the search runs on the threads it has.
+                let _ = std::thread::Builder::new()
                     .stack_size(8 << 20)
                     .spawn_scoped(scope, move || {
                         let mut worker = Worker::new(self, id, counters, helpers_stop, start);
                         worker.iterate(&mut |_| {});
-                    })
-                    .expect("spawning a search thread");
+                    });
             }
             let mut main = Worker::new(self, 0, &counters, &helpers_stop, start);
             let outcome = main.iterate(report);
@@ -515,7 +516,8 @@ impl<'a> Worker<'a> {
         let mut searched = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::default(); 64];
         let mut quiet_count = 0;
-        while let Some((mv, quiet)) = picker.next() {
+        while let Some((mv, class)) = picker.next() {
+            let quiet = class == Class::Quiet;
             // Late-move pruning and futility near the leaves, for quiet moves that do not
             // give check (a check is the move most likely to change what the static score
             // says: the mating attacks these prunings would hide).
@@ -669,17 +671,15 @@ impl<'a> Worker<'a> {
             [Move::default(); 2],
             &self.quiet_history[us as usize],
         );
-        while let Some((mv, _)) = picker.next() {
+        while let Some((mv, class)) = picker.next() {
             if !in_check && mv.promotion().is_none() {
-                let victim = captured_value(pos, mv);
-                let attacker = piece_value(pos.board.get(mv.from()).piece_type());
                 // Attack-table pruning: a capture by a dearer piece of a defended one loses
-                // material (the table says whether the enemy defends the target).
-                if attacker > victim && block.is_attacked(us.flip(), mv.to()) {
+                // material (the picker read the enemy's table for it).
+                if class == Class::LosingCapture {
                     continue;
                 }
                 // Delta pruning: even winning the piece clear leaves us below alpha.
-                if stand_pat + victim + 200 <= alpha {
+                if stand_pat + captured_value(pos, mv) + 200 <= alpha {
                     continue;
                 }
             }

@@ -25,11 +25,22 @@ const KILLER: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 const UNDERPROMOTION: i32 = -3_000_000;
 
+/// What kind of move the picker hands out.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Class {
+    /// Neither a capture nor a promotion.
+    Quiet,
+    /// A promotion, or a capture the attack tables do not show losing material.
+    Tactical,
+    /// A capture of a defended piece by a dearer one: it loses material.
+    LosingCapture,
+}
+
 /// Hands out a node's moves best first (selection sort: a cutoff usually comes early).
 pub struct MovePicker {
     moves: [Move; MAX_MOVES],
     scores: [i32; MAX_MOVES],
-    quiet: [bool; MAX_MOVES],
+    class: [Class; MAX_MOVES],
     len: usize,
     next: usize,
 }
@@ -47,7 +58,7 @@ impl MovePicker {
         let mut picker = MovePicker {
             moves: [Move::default(); MAX_MOVES],
             scores: [0; MAX_MOVES],
-            quiet: [false; MAX_MOVES],
+            class: [Class::Quiet; MAX_MOVES],
             len: list.len(),
             next: 0,
         };
@@ -57,22 +68,29 @@ impl MovePicker {
             let capture = victim.0 != 0 || mv.kind() == MoveKind::EnPassant;
             let promotion = mv.promotion();
             let attacker = pos.board.get(mv.from()).piece_type();
+            let victim_type = if capture && victim.0 == 0 {
+                PieceCode::PAWN
+            } else {
+                victim.piece_type()
+            };
+            let class = if !capture && promotion.is_none() {
+                Class::Quiet
+            } else if promotion.is_some()
+                || piece_value(victim_type) >= piece_value(attacker)
+                || !block.is_attacked(them, mv.to())
+            {
+                Class::Tactical
+            } else {
+                Class::LosingCapture
+            };
             let score = if Some(mv) == hash_move {
                 HASH_MOVE
             } else if matches!(promotion, Some(p) if p != PieceCode::QUEEN) {
                 UNDERPROMOTION
-            } else if capture || promotion.is_some() {
-                let victim_type = if capture && victim.0 == 0 {
-                    PieceCode::PAWN
-                } else {
-                    victim.piece_type()
-                };
+            } else if class != Class::Quiet {
                 let gain = piece_value(victim_type) + promotion.map_or(0, |_| 800);
                 let order = 16 * gain / 100 - attacker as i32;
-                let good = promotion.is_some()
-                    || piece_value(victim_type) >= piece_value(attacker)
-                    || !block.is_attacked(them, mv.to());
-                if good {
+                if class == Class::Tactical {
                     GOOD_CAPTURE + order
                 } else {
                     BAD_CAPTURE + order
@@ -86,13 +104,13 @@ impl MovePicker {
             };
             picker.moves[i] = mv;
             picker.scores[i] = score;
-            picker.quiet[i] = !capture && promotion.is_none();
+            picker.class[i] = class;
         }
         picker
     }
 
-    /// The best move not yet handed out, and whether it is quiet.
-    pub fn next(&mut self) -> Option<(Move, bool)> {
+    /// The best move not yet handed out, and its class.
+    pub fn next(&mut self) -> Option<(Move, Class)> {
         if self.next >= self.len {
             return None;
         }
@@ -104,10 +122,10 @@ impl MovePicker {
         }
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
-        self.quiet.swap(self.next, best);
+        self.class.swap(self.next, best);
         let i = self.next;
         self.next += 1;
-        Some((self.moves[i], self.quiet[i]))
+        Some((self.moves[i], self.class[i]))
     }
 }
 
