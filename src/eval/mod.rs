@@ -50,10 +50,16 @@ pub mod param {
     /// Attacks on the squares around the enemy king (the king's square and its neighbours),
     /// per class: pawn, minor, rook, queen or king (4).
     pub const KING_ATTACK: usize = MOBILITY + 3;
+    /// The danger to a king whose enemy still has a queen, by attack units (the king-zone
+    /// attacks weighted by class, see `KING_UNITS`), capped at 31: one weight per count, so
+    /// the penalty can grow faster than the attacks and stays linear in the weights (32).
+    pub const KING_DANGER: usize = KING_ATTACK + 4;
     /// Own pawns on the two ranks in front of the king, on its file and the adjacent ones.
-    pub const PAWN_SHIELD: usize = KING_ATTACK + 4;
+    pub const PAWN_SHIELD: usize = KING_DANGER + 32;
+    /// The king's file and its neighbours without an own pawn, each.
+    pub const KING_OPEN_FILE: usize = PAWN_SHIELD + 1;
     /// A piece (knight to queen) the enemy attacks and no own piece defends.
-    pub const HANGING: usize = PAWN_SHIELD + 1;
+    pub const HANGING: usize = KING_OPEN_FILE + 1;
     /// A knight, bishop, rook or queen attacked by an enemy pawn.
     pub const THREAT_BY_PAWN: usize = HANGING + 1;
     /// A rook or queen attacked by an enemy knight or bishop.
@@ -62,8 +68,18 @@ pub mod param {
     pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 1;
     /// A passed pawn, by its rank counted from its own side (8; ranks 2-7 used).
     pub const PASSED: usize = THREAT_BY_ROOK + 1;
+    /// The terms below count a passed pawn by its advance: relative rank minus 2, from 0
+    /// on the third rank to 4 on the seventh. The square in front of it empty and not
+    /// attacked by the enemy.
+    pub const PASSED_FREE: usize = PASSED + 8;
+    /// The square in front of a passed pawn occupied.
+    pub const PASSED_BLOCKED: usize = PASSED_FREE + 1;
+    /// The own king's distance to the square in front of a passed pawn.
+    pub const PASSED_OWN_KING: usize = PASSED_BLOCKED + 1;
+    /// The enemy king's distance to the square in front of a passed pawn.
+    pub const PASSED_ENEMY_KING: usize = PASSED_OWN_KING + 1;
     /// A pawn with no own pawn on the adjacent files.
-    pub const ISOLATED: usize = PASSED + 8;
+    pub const ISOLATED: usize = PASSED_ENEMY_KING + 1;
     /// A pawn with an own pawn in front of it on its file.
     pub const DOUBLED: usize = ISOLATED + 1;
     /// Both bishops.
@@ -85,6 +101,9 @@ pub trait Trace {
 
     /// Records the game phase the counts are tapered by.
     fn phase(&mut self, _phase: i32) {}
+
+    /// Records the end-game half's scale.
+    fn scale(&mut self, _scale: i32) {}
 }
 
 /// The trace of play: records nothing, compiles to nothing.
@@ -102,6 +121,8 @@ pub struct Features {
     pub counts: Vec<i32>,
     /// The game phase, 0 (bare kings and pawns) to [`MAX_PHASE`] (all pieces).
     pub phase: i32,
+    /// The end-game half's scale, out of [`FULL_SCALE`] (less in drawish endings).
+    pub scale: i32,
 }
 
 impl Trace for Features {
@@ -112,10 +133,20 @@ impl Trace for Features {
     fn phase(&mut self, phase: i32) {
         self.phase = phase;
     }
+
+    fn scale(&mut self, scale: i32) {
+        self.scale = scale;
+    }
 }
 
 /// The phase with every piece on the board (knight and bishop 1, rook 2, queen 4).
 pub const MAX_PHASE: i32 = 24;
+
+/// The end-game half at full weight: most positions; drawish endings get less.
+pub const FULL_SCALE: i32 = 64;
+
+/// Attack units per king-zone attack, by class (pawn, minor, rook, queen or king).
+const KING_UNITS: [u32; 4] = [1, 2, 2, 3];
 
 /// Phase weight by piece type (index 1 = pawn … 6 = king).
 const PHASE: [i32; 8] = [0, 0, 1, 1, 2, 4, 0, 0];
@@ -142,6 +173,7 @@ pub fn features(pos: &Position) -> Option<Features> {
     let features = Features {
         counts: vec![0; param::COUNT],
         phase: 0,
+        scale: FULL_SCALE,
     };
     let (_, features, drawn) = run(pos, &AttackBlock::new(&pos.board), features);
     (!drawn).then_some(features)
@@ -155,8 +187,21 @@ pub fn weighted(features: &Features, weights: &[S]) -> i32 {
         mg += w.mg * c;
         eg += w.eg * c;
     }
-    let phase = features.phase;
+    taper(mg, eg * features.scale / FULL_SCALE, features.phase)
+}
+
+/// The two halves blended by the game phase.
+#[inline(always)]
+fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
     (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+/// The king's distance between two squares (moves a king needs).
+#[inline(always)]
+fn distance(a: Square, b: Square) -> i32 {
+    let files = (a.file() as i32 - b.file() as i32).abs();
+    let ranks = (a.rank() as i32 - b.rank() as i32).abs();
+    files.max(ranks)
 }
 
 /// Per colour and file, the ranks (bit 0 = rank 1) holding a pawn of that colour.
@@ -167,7 +212,11 @@ struct Eval<T: Trace> {
     /// Board, WHITE_ATTACKS, BLACK_ATTACKS.
     tables: [[u32; 8]; 3],
     pawns: PawnRanks,
+    kings: [Square; 2],
     bishops: [i32; 2],
+    /// Per colour, the square colours its bishops stand on (bit 0 dark, bit 1 light).
+    bishop_squares: [u8; 2],
+    queens: [i32; 2],
     /// Non-pawn material by colour, in phase units: the game phase, and bare endings.
     pieces: [i32; 2],
     score: S,
@@ -263,7 +312,22 @@ fn pawn<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
         (if file > 0 { ranks[file - 1] } else { 0 }) | (if file < 7 { ranks[file + 1] } else { 0 })
     };
     if (theirs[file] | neighbours(&theirs)) & ahead == 0 {
-        e.add(us, param::PASSED + relative_rank(us, sq) as usize, 1);
+        let rank_from_home = relative_rank(us, sq);
+        e.add(us, param::PASSED + rank_from_home as usize, 1);
+        let advance = rank_from_home as i32 - 2;
+        if advance > 0 {
+            let front = Square::from_file_rank(file as u8, if WHITE { rank + 1 } else { rank - 1 });
+            let occupied = (e.tables[0][front.word()] >> front.shift()) & 0xF != 0;
+            if occupied {
+                e.add(us, param::PASSED_BLOCKED, advance);
+            } else if e.attacks_on(us.flip(), front) == 0 {
+                e.add(us, param::PASSED_FREE, advance);
+            }
+            let own = distance(e.kings[us as usize], front);
+            let enemy = distance(e.kings[us.flip() as usize], front);
+            e.add(us, param::PASSED_OWN_KING, advance * own);
+            e.add(us, param::PASSED_ENEMY_KING, advance * enemy);
+        }
     }
     if neighbours(&own) == 0 {
         e.add(us, param::ISOLATED, 1);
@@ -292,7 +356,11 @@ fn piece<T: Trace, const WHITE: bool, const TYPE: u8>(e: &mut Eval<T>, word: usi
         e.add(us, param::THREAT_BY_ROOK, 1);
     }
     match TYPE {
-        PieceCode::BISHOP => e.bishops[us as usize] += 1,
+        PieceCode::BISHOP => {
+            e.bishops[us as usize] += 1;
+            e.bishop_squares[us as usize] |= 1 << ((sq.file() + sq.rank()) & 1);
+        }
+        PieceCode::QUEEN => e.queens[us as usize] += 1,
         PieceCode::ROOK => {
             let file = sq.file() as usize;
             if e.pawns[us as usize][file] == 0 {
@@ -320,11 +388,15 @@ fn king<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
     } else {
         (0b011u16 << rank) >> 2
     } as u8;
-    let own = &e.pawns[us as usize];
+    let own = e.pawns[us as usize];
     let shield: u32 = (file.saturating_sub(1)..=(file + 1).min(7))
         .map(|f| (own[f] & front).count_ones())
         .sum();
     e.add(us, param::PAWN_SHIELD, shield as i32);
+    let open_files = (file.saturating_sub(1)..=(file + 1).min(7))
+        .filter(|&f| own[f] == 0)
+        .count();
+    e.add(us, param::KING_OPEN_FILE, open_files as i32);
 }
 
 /// The pawn ranks of both colours, read off the rank words.
@@ -380,6 +452,10 @@ fn table_terms<T: Trace>(e: &mut Eval<T>, pos: &Position) {
         for (class, &count) in classes.iter().enumerate() {
             e.add(us, param::KING_ATTACK + class, count as i32);
         }
+        if e.queens[us as usize] > 0 {
+            let units: u32 = classes.iter().zip(KING_UNITS).map(|(&c, u)| c * u).sum();
+            e.add(us, param::KING_DANGER + units.min(31) as usize, 1);
+        }
     }
 }
 
@@ -390,7 +466,10 @@ fn run<T: Trace>(pos: &Position, block: &AttackBlock, trace: T) -> (i32, T, bool
     let mut e = Eval {
         tables: *parts,
         pawns: pawn_ranks(pos),
+        kings: [pos.king(Colour::White), pos.king(Colour::Black)],
         bishops: [0; 2],
+        bishop_squares: [0; 2],
+        queens: [0; 2],
         pieces: [0; 2],
         score: S::default(),
         trace,
@@ -411,8 +490,28 @@ fn run<T: Trace>(pos: &Position, block: &AttackBlock, trace: T) -> (i32, T, bool
     }
     let phase = (e.pieces[0] + e.pieces[1]).min(MAX_PHASE);
     e.trace.phase(phase);
-    let score = (e.score.mg * phase + e.score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let scale = endgame_scale(&e);
+    e.trace.scale(scale);
+    let score = taper(e.score.mg, e.score.eg * scale / FULL_SCALE, phase);
     (score, e.trace, false)
+}
+
+/// How much of the end-game half counts: less where the side ahead has little to win with.
+fn endgame_scale<T: Trace>(e: &Eval<T>) -> i32 {
+    let strong = if e.score.eg >= 0 { 0 } else { 1 };
+    let weak = 1 - strong;
+    let has_pawns = |c: usize| e.pawns[c].iter().any(|&r| r != 0);
+    // No pawns and at most a minor piece more (a rook against a minor, a rook and a minor
+    // against a rook): hard to win.
+    if !has_pawns(strong) && e.pieces[strong] - e.pieces[weak] <= 1 {
+        return FULL_SCALE / 4;
+    }
+    // Bishops on opposite colours and nothing else: the weaker side holds a blockade.
+    let lone_bishops = e.pieces == [1, 1] && e.bishops == [1, 1];
+    if lone_bishops && e.bishop_squares[0] != e.bishop_squares[1] {
+        return FULL_SCALE / 2;
+    }
+    FULL_SCALE
 }
 
 #[cfg(test)]
@@ -486,6 +585,54 @@ mod tests {
         }
         let rook = Position::from_fen("8/8/4k3/8/8/2R5/4K3/8 w - - 0 1").unwrap();
         assert!(evaluate(&rook) > 300);
+    }
+
+    /// The attack units of the side with a queen on the other king (None: no queen).
+    fn danger_units(fen: &str) -> Option<usize> {
+        let counts = features(&Position::from_fen(fen).unwrap()).unwrap().counts;
+        (0..32).find(|&u| counts[param::KING_DANGER + u] == 1)
+    }
+
+    #[test]
+    fn king_danger_grows_with_the_attack() {
+        // The same white pieces far from the black king, then around it.
+        let far = danger_units("6k1/5ppp/8/8/8/8/PPP5/QRN1K3 w - - 0 1").unwrap();
+        let near = danger_units("6k1/5ppp/8/4N2Q/8/8/PPP5/1R2K3 w - - 0 1").unwrap();
+        assert!(far <= 1 && near >= 6, "{far} {near}");
+        // Without a queen there is no danger term.
+        assert_eq!(
+            danger_units("6k1/5ppp/8/4N3/8/8/PPP5/1R2K3 w - - 0 1"),
+            None
+        );
+        let eval = |fen: &str| evaluate(&Position::from_fen(fen).unwrap());
+        // An open file in front of the own king costs.
+        assert!(
+            eval("6k1/5ppp/8/8/8/8/PPP5/1K6 w - - 0 1")
+                > eval("6k1/5ppp/8/8/8/8/P1P5/1K6 w - - 0 1") + 50
+        );
+    }
+
+    #[test]
+    fn drawish_endings_count_less_of_the_end_game() {
+        let scale = |fen: &str| features(&Position::from_fen(fen).unwrap()).unwrap().scale;
+        // A rook against a bishop; bishops on opposite colours; bishops on the same colour.
+        assert_eq!(scale("4k3/8/8/8/8/8/8/3RK2b w - - 0 1"), FULL_SCALE / 4);
+        assert_eq!(
+            scale("4k3/5p2/8/2b5/8/8/5PP1/3BK3 w - - 0 1"),
+            FULL_SCALE / 2
+        );
+        assert_eq!(scale("4k3/5p2/8/3b4/8/8/5PP1/3BK3 w - - 0 1"), FULL_SCALE);
+        // A rook and a pawn against a bishop is worth winning.
+        assert_eq!(scale("4k3/8/8/8/8/8/P7/3RK2b w - - 0 1"), FULL_SCALE);
+    }
+
+    #[test]
+    fn passed_pawns_want_their_king_near_and_the_enemy_far() {
+        let eval = |fen: &str| evaluate(&Position::from_fen(fen).unwrap());
+        // The pawn on b6: the white king beside its path, then in the far corner.
+        assert!(eval("8/8/1P6/2K5/8/8/8/7k w - - 0 1") > eval("8/8/1P6/8/8/8/8/k6K w - - 0 1"));
+        // The black king in front of it, then far away.
+        assert!(eval("1k6/8/1P6/8/8/8/8/7K w - - 0 1") < eval("7k/8/1P6/8/8/8/8/7K w - - 0 1"));
     }
 
     #[test]

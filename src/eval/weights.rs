@@ -70,8 +70,19 @@ pub const WEIGHTS: [S; param::COUNT] = [
     s(4, 4), s(2, 4), s(1, 2),
     // KING_ATTACK: pawn, minor, rook, queen or king
     s(5, 0), s(8, 0), s(8, 0), s(10, 0),
+    // KING_DANGER: attack units 0-31
+    s(0, 0), s(0, -1), s(-2, -2), s(-4, -3),
+    s(-8, -4), s(-12, -5), s(-18, -6), s(-24, -7),
+    s(-32, -8), s(-40, -9), s(-50, -10), s(-60, -11),
+    s(-72, -12), s(-84, -13), s(-98, -14), s(-112, -15),
+    s(-128, -16), s(-144, -17), s(-162, -18), s(-180, -19),
+    s(-200, -20), s(-220, -21), s(-242, -22), s(-264, -23),
+    s(-288, -24), s(-312, -25), s(-338, -26), s(-364, -27),
+    s(-392, -28), s(-400, -29), s(-400, -30), s(-400, -31),
     // PAWN_SHIELD
     s(10, 0),
+    // KING_OPEN_FILE
+    s(-15, 0),
     // HANGING
     s(-30, -20),
     // THREAT_BY_PAWN, THREAT_BY_MINOR, THREAT_BY_ROOK
@@ -79,6 +90,8 @@ pub const WEIGHTS: [S; param::COUNT] = [
     // PASSED: ranks 1-8 from its own side
     s(0, 0), s(5, 10), s(10, 15), s(15, 25),
     s(25, 45), s(40, 70), s(60, 110), s(0, 0),
+    // PASSED_FREE, PASSED_BLOCKED, PASSED_OWN_KING, PASSED_ENEMY_KING
+    s(4, 10), s(-2, -6), s(0, -3), s(0, 6),
     // ISOLATED, DOUBLED
     s(-10, -10), s(-10, -20),
     // BISHOP_PAIR

@@ -187,6 +187,8 @@ struct Worker<'a> {
     quiet_history: Box<[[[i32; 64]; 64]; 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// The static evaluation at each ply of the current line (`-INFINITY` in check).
+    static_evals: [i32; MAX_PLY + 1],
     root_moves: Vec<Move>,
 }
 
@@ -249,6 +251,7 @@ impl<'a> Worker<'a> {
             quiet_history: Box::new([[[0; 64]; 64]; 2]),
             pv: Box::new([[Move::default(); MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            static_evals: [-INFINITY; MAX_PLY + 1],
             root_moves,
         }
     }
@@ -359,10 +362,12 @@ impl<'a> Worker<'a> {
                 window *= 2;
             }
             if self.stopped {
-                // With no iteration finished, the unfinished one's best move so far beats
-                // the first legal move.
-                if outcome.depth == 0 && self.pv_len[0] > 0 {
+                // A root move that raised alpha in the unfinished iteration was searched
+                // in full and beat the moves before it (the previous best comes first):
+                // it is the better move to play.
+                if self.pv_len[0] > 0 {
                     outcome.best = Some(self.pv[0][0]);
+                    outcome.ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
                 }
                 break;
             }
@@ -462,10 +467,15 @@ impl<'a> Worker<'a> {
         } else {
             entry.map_or_else(|| evaluate_with(pos, &block), |e| e.eval)
         };
+        self.static_evals[ply] = static_eval;
+        // Better than two plies ago (our last turn): the prunings below trust the static
+        // score more where the side to move is making progress.
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta near the leaves, a quiet move will not undo it.
-            if depth <= 6 && static_eval - 80 * depth >= beta && beta.abs() < MATE_BOUND {
+            let margin = 80 * (depth - improving as i32);
+            if depth <= 6 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
             }
             // Null move: if passing still holds beta, a real move will too (not in pawn
@@ -491,6 +501,12 @@ impl<'a> Worker<'a> {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
+        }
+
+        // Internal iterative reduction: with no hash move the ordering is a guess, so a deep
+        // node is searched a ply shallower (its entry gives the next visit a move).
+        if tt_move.is_none() && depth >= 4 {
+            depth -= 1;
         }
 
         let mut list = MoveList::new();
@@ -522,7 +538,8 @@ impl<'a> Worker<'a> {
             // give check (a check is the move most likely to change what the static score
             // says: the mating attacks these prunings would hide).
             let prunable = !pv_node && !in_check && quiet && best > -MATE_BOUND;
-            let late = prunable && depth <= 3 && searched >= 3 + 2 * (depth * depth) as usize;
+            let late_move = (3 + 2 * depth * depth) / (2 - improving as i32);
+            let late = prunable && depth <= 3 && searched >= late_move as usize;
             let futile = prunable && depth <= 2 && static_eval + 100 + 100 * depth <= alpha;
             let (child, child_key) = pos.make_keyed(mv, key);
             if (late || futile) && !child.in_check() {
@@ -543,6 +560,10 @@ impl<'a> Worker<'a> {
                     if killers.contains(&mv) {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
+                    r -= self.quiet_history[us as usize][mv.from().index()][mv.to().index()] / 8192;
                     if r > 0 && child.in_check() {
                         r = 0;
                     }
@@ -646,6 +667,20 @@ impl<'a> Worker<'a> {
                 evaluate_with(pos, &block)
             };
         }
+        // The table: any stored result is at least as deep as this search's (depth 0).
+        let entry = self.search.tt.probe(key);
+        if let Some(e) = entry {
+            let score = score_from_tt(e.score, ply);
+            let cuts = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cuts {
+                return score;
+            }
+        }
+        let original_alpha = alpha;
         let mut list = MoveList::new();
         let (mut best, stand_pat) = if in_check {
             pos.generate_legal(&mut list);
@@ -654,7 +689,7 @@ impl<'a> Worker<'a> {
             }
             (-INFINITY, -INFINITY)
         } else {
-            let stand_pat = evaluate_with(pos, &block);
+            let stand_pat = entry.map_or_else(|| evaluate_with(pos, &block), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -667,10 +702,11 @@ impl<'a> Worker<'a> {
             pos,
             &block,
             &list,
-            None,
+            entry.and_then(|e| e.mv),
             [Move::default(); 2],
             &self.quiet_history[us as usize],
         );
+        let mut best_move = None;
         while let Some((mv, class)) = picker.next() {
             if !in_check && mv.promotion().is_none() {
                 // Attack-table pruning: a capture by a dearer piece of a defended one loses
@@ -692,6 +728,7 @@ impl<'a> Worker<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     self.update_pv(ply, mv);
                     if score >= beta {
                         break;
@@ -699,6 +736,23 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.search.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: score_to_tt(best, ply),
+                eval: if in_check { 0 } else { stand_pat },
+                depth: 0,
+                bound,
+            },
+        );
         best
     }
 

@@ -6,12 +6,14 @@
 //! gradient descent with Adam, after `K` is chosen to fit the starting weights best.
 
 use crate::ccr::Position;
-use crate::eval::{self, Features, MAX_PHASE, S, param};
+use crate::eval::{self, FULL_SCALE, Features, MAX_PHASE, S, param};
 
-/// One training position: its nonzero counts, its phase and the game's result for White.
+/// One training position: its nonzero counts, the share of each half in the score (the
+/// phase, and the end-game scale) and the game's result for White.
 pub struct Sample {
     counts: Vec<(u16, i16)>,
-    phase: i32,
+    mg_share: f64,
+    eg_share: f64,
     result: f64,
 }
 
@@ -57,7 +59,9 @@ fn sample(features: &Features, result: f64) -> Sample {
             .filter(|&(_, &c)| c != 0)
             .map(|(i, &c)| (i as u16, c as i16))
             .collect(),
-        phase: features.phase,
+        mg_share: features.phase as f64 / MAX_PHASE as f64,
+        eg_share: (1.0 - features.phase as f64 / MAX_PHASE as f64) * features.scale as f64
+            / FULL_SCALE as f64,
         result,
     }
 }
@@ -71,8 +75,7 @@ fn evaluate(sample: &Sample, weights: &Weights) -> f64 {
         mg += weights[i as usize][0] * c as f64;
         eg += weights[i as usize][1] * c as f64;
     }
-    let phase = sample.phase as f64 / MAX_PHASE as f64;
-    mg * phase + eg * (1.0 - phase)
+    mg * sample.mg_share + eg * sample.eg_share
 }
 
 fn sigmoid(k: f64, eval: f64) -> f64 {
@@ -146,10 +149,9 @@ pub fn tune(
             let p = sigmoid(k, evaluate(s, &weights));
             // d(error)/d(eval) up to the constant factor 2 / 400.
             let g = (p - s.result) * p * (1.0 - p);
-            let phase = s.phase as f64 / MAX_PHASE as f64;
             for &(i, c) in &s.counts {
-                gradient[i as usize][0] += g * c as f64 * phase;
-                gradient[i as usize][1] += g * c as f64 * (1.0 - phase);
+                gradient[i as usize][0] += g * c as f64 * s.mg_share;
+                gradient[i as usize][1] += g * c as f64 * s.eg_share;
             }
         }
         for i in 0..weights.len() {
@@ -189,7 +191,7 @@ pub const FREEZABLE: [(&str, std::ops::Range<usize>); 2] = [
 
 /// The groups of weights as `src/eval/weights.rs` lists them: name, first index, length,
 /// weights per line.
-const GROUPS: [(&str, usize, usize, usize); 17] = [
+const GROUPS: [(&str, usize, usize, usize); 20] = [
     (
         "MATERIAL: pawn, knight, bishop, rook, queen",
         param::MATERIAL,
@@ -214,7 +216,9 @@ const GROUPS: [(&str, usize, usize, usize); 17] = [
         4,
         4,
     ),
+    ("KING_DANGER: attack units 0-31", param::KING_DANGER, 32, 4),
     ("PAWN_SHIELD", param::PAWN_SHIELD, 1, 1),
+    ("KING_OPEN_FILE", param::KING_OPEN_FILE, 1, 1),
     ("HANGING", param::HANGING, 1, 1),
     (
         "THREAT_BY_PAWN, THREAT_BY_MINOR, THREAT_BY_ROOK",
@@ -223,6 +227,12 @@ const GROUPS: [(&str, usize, usize, usize); 17] = [
         3,
     ),
     ("PASSED: ranks 1-8 from its own side", param::PASSED, 8, 4),
+    (
+        "PASSED_FREE, PASSED_BLOCKED, PASSED_OWN_KING, PASSED_ENEMY_KING",
+        param::PASSED_FREE,
+        4,
+        4,
+    ),
     ("ISOLATED, DOUBLED", param::ISOLATED, 2, 2),
     ("BISHOP_PAIR", param::BISHOP_PAIR, 1, 1),
     ("ROOK_OPEN, ROOK_SEMI_OPEN", param::ROOK_OPEN, 2, 2),
