@@ -5,7 +5,9 @@
 //! is the time of one call. "The enemy" is the side not to move, whose table the legal move
 //! generator reads:
 //!
-//! - `ccr_block_new`: `AttackBlock::new`, the board and both tables in one pass;
+//! - `ccr_block_new`: `AttackBlock::new`, the board and both tables (SIMD where the CPU has
+//!   it: `simd::attack_tables`, both colours in one AVX-512 register);
+//! - `ccr_block_by_frame`: `AttackBlock::by_frame`, the same block by one pass of the frame;
 //! - `ccr_attacks_of`: `attacks_of`, the enemy's table alone;
 //! - `ccr_attacks_of_avx2`: the same table with the eight rank words in one AVX2 register
 //!   (`ccr::ccr::simd`; the portable frame where the CPU lacks AVX2);
@@ -89,6 +91,10 @@ fn attacks(c: &mut Criterion) {
             .measurement_time(Duration::from_secs(1));
         group.bench_function("ccr_block_new", |b| {
             b.iter(|| AttackBlock::new(black_box(&board)))
+        });
+        assert_eq!(AttackBlock::by_frame(&board), block, "{}", s.id);
+        group.bench_function("ccr_block_by_frame", |b| {
+            b.iter(|| AttackBlock::by_frame(black_box(&board)))
         });
         group.bench_function("ccr_attacks_of", |b| {
             b.iter(|| attacks_of(black_box(&board), black_box(them)))

@@ -79,8 +79,21 @@ const WHITE_ATTACKS: usize = 8;
 const BLACK_ATTACKS: usize = 16;
 
 impl AttackBlock {
-    /// Builds both attack tables in one pass of the frame over every piece.
+    /// Builds both attack tables: by SIMD where the CPU has it
+    /// ([`crate::ccr::simd::attack_tables`]), else by [`AttackBlock::by_frame`].
+    #[inline]
     pub fn new(board: &Ccr) -> AttackBlock {
+        let [white, black] = crate::ccr::simd::attack_tables(board);
+        let mut block = AttackBlock { words: [0; 24] };
+        block.words[..8].copy_from_slice(&board.0);
+        block.words[WHITE_ATTACKS..BLACK_ATTACKS].copy_from_slice(&white);
+        block.words[BLACK_ATTACKS..].copy_from_slice(&black);
+        block
+    }
+
+    /// Builds both attack tables in one pass of the frame over every piece (the portable
+    /// twin of the SIMD tables).
+    pub fn by_frame(board: &Ccr) -> AttackBlock {
         let mut block = AttackBlock { words: [0; 24] };
         block.words[..8].copy_from_slice(&board.0);
         let mut generator = AttackGen {

@@ -156,6 +156,31 @@ pub fn attacks_of_many(boards: &[Ccr], by: Colour, out: &mut [[u32; 8]]) {
     Batch::best().attacks_of_many(boards, by, out)
 }
 
+/// WHITE_ATTACKS and BLACK_ATTACKS of one board: AVX-512 with both colours in one `zmm`
+/// register, else AVX2 once per colour, else the frame's one pass.
+#[inline]
+pub fn attack_tables(board: &Ccr) -> [[u32; 8]; 2] {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    if is_x86_feature_detected!("avx512f") {
+        let mut tables = [[0; 8]; 2];
+        // SAFETY: the CPU has AVX-512F (checked just above).
+        unsafe {
+            avx512::attacks_of_pair(board, board, (Colour::White, Colour::Black), &mut tables)
+        };
+        return tables;
+    } else if is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe {
+            [
+                avx2::attacks_of(board, Colour::White),
+                avx2::attacks_of(board, Colour::Black),
+            ]
+        };
+    }
+    let block = crate::ccr::attacks::AttackBlock::by_frame(board);
+    [*block.attacks(Colour::White), *block.attacks(Colour::Black)]
+}
+
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx512;
 
@@ -517,6 +542,20 @@ mod tests {
             let mut out = vec![[0; 8]; 3];
             attacks_of_many(&boards[..3], by, &mut out);
             assert_eq!(out, expected[..3]);
+        }
+    }
+
+    /// Both colours of one board at once, on both sources, against the frame's block.
+    #[test]
+    fn both_tables_equal_to_the_frame() {
+        for board in game_boards().iter().chain(&arbitrary_boards()) {
+            let block = attacks::AttackBlock::by_frame(board);
+            assert_eq!(
+                attack_tables(board),
+                [*block.attacks(Colour::White), *block.attacks(Colour::Black)],
+                "{:08x?}",
+                board.0
+            );
         }
     }
 
