@@ -8,7 +8,9 @@
 //! significant set bit the cheapest attacker. Sliders stop at the first occupied square,
 //! which they attack whoever stands there.
 //!
-//! The tables are built by the frame with a second handler table. The paper's tricks, each
+//! The tables are built by the frame with a second handler table ([`attacks_of`],
+//! [`AttackBlock::by_frame`]); [`AttackBlock::new`] takes them from SIMD where the CPU has it
+//! ([`crate::ccr::simd::attack_tables`]). The paper's tricks, each
 //! measured against the plain ray loop (docs/BENCHMARKS.md):
 //! - rank attacks of rooks and queens without a loop: the occupancy of the rank word is
 //!   one bit per nibble, and a subtraction borrows across the empty squares up to the first
