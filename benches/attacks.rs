@@ -5,7 +5,9 @@
 //! is the time of one call. "The enemy" is the side not to move, whose table the legal move
 //! generator reads:
 //!
-//! - `ccr_block_new`: `AttackBlock::new`, the board and both tables in one pass;
+//! - `ccr_block_new`: `AttackBlock::new`, the board and both tables (SIMD where the CPU has
+//!   it: `simd::attack_tables`, both colours in one AVX-512 register);
+//! - `ccr_block_by_frame`: `AttackBlock::by_frame`, the same block by one pass of the frame;
 //! - `ccr_attacks_of`: `attacks_of`, the enemy's table alone;
 //! - `ccr_attacks_of_avx2`: the same table with the eight rank words in one AVX2 register
 //!   (`ccr::ccr::simd`; the portable frame where the CPU lacks AVX2);
@@ -20,22 +22,33 @@
 //!   classes), the counterpart of `attacks_of`;
 //! - `shakmaty_is_check`: `Position::is_check` of the side to move.
 //!
+//! One more group, `attacks_many`, times the batch API `ccr::ccr::simd::Batch` on 256 boards
+//! (every 8th position two plies from the six standard positions), per board
+//! (`Throughput::Elements`), the table of the side to move on each:
+//!
+//! - `portable`: the frame, one board at a time;
+//! - `avx2`: `simd::attacks_of` per board (the one-at-a-time AVX2 baseline);
+//! - `avx2_pairs`: AVX2 with two boards per loop step, their kernels inlined side by side;
+//! - `avx512_pairs`: AVX-512, two boards per `zmm` register (skipped where the CPU lacks it).
+//!
 //! The workloads are shared with `benches/instructions.rs` (`common::attack`), and their
 //! results are checked against each other before anything is timed. In the x64 loops every
 //! square passes through `black_box`, so they are 64 separate queries.
 //!
 //! Run: `cargo bench --bench attacks` (about 2 minutes), or filter, e.g.
-//! `cargo bench --bench attacks -- attacks/kiwipete`.
+//! `cargo bench --bench attacks -- attacks/kiwipete` or `-- attacks_many`.
 
 mod common;
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use ccr::ccr::Position;
 use ccr::ccr::attacks::{AttackBlock, attacks_of};
+use ccr::ccr::simd::Batch;
+use ccr::ccr::{Ccr, Position};
+use ccr::types::Colour;
 use common::{attack, shak, standard};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::Position as _;
 
 fn attacks(c: &mut Criterion) {
@@ -79,6 +92,10 @@ fn attacks(c: &mut Criterion) {
         group.bench_function("ccr_block_new", |b| {
             b.iter(|| AttackBlock::new(black_box(&board)))
         });
+        assert_eq!(AttackBlock::by_frame(&board), block, "{}", s.id);
+        group.bench_function("ccr_block_by_frame", |b| {
+            b.iter(|| AttackBlock::by_frame(black_box(&board)))
+        });
         group.bench_function("ccr_attacks_of", |b| {
             b.iter(|| attacks_of(black_box(&board), black_box(them)))
         });
@@ -117,5 +134,49 @@ fn attacks(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, attacks);
+/// The batch ways against each other on the same 256 boards, time per board.
+fn many(c: &mut Criterion) {
+    let mut boards = Vec::new();
+    for s in standard() {
+        let root = Position::from_fen(s.fen).expect("ccr parses the standard FEN");
+        for child in root.legal_moves().as_slice().iter().map(|&m| root.make(m)) {
+            for &m in child.legal_moves().as_slice() {
+                let grandchild = child.make(m);
+                boards.push((grandchild.board, grandchild.side));
+            }
+        }
+    }
+    let boards: Vec<(Ccr, Colour)> = boards.into_iter().step_by(8).take(256).collect();
+    assert_eq!(boards.len(), 256);
+    // One colour per batch: the side to move of the first board (the API builds one colour's
+    // tables); its twin, the frame, gives the expected tables.
+    let by = boards[0].1;
+    let boards: Vec<Ccr> = boards.into_iter().map(|(b, _)| b).collect();
+    let expected: Vec<[u32; 8]> = boards.iter().map(|b| attacks_of(b, by)).collect();
+
+    let mut group = c.benchmark_group("attacks_many");
+    group
+        .sample_size(50)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .throughput(Throughput::Elements(boards.len() as u64));
+    let mut out = vec![[0u32; 8]; boards.len()];
+    for (batch, name) in
+        Batch::ALL
+            .into_iter()
+            .zip(["portable", "avx2", "avx2_pairs", "avx512_pairs"])
+    {
+        if !batch.is_available() {
+            continue;
+        }
+        batch.attacks_of_many(&boards, by, &mut out);
+        assert!(out == expected, "{name}");
+        group.bench_function(name, |b| {
+            b.iter(|| batch.attacks_of_many(black_box(&boards), black_box(by), &mut out))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, attacks, many);
 criterion_main!(benches);

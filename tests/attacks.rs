@@ -264,6 +264,11 @@ fn check_position(s: &Sample, nibbles_seen: &mut u16) {
     let occupied = sh.board().occupied();
 
     assert_eq!(block.words()[..8], board.0, "block board part, FEN {fen}");
+    assert_eq!(
+        AttackBlock::by_frame(board),
+        block,
+        "the frame's block differs from the SIMD one, FEN {fen}"
+    );
     for (i, &word) in block.words().iter().enumerate() {
         assert_eq!(block.at(4 * i), word, "displacement +{}, FEN {fen}", 4 * i);
     }

@@ -8,7 +8,9 @@
 //! significant set bit the cheapest attacker. Sliders stop at the first occupied square,
 //! which they attack whoever stands there.
 //!
-//! The tables are built by the frame with a second handler table. The paper's tricks, each
+//! The tables are built by the frame with a second handler table ([`attacks_of`],
+//! [`AttackBlock::by_frame`]); [`AttackBlock::new`] takes them from SIMD where the CPU has it
+//! ([`crate::ccr::simd::attack_tables`]). The paper's tricks, each
 //! measured against the plain ray loop (docs/BENCHMARKS.md):
 //! - rank attacks of rooks and queens without a loop: the occupancy of the rank word is
 //!   one bit per nibble, and a subtraction borrows across the empty squares up to the first
@@ -79,8 +81,21 @@ const WHITE_ATTACKS: usize = 8;
 const BLACK_ATTACKS: usize = 16;
 
 impl AttackBlock {
-    /// Builds both attack tables in one pass of the frame over every piece.
+    /// Builds both attack tables: by SIMD where the CPU has it
+    /// ([`crate::ccr::simd::attack_tables`]), else by [`AttackBlock::by_frame`].
+    #[inline]
     pub fn new(board: &Ccr) -> AttackBlock {
+        let [white, black] = crate::ccr::simd::attack_tables(board);
+        let mut block = AttackBlock { words: [0; 24] };
+        block.words[..8].copy_from_slice(&board.0);
+        block.words[WHITE_ATTACKS..BLACK_ATTACKS].copy_from_slice(&white);
+        block.words[BLACK_ATTACKS..].copy_from_slice(&black);
+        block
+    }
+
+    /// Builds both attack tables in one pass of the frame over every piece (the portable
+    /// twin of the SIMD tables).
+    pub fn by_frame(board: &Ccr) -> AttackBlock {
         let mut block = AttackBlock { words: [0; 24] };
         block.words[..8].copy_from_slice(&board.0);
         let mut generator = AttackGen {
