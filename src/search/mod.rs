@@ -333,8 +333,6 @@ impl<'a> Worker<'a> {
             return outcome;
         }
         let mut score: i32 = 0;
-        // Iterations in a row that kept the best move.
-        let mut stable = 0;
         for depth in 1..=max_depth {
             // Helpers start at staggered depths so the threads spread over the tree.
             if self.id != 0 && depth < 1 + (self.id as i32 & 1) {
@@ -374,12 +372,6 @@ impl<'a> Worker<'a> {
                 break;
             }
             let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
-            let previous_score = outcome.score;
-            if pv.first().copied() == outcome.best {
-                stable += 1;
-            } else {
-                stable = 0;
-            }
             outcome.best = pv.first().copied().or(outcome.best);
             outcome.ponder = pv.get(1).copied();
             outcome.score = score;
@@ -402,8 +394,7 @@ impl<'a> Worker<'a> {
                     }
                 }
                 if let Some(budget) = limits.time {
-                    let soft = soft_limit(&budget, stable, score < previous_score - 30);
-                    if !self.pondering() && self.clock_start.elapsed() >= soft {
+                    if !self.pondering() && self.clock_start.elapsed() >= budget.soft {
                         break;
                     }
                 }
@@ -797,20 +788,6 @@ impl<'a> Worker<'a> {
             update(m, -bonus);
         }
     }
-}
-
-/// The soft limit for this move so far: more time while the best move keeps changing or
-/// the score falls, less once it has stood for several iterations; never past the hard one.
-fn soft_limit(budget: &Budget, stable: u32, falling: bool) -> Duration {
-    let permille: u32 = match stable {
-        0 => 1500,
-        1 => 1100,
-        2 => 900,
-        3 => 750,
-        _ => 600,
-    };
-    let permille = if falling { permille * 13 / 10 } else { permille };
-    (budget.soft * permille / 1000).min(budget.hard)
 }
 
 /// Whether `colour` has a piece other than pawns and the king.

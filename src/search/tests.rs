@@ -179,21 +179,3 @@ fn wins_a_hanging_queen() {
     let (outcome, _) = search(fen, depth(5));
     assert_eq!(outcome.best.unwrap().to_string(), "c1g5");
 }
-
-#[test]
-fn the_soft_limit_follows_the_best_moves_stability() {
-    let budget = Budget {
-        soft: Duration::from_millis(100),
-        hard: Duration::from_millis(400),
-    };
-    let limits: Vec<Duration> = (0..6).map(|s| soft_limit(&budget, s, false)).collect();
-    assert!(limits.windows(2).all(|w| w[0] >= w[1]), "{limits:?}");
-    assert!(limits[0] > budget.soft && limits[5] < budget.soft, "{limits:?}");
-    assert!(soft_limit(&budget, 3, true) > soft_limit(&budget, 3, false));
-    // Never past the hard limit.
-    let tight = Budget {
-        soft: Duration::from_millis(100),
-        hard: Duration::from_millis(120),
-    };
-    assert_eq!(soft_limit(&tight, 0, true), tight.hard);
-}
