@@ -50,9 +50,10 @@ pub mod param {
     /// Attacks on the squares around the enemy king (the king's square and its neighbours),
     /// per class: pawn, minor, rook, queen or king (4).
     pub const KING_ATTACK: usize = MOBILITY + 3;
-    /// The danger to a king whose enemy still has a queen, by attack units (the king-zone
-    /// attacks weighted by class, see `KING_UNITS`), capped at 31: one weight per count, so
-    /// the penalty can grow faster than the attacks and stays linear in the weights (32).
+    /// The attack on the enemy king by a side that still has a queen, by attack units (the
+    /// king-zone attacks weighted by class, see `KING_UNITS`), capped at 31: one weight per
+    /// count, so the bonus can grow faster than the attacks and stays linear in the weights
+    /// (32).
     pub const KING_DANGER: usize = KING_ATTACK + 4;
     /// Own pawns on the two ranks in front of the king, on its file and the adjacent ones.
     pub const PAWN_SHIELD: usize = KING_DANGER + 32;
@@ -599,6 +600,22 @@ mod tests {
         let far = danger_units("6k1/5ppp/8/8/8/8/PPP5/QRN1K3 w - - 0 1").unwrap();
         let near = danger_units("6k1/5ppp/8/4N2Q/8/8/PPP5/1R2K3 w - - 0 1").unwrap();
         assert!(far <= 1 && near >= 6, "{far} {near}");
+        // The danger is the attacker's gain: the evaluation without the danger weights is
+        // lower for White, by more for the closer attack.
+        let gain = |fen: &str| {
+            let f = features(&Position::from_fen(fen).unwrap()).unwrap();
+            let mut without = WEIGHTS;
+            without[param::KING_DANGER..param::KING_DANGER + 32].fill(S::default());
+            weighted(&f, &WEIGHTS) - weighted(&f, &without)
+        };
+        let (far_gain, near_gain) = (
+            gain("6k1/5ppp/8/8/8/8/PPP5/QRN1K3 w - - 0 1"),
+            gain("6k1/5ppp/8/4N2Q/8/8/PPP5/1R2K3 w - - 0 1"),
+        );
+        assert!(
+            far_gain >= 0 && near_gain > far_gain + 10,
+            "{far_gain} {near_gain}"
+        );
         // Without a queen there is no danger term.
         assert_eq!(
             danger_units("6k1/5ppp/8/4N3/8/8/PPP5/1R2K3 w - - 0 1"),
