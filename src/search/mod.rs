@@ -809,7 +809,11 @@ fn soft_limit(budget: &Budget, stable: u32, falling: bool) -> Duration {
         3 => 750,
         _ => 600,
     };
-    let permille = if falling { permille * 13 / 10 } else { permille };
+    let permille = if falling {
+        permille * 13 / 10
+    } else {
+        permille
+    };
     (budget.soft * permille / 1000).min(budget.hard)
 }
 

@@ -188,7 +188,10 @@ fn the_soft_limit_follows_the_best_moves_stability() {
     };
     let limits: Vec<Duration> = (0..6).map(|s| soft_limit(&budget, s, false)).collect();
     assert!(limits.windows(2).all(|w| w[0] >= w[1]), "{limits:?}");
-    assert!(limits[0] > budget.soft && limits[5] < budget.soft, "{limits:?}");
+    assert!(
+        limits[0] > budget.soft && limits[5] < budget.soft,
+        "{limits:?}"
+    );
     assert!(soft_limit(&budget, 3, true) > soft_limit(&budget, 3, false));
     // Never past the hard limit.
     let tight = Budget {
