@@ -232,6 +232,14 @@ impl Move {
         Move(from.0 as u16 | (to.0 as u16) << 6 | (kind as u16) << 12)
     }
 
+    /// The same move with both squares `n` C.C.R. indices further (`n` files toward file
+    /// a); both must stay on their rank word. Pawn moves of one direction keep the distance
+    /// between their squares, so a generator builds each from one template with one addition.
+    #[inline]
+    pub const fn shifted(self, n: u16) -> Move {
+        Move(self.0 + 65 * n)
+    }
+
     /// The square the piece leaves.
     #[inline]
     pub const fn from(self) -> Square {

@@ -109,12 +109,7 @@ impl Gen<'_> {
 
     #[inline(always)]
     fn promotions(&mut self, from: Square, to: Square) {
-        for kind in [
-            MoveKind::PromoteQueen,
-            MoveKind::PromoteKnight,
-            MoveKind::PromoteRook,
-            MoveKind::PromoteBishop,
-        ] {
+        for kind in PROMOTIONS {
             self.list.push(Move::new(from, to, kind));
         }
     }
@@ -131,21 +126,24 @@ impl Gen<'_> {
         kind: MoveKind,
         promotes: bool,
     ) {
+        // From and to square differ by the same amount for every move of one call: each
+        // move is a template (nibble 0 of the target word) shifted to its target's nibble,
+        // one trailing-zero count and one addition, with nothing else live in the loop.
+        let from_nibble = match DF {
+            -1 => -1,
+            1 => 1,
+            _ => 0,
+        };
+        let from = Square::new(((from_word * 8) as u8).wrapping_add_signed(from_nibble));
+        let to = Square::new((to_word * 8) as u8);
         while targets != 0 {
-            let bit = targets & targets.wrapping_neg();
-            let pawn = match DF {
-                -1 => bit >> 4,
-                1 => bit << 4,
-                _ => bit,
-            };
-            let (from, to) = (
-                Square::from_word_mask(from_word, pawn),
-                Square::from_word_mask(to_word, bit),
-            );
+            let n = (targets.trailing_zeros() >> 2) as u16;
             if promotes {
-                self.promotions(from, to);
+                for kind in PROMOTIONS {
+                    self.list.push(Move::new(from, to, kind).shifted(n));
+                }
             } else {
-                self.list.push(Move::new(from, to, kind));
+                self.list.push(Move::new(from, to, kind).shifted(n));
             }
             targets &= targets - 1;
         }
@@ -192,6 +190,14 @@ impl Gen<'_> {
         }
     }
 }
+
+/// The promotions of one pawn move, in the order they are listed.
+const PROMOTIONS: [MoveKind; 4] = [
+    MoveKind::PromoteQueen,
+    MoveKind::PromoteKnight,
+    MoveKind::PromoteRook,
+    MoveKind::PromoteBishop,
+];
 
 /// Pawn moves of one pawn; `WHITE` pawns advance toward rank 8 (word − 1). Only pinned pawns
 /// come here (through the handler table); the others are generated together by [`Gen::pawns`].
