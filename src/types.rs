@@ -240,6 +240,13 @@ impl Move {
         Move(self.0 + 65 * n)
     }
 
+    /// The same move with its target `delta` C.C.R. indices further (the next square of a
+    /// ray); the result is a move only while the target stays on the board.
+    #[inline]
+    pub const fn retargeted(self, delta: i16) -> Move {
+        Move(self.0.wrapping_add((delta as u16).wrapping_mul(64)))
+    }
+
     /// The square the piece leaves.
     #[inline]
     pub const fn from(self) -> Square {

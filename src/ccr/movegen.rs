@@ -94,16 +94,21 @@ impl Gen<'_> {
     /// leaves the board, or a piece blocks (an enemy piece is captured first).
     #[inline(always)]
     fn slide<const DW: isize, const DF: i32>(&mut self, from: Square, word: usize, mask: u32) {
+        // Each step moves the target by the same number of indices (a word is 8, a file
+        // toward a +1), so the move rides along the ray, one addition a step, instead of
+        // being rebuilt from (word, mask) at each target.
+        let delta = (DW * 8) as i16 - DF as i16;
         let (mut w, mut m) = step::<DW, DF>(word, mask);
+        let mut mv = Move::new(from, from, MoveKind::Normal).retargeted(delta);
         while on_board(w, m) && self.own[w] & m == 0 {
             if self.evasions[w] & m != 0 {
-                let to = Square::from_word_mask(w, m);
-                self.list.push(Move::new(from, to, MoveKind::Normal));
+                self.list.push(mv);
             }
             if self.theirs[w] & m != 0 {
                 break;
             }
             (w, m) = step::<DW, DF>(w, m);
+            mv = mv.retargeted(delta);
         }
     }
 
