@@ -75,9 +75,11 @@ impl Gen<'_> {
     fn push_targets(&mut self, from: Square, word: usize, targets: u32) {
         // One bit per target (its nibble's lowest), cleared with `bits - 1`.
         let mut bits = targets & NIBBLE_LOW_BITS;
+        // The move to the word's nibble 0, retargeted to each target's nibble.
+        let first = Move::new(from, Square::new((word * 8) as u8), MoveKind::Normal);
         while bits != 0 {
-            let to = Square::from_word_mask(word, bits);
-            self.list.push(Move::new(from, to, MoveKind::Normal));
+            self.list
+                .push(first.retargeted((bits.trailing_zeros() >> 2) as i16));
             bits &= bits - 1;
         }
     }
