@@ -233,8 +233,9 @@ impl Move {
     }
 
     /// The same move with both squares `n` C.C.R. indices further (`n` files toward file
-    /// a); both must stay on their rank word. Pawn moves of one direction keep the distance
-    /// between their squares, so a generator builds each from one template with one addition.
+    /// a); the shifted squares must be the move's (the template's own may lie one index off
+    /// their word). Pawn moves of one direction keep the distance between their squares, so
+    /// a generator builds each from one template with one addition.
     #[inline]
     pub const fn shifted(self, n: u16) -> Move {
         Move(self.0 + 65 * n)

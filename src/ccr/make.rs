@@ -35,7 +35,7 @@ impl Position {
     /// Each value is used as soon as it is known and the call comes after everything else,
     /// so that few values live at once: on i686 (seven general registers) the leaf loop
     /// spilled the piece, the target and the side around the call when `special` came
-    /// first (docs/BENCHMARKS.md, "i686 at the same speed").
+    /// first (docs/BENCHMARKS.md, "Fewer live values on i686").
     #[inline(always)]
     pub fn play(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());

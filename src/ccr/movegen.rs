@@ -133,9 +133,10 @@ impl Gen<'_> {
         kind: MoveKind,
         promotes: bool,
     ) {
-        // From and to square differ by the same amount for every move of one call: each
-        // move is a template (nibble 0 of the target word) shifted to its target's nibble,
-        // one trailing-zero count and one addition, with nothing else live in the loop.
+        // From and to square differ by the same amount for every move of one call, so each
+        // move is one template (the target on nibble 0 of its word, the pawn `DF` files
+        // from it) shifted to the target's nibble: one trailing-zero count and one addition
+        // per move where two squares cost two, and fewer values live in the loop (i686).
         let from_nibble = match DF {
             -1 => -1,
             1 => 1,
