@@ -232,6 +232,22 @@ impl Move {
         Move(from.0 as u16 | (to.0 as u16) << 6 | (kind as u16) << 12)
     }
 
+    /// The same move with both squares `n` C.C.R. indices further (`n` files toward file
+    /// a); the shifted squares must be the move's (the template's own may lie one index off
+    /// their word). Pawn moves of one direction keep the distance between their squares, so
+    /// a generator builds each from one template with one addition.
+    #[inline]
+    pub const fn shifted(self, n: u16) -> Move {
+        Move(self.0 + 65 * n)
+    }
+
+    /// The same move with its target `delta` C.C.R. indices further (the next square of a
+    /// ray); the result is a move only while the target stays on the board.
+    #[inline]
+    pub const fn retargeted(self, delta: i16) -> Move {
+        Move(self.0.wrapping_add((delta as u16).wrapping_mul(64)))
+    }
+
     /// The square the piece leaves.
     #[inline]
     pub const fn from(self) -> Square {

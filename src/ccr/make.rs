@@ -31,7 +31,11 @@ impl Position {
     /// Plays `mv`, which must be legal here, in place.
     ///
     /// The common move touches two nibbles with two read-modify-writes; every special move
-    /// (double push, castling, en passant, promotion) takes one branch to `special`.
+    /// (double push, castling, en passant, promotion) takes one branch to `special`, last.
+    /// Each value is used as soon as it is known and the call comes after everything else,
+    /// so that few values live at once: on i686 (seven general registers) the leaf loop
+    /// spilled the piece, the target and the side around the call when `special` came
+    /// first (docs/BENCHMARKS.md, "Fewer live values on i686").
     #[inline(always)]
     pub fn play(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());
@@ -40,36 +44,34 @@ impl Position {
         let piece = (words[from.word()] >> from.shift()) & 0xF;
         words[from.word()] &= !from.mask();
         let target = words[to.word()];
-        let captured = target & to.mask();
         words[to.word()] = (target & !to.mask()) | (piece << to.shift());
         self.en_passant = None;
-        if mv.kind() != MoveKind::Normal {
-            self.special(mv);
-        }
-        if self.castling.0 != 0 {
-            self.castling.0 &= CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()];
-        }
         let piece_type = (piece & 7) as u8;
         // The clocks stop at the largest values a FEN may carry (by then the 75-move rule
         // has ended the game), so every position make reaches can be written and read back.
-        self.halfmove_clock = if piece_type == PieceCode::PAWN || captured != 0 {
+        self.halfmove_clock = if piece_type == PieceCode::PAWN || target & to.mask() != 0 {
             0
         } else {
             (self.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK)
         };
-        self.fullmove_number = (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER);
         if piece_type == PieceCode::KING {
             self.kings[us as usize] = to;
         }
+        if self.castling.0 != 0 {
+            self.castling.0 &= CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()];
+        }
+        self.fullmove_number = (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER);
         self.side = us.flip();
+        if mv.kind() != MoveKind::Normal {
+            self.special(mv, us);
+        }
     }
 
-    /// The rest of a move other than [`MoveKind::Normal`], after the piece has been moved to
-    /// its target (by the side to move, which `play` flips afterwards).
+    /// The rest of a move other than [`MoveKind::Normal`] by `us`, after `play` has done
+    /// everything else (moved the piece to its target, flipped the side to move).
     #[inline(never)]
-    fn special(&mut self, mv: Move) {
+    fn special(&mut self, mv: Move, us: Colour) {
         let (from, to) = (mv.from(), mv.to());
-        let us = self.side;
         match mv.kind() {
             MoveKind::Normal => {}
             MoveKind::DoublePush => {

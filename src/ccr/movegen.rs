@@ -75,9 +75,11 @@ impl Gen<'_> {
     fn push_targets(&mut self, from: Square, word: usize, targets: u32) {
         // One bit per target (its nibble's lowest), cleared with `bits - 1`.
         let mut bits = targets & NIBBLE_LOW_BITS;
+        // The move to the word's nibble 0, retargeted to each target's nibble.
+        let first = Move::new(from, Square::new((word * 8) as u8), MoveKind::Normal);
         while bits != 0 {
-            let to = Square::from_word_mask(word, bits);
-            self.list.push(Move::new(from, to, MoveKind::Normal));
+            self.list
+                .push(first.retargeted((bits.trailing_zeros() >> 2) as i16));
             bits &= bits - 1;
         }
     }
@@ -94,27 +96,27 @@ impl Gen<'_> {
     /// leaves the board, or a piece blocks (an enemy piece is captured first).
     #[inline(always)]
     fn slide<const DW: isize, const DF: i32>(&mut self, from: Square, word: usize, mask: u32) {
+        // Each step moves the target by the same number of indices (a word is 8, a file
+        // toward a +1), so the move rides along the ray, one addition a step, instead of
+        // being rebuilt from (word, mask) at each target.
+        let delta = (DW * 8) as i16 - DF as i16;
         let (mut w, mut m) = step::<DW, DF>(word, mask);
+        let mut mv = Move::new(from, from, MoveKind::Normal).retargeted(delta);
         while on_board(w, m) && self.own[w] & m == 0 {
             if self.evasions[w] & m != 0 {
-                let to = Square::from_word_mask(w, m);
-                self.list.push(Move::new(from, to, MoveKind::Normal));
+                self.list.push(mv);
             }
             if self.theirs[w] & m != 0 {
                 break;
             }
             (w, m) = step::<DW, DF>(w, m);
+            mv = mv.retargeted(delta);
         }
     }
 
     #[inline(always)]
     fn promotions(&mut self, from: Square, to: Square) {
-        for kind in [
-            MoveKind::PromoteQueen,
-            MoveKind::PromoteKnight,
-            MoveKind::PromoteRook,
-            MoveKind::PromoteBishop,
-        ] {
+        for kind in PROMOTIONS {
             self.list.push(Move::new(from, to, kind));
         }
     }
@@ -131,21 +133,25 @@ impl Gen<'_> {
         kind: MoveKind,
         promotes: bool,
     ) {
+        // From and to square differ by the same amount for every move of one call, so each
+        // move is one template (the target on nibble 0 of its word, the pawn `DF` files
+        // from it) shifted to the target's nibble: one trailing-zero count and one addition
+        // per move where two squares cost two, and fewer values live in the loop (i686).
+        let from_nibble = match DF {
+            -1 => -1,
+            1 => 1,
+            _ => 0,
+        };
+        let from = Square::new(((from_word * 8) as u8).wrapping_add_signed(from_nibble));
+        let to = Square::new((to_word * 8) as u8);
         while targets != 0 {
-            let bit = targets & targets.wrapping_neg();
-            let pawn = match DF {
-                -1 => bit >> 4,
-                1 => bit << 4,
-                _ => bit,
-            };
-            let (from, to) = (
-                Square::from_word_mask(from_word, pawn),
-                Square::from_word_mask(to_word, bit),
-            );
+            let n = (targets.trailing_zeros() >> 2) as u16;
             if promotes {
-                self.promotions(from, to);
+                for kind in PROMOTIONS {
+                    self.list.push(Move::new(from, to, kind).shifted(n));
+                }
             } else {
-                self.list.push(Move::new(from, to, kind));
+                self.list.push(Move::new(from, to, kind).shifted(n));
             }
             targets &= targets - 1;
         }
@@ -192,6 +198,14 @@ impl Gen<'_> {
         }
     }
 }
+
+/// The promotions of one pawn move, in the order they are listed.
+const PROMOTIONS: [MoveKind; 4] = [
+    MoveKind::PromoteQueen,
+    MoveKind::PromoteKnight,
+    MoveKind::PromoteRook,
+    MoveKind::PromoteBishop,
+];
 
 /// Pawn moves of one pawn; `WHITE` pawns advance toward rank 8 (word − 1). Only pinned pawns
 /// come here (through the handler table); the others are generated together by [`Gen::pawns`].
