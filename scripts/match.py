@@ -219,13 +219,9 @@ class Player:
         if self.engine is not None:
             try:
                 self.engine.quit()
+                self.engine = None
             except Exception:
-                self.kill()
-                try:
-                    self.engine.close()
-                except Exception:
-                    pass
-            self.engine = None
+                self.discard()
         if self._stderr is not None:
             self._stderr.close()
             self._stderr = None

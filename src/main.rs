@@ -260,8 +260,12 @@ fn run(command: Command) -> Result<(), Failure> {
                 .open(&out)
                 .map_err(|e| Failure(format!("cannot open {}: {e}", out.display())))?;
             let start = Instant::now();
-            let written = ccr::tune::datagen::run(&config, threads as usize, &mut file)
-                .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
+            let written = ccr::tune::datagen::run(&config, threads as usize, &mut file).map_err(
+                |e| match e.kind() {
+                    io::ErrorKind::OutOfMemory => Failure(format!("datagen: {e}")),
+                    _ => Failure(format!("cannot write {}: {e}", out.display())),
+                },
+            )?;
             emit(&format!(
                 "{games} games, {written} positions written to {} in {:.1} s\n",
                 out.display(),

@@ -53,7 +53,11 @@ fn nodes(args: &[&str]) -> u64 {
 
 /// Runs a command that must fail by the contract; returns its one stderr line.
 fn failure(args: &[&str]) -> String {
-    let out = ccr(args);
+    failed(ccr(args), args)
+}
+
+/// The one stderr line of a run of `ccr args` that failed by the contract.
+fn failed(out: Output, args: &[&str]) -> String {
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(
         out.status.code(),
@@ -772,4 +776,33 @@ fn datagen_and_tune_run_end_to_end() {
     failure(&[&args[..], &["--out", weights_arg, "--freeze", "bogus"]].concat());
     failure(&["datagen", "--games", "0", "--out", data_arg]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Threads whose tables do not fit in memory are one error line, not a panic (the address
+/// space limited to 1.5 GB, 200 tables of 16 MiB asked for).
+#[cfg(target_os = "linux")]
+#[test]
+fn datagen_without_memory_is_one_error_line() {
+    let out_file = std::env::temp_dir().join(format!("ccr-oom-{}.txt", std::process::id()));
+    let out_arg = out_file.to_str().unwrap();
+    let args = [
+        "datagen",
+        "--games",
+        "1",
+        "--nodes",
+        "100",
+        "--threads",
+        "200",
+        "--out",
+        out_arg,
+    ];
+    let out = Command::new("sh")
+        .args(["-c", "ulimit -v 1500000 && exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_ccr"))
+        .args(args)
+        .output()
+        .expect("sh runs");
+    let line = failed(out, &args);
+    assert!(line.contains("no memory"), "{line}");
+    let _ = std::fs::remove_file(&out_file);
 }

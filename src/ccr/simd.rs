@@ -484,7 +484,12 @@ mod tests {
         }
         let boards = game_boards();
         assert!(boards.len() > 5_000, "{}", boards.len());
-        for board in &boards {
+        assert_equal_to_the_frame(&boards);
+    }
+
+    /// Both colours' tables of every board, by AVX2 and by the frame.
+    fn assert_equal_to_the_frame(boards: &[Ccr]) {
+        for board in boards {
             for by in [Colour::White, Colour::Black] {
                 assert_eq!(
                     attacks_of(board, by),
@@ -502,16 +507,7 @@ mod tests {
         if !is_available() {
             return;
         }
-        for board in &arbitrary_boards() {
-            for by in [Colour::White, Colour::Black] {
-                assert_eq!(
-                    attacks_of(board, by),
-                    attacks::attacks_of(board, by),
-                    "{:08x?} {by:?}",
-                    board.0
-                );
-            }
-        }
+        assert_equal_to_the_frame(&arbitrary_boards());
     }
 
     /// Every batch way this CPU has, on every board of both sources, both colours, every

@@ -389,15 +389,15 @@ fn king<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
     } else {
         (0b011u16 << rank) >> 2
     } as u8;
+    // And the files among them without an own pawn.
     let own = e.pawns[us as usize];
-    let shield: u32 = (file.saturating_sub(1)..=(file + 1).min(7))
-        .map(|f| (own[f] & front).count_ones())
-        .sum();
-    e.add(us, param::PAWN_SHIELD, shield as i32);
-    let open_files = (file.saturating_sub(1)..=(file + 1).min(7))
-        .filter(|&f| own[f] == 0)
-        .count();
-    e.add(us, param::KING_OPEN_FILE, open_files as i32);
+    let (mut shield, mut open_files) = (0, 0);
+    for ranks in &own[file.saturating_sub(1)..=(file + 1).min(7)] {
+        shield += (ranks & front).count_ones() as i32;
+        open_files += (*ranks == 0) as i32;
+    }
+    e.add(us, param::PAWN_SHIELD, shield);
+    e.add(us, param::KING_OPEN_FILE, open_files);
 }
 
 /// The pawn ranks of both colours, read off the rank words.

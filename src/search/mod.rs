@@ -623,13 +623,7 @@ impl<'a> Worker<'a> {
             // what the pruning assumed.
             return alpha;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.search.tt.store(
             key,
             Entry {
@@ -736,13 +730,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.search.tt.store(
             key,
             Entry {

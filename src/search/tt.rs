@@ -24,6 +24,20 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a node's `best` score bounds, searched with the window (`alpha`, `beta`) it
+    /// was entered with.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Entry {

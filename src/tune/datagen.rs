@@ -117,21 +117,33 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
 }
 
 /// Plays `config.games` games on `threads` threads, writing each game's lines as it ends.
+/// Fails with `OutOfMemory` if the threads' tables (16 MiB each, taken before any game)
+/// or the threads themselves cannot be had.
 pub fn run(config: &Config, threads: usize, out: &mut (dyn Write + Send)) -> std::io::Result<u64> {
+    let threads = threads.max(1);
+    let tables: Vec<TranspositionTable> = (0..threads)
+        .map(|_| TranspositionTable::new(16))
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                format!("no memory for {threads} tables of 16 MiB"),
+            )
+        })?;
     let next = std::sync::atomic::AtomicU64::new(0);
     let out = std::sync::Mutex::new(out);
     let written = std::sync::atomic::AtomicU64::new(0);
     std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                scope.spawn(|| -> std::io::Result<()> {
-                    let tt = TranspositionTable::new(16).expect("a 16 MiB table fits");
+        let workers = tables
+            .iter()
+            .map(|tt| {
+                std::thread::Builder::new().spawn_scoped(scope, || -> std::io::Result<()> {
                     loop {
                         let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         if index >= config.games as u64 {
                             return Ok(());
                         }
-                        let lines = play_game(config, index, &tt);
+                        let lines = play_game(config, index, tt);
                         let mut out = out.lock().unwrap_or_else(|p| p.into_inner());
                         for line in &lines {
                             writeln!(out, "{line}")?;
@@ -141,7 +153,12 @@ pub fn run(config: &Config, threads: usize, out: &mut (dyn Write + Send)) -> std
                     }
                 })
             })
-            .collect();
+            .collect::<std::io::Result<Vec<_>>>()
+            .map_err(|e| {
+                // The threads already started take no new game.
+                next.store(u64::MAX / 2, std::sync::atomic::Ordering::Relaxed);
+                std::io::Error::new(std::io::ErrorKind::OutOfMemory, e)
+            })?;
         workers
             .into_iter()
             .try_for_each(|w| w.join().expect("a data thread panicked"))
