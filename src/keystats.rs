@@ -309,7 +309,7 @@ fn read_file(path: &Path) -> Result<Vec<u8>, String> {
         .metadata()
         .map_err(io_error("cannot read", path))?
         .len();
-    let mut bytes = buffer(len as usize, "a bucket file")?;
+    let mut bytes = buffer(usize::try_from(len).unwrap_or(usize::MAX), "a bucket file")?;
     file.read_to_end(&mut bytes)
         .map_err(io_error("cannot read", path))?;
     Ok(bytes)

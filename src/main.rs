@@ -300,7 +300,8 @@ fn read_text(path: &std::path::Path) -> Result<String, Failure> {
     let mut file = std::fs::File::open(path).map_err(cannot)?;
     let len = file.metadata().map_err(cannot)?.len();
     let mut text = String::new();
-    text.try_reserve_exact(len as usize).map_err(|_| {
+    let size = usize::try_from(len).unwrap_or(usize::MAX);
+    text.try_reserve_exact(size).map_err(|_| {
         Failure(format!(
             "no memory to read {} ({len} bytes)",
             path.display()
