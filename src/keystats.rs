@@ -31,11 +31,15 @@
 //!
 //! The working files live in `ccr-keystats-<pid>` under the chosen directory and are removed
 //! at the end (about 120 bytes of disk per distinct position at the peak: 50 per generated position, about 1.7 generated per distinct one, and 32 of keys).
+//! They are removed as well when the run fails (a full disk, a file-size limit, memory that
+//! cannot be had: every large buffer is reserved fallibly) or is stopped by SIGINT, SIGTERM or
+//! SIGHUP ([`catch_signals`]: the work loops see the signal and unwind).
 
 use std::fs::{self, File, OpenOptions};
 use std::hint::black_box;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Instant;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -281,48 +285,157 @@ fn io_error(what: &str, path: &Path) -> impl Fn(io::Error) -> String {
     move |e| format!("{context}: {e}")
 }
 
-/// One buffered writer per bucket.
+/// The error of a large buffer that cannot be had.
+fn no_memory(what: &str, bytes: usize) -> String {
+    format!(
+        "keystats: no memory for {what} ({:.1} MiB)",
+        bytes as f64 / (1 << 20) as f64
+    )
+}
+
+/// An empty vector with room for `count` items, or the error naming `what` it was for
+/// (a large buffer must fail as an error, not abort the process).
+fn buffer<T>(count: usize, what: &str) -> Result<Vec<T>, String> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(count)
+        .map_err(|_| no_memory(what, count.saturating_mul(std::mem::size_of::<T>())))?;
+    Ok(v)
+}
+
+/// A whole file's bytes, read into a buffer reserved fallibly.
+fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+    let mut file = File::open(path).map_err(io_error("cannot read", path))?;
+    let len = file
+        .metadata()
+        .map_err(io_error("cannot read", path))?
+        .len();
+    let mut bytes = buffer(usize::try_from(len).unwrap_or(usize::MAX), "a bucket file")?;
+    file.read_to_end(&mut bytes)
+        .map_err(io_error("cannot read", path))?;
+    Ok(bytes)
+}
+
+/// One bucket file and its write buffer.
+struct Bucket {
+    file: File,
+    buffer: Vec<u8>,
+}
+
+/// One buffered writer per bucket, the buffers reserved fallibly.
 struct BucketFiles {
     dir: PathBuf,
-    writers: Vec<BufWriter<File>>,
+    buckets: Vec<Bucket>,
 }
 
 impl BucketFiles {
     /// Opens the `count` files `prefix-NNNN.bin` in `dir`, truncated or for appending.
     fn open(dir: &Path, prefix: &str, count: usize, append: bool) -> Result<BucketFiles, String> {
-        let writers = (0..count)
-            .map(|bucket| {
-                let path = bucket_path(dir, prefix, bucket);
-                OpenOptions::new()
-                    .create(true)
-                    .write(true)
-                    .append(append)
-                    .truncate(!append)
-                    .open(&path)
-                    .map(|file| BufWriter::with_capacity(WRITE_BUFFER, file))
-                    .map_err(io_error("cannot create", &path))
-            })
-            .collect::<Result<_, _>>()?;
+        let mut buckets = buffer(count, "the bucket files")?;
+        for bucket in 0..count {
+            let path = bucket_path(dir, prefix, bucket);
+            let file = OpenOptions::new()
+                .create(true)
+                .write(true)
+                .append(append)
+                .truncate(!append)
+                .open(&path)
+                .map_err(io_error("cannot create", &path))?;
+            let buffer = buffer(WRITE_BUFFER, "the bucket files' buffers")
+                .map_err(|_| no_memory("the bucket files' buffers", count * WRITE_BUFFER))?;
+            buckets.push(Bucket { file, buffer });
+        }
         Ok(BucketFiles {
             dir: dir.to_path_buf(),
-            writers,
+            buckets,
         })
     }
 
     #[inline]
     fn write(&mut self, bucket: usize, bytes: &[u8]) -> Result<(), String> {
-        self.writers[bucket]
-            .write_all(bytes)
-            .map_err(io_error("cannot write to", &self.dir))
+        let bucket = &mut self.buckets[bucket];
+        if bucket.buffer.len() + bytes.len() > WRITE_BUFFER {
+            bucket
+                .file
+                .write_all(&bucket.buffer)
+                .map_err(io_error("cannot write to", &self.dir))?;
+            bucket.buffer.clear();
+        }
+        // Within the reserved capacity: no allocation.
+        bucket.buffer.extend_from_slice(bytes);
+        Ok(())
     }
 
     fn finish(self) -> Result<(), String> {
-        for mut writer in self.writers {
-            writer
-                .flush()
+        for mut bucket in self.buckets {
+            bucket
+                .file
+                .write_all(&bucket.buffer)
                 .map_err(io_error("cannot write to", &self.dir))?;
         }
         Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Signals
+// ---------------------------------------------------------------------------------------
+
+/// The signal that asked the run to stop (0: none).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+#[cfg(unix)]
+extern "C" fn on_signal(signal: libc::c_int) {
+    // Only an atomic store: the one thing a handler may safely do here.
+    SIGNAL.store(signal, Ordering::Relaxed);
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP stop a run cleanly: the signal is noted, the work loops
+/// return an error, and the working directory is removed on the way out. A second signal
+/// of the same kind has its default effect (the handler is reset once it has run).
+pub fn catch_signals() {
+    #[cfg(unix)]
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: a zeroed sigaction is a valid "no flags, empty mask" value, and the handler
+        // only stores to an atomic, which is async-signal-safe.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART | libc::SA_RESETHAND;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+/// The signal that stopped the run, if one did.
+pub fn stopped_by() -> Option<i32> {
+    match SIGNAL.load(Ordering::Relaxed) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// The conventional name of a signal [`catch_signals`] handles.
+pub fn signal_name(signal: i32) -> &'static str {
+    #[cfg(unix)]
+    match signal {
+        libc::SIGINT => return "SIGINT",
+        libc::SIGTERM => return "SIGTERM",
+        libc::SIGHUP => return "SIGHUP",
+        _ => {}
+    }
+    let _ = signal;
+    "a signal"
+}
+
+/// An error if a signal asked the run to stop.
+fn check_signal() -> Result<(), String> {
+    match stopped_by() {
+        None => Ok(()),
+        Some(signal) => Err(format!(
+            "keystats: stopped by {}; working files removed",
+            signal_name(signal)
+        )),
     }
 }
 
@@ -356,6 +469,18 @@ impl HyperLogLog {
             sum: (m as u128) << 64,
             zeros: m,
         }
+    }
+
+    /// An empty sketch, or an error if its registers cannot be had.
+    fn try_new() -> Result<HyperLogLog, String> {
+        let m = 1usize << HLL_BITS;
+        let mut registers = buffer(m, "the distinct-count sketch")?;
+        registers.resize(m, 0);
+        Ok(HyperLogLog {
+            registers,
+            sum: (m as u128) << 64,
+            zeros: m,
+        })
     }
 
     /// Adds one hash (low 16 bits choose the register, the rest give the rank).
@@ -1000,12 +1125,11 @@ fn dedupe(dir: &Path, bits: u32, progress: bool) -> Result<Distinct, String> {
     let mut distinct = Distinct::default();
     let mut bar = Progress::new(progress, "deduplicate", buckets as u64);
     for bucket in 0..buckets {
+        check_signal()?;
         let path = bucket_path(dir, "ids", bucket);
-        let bytes = fs::read(&path).map_err(io_error("cannot read", &path))?;
-        let mut records: Vec<Record> = bytes
-            .chunks_exact(RECORD_BYTES)
-            .map(Record::decode)
-            .collect();
+        let bytes = read_file(&path)?;
+        let mut records: Vec<Record> = buffer(bytes.len() / RECORD_BYTES, "a bucket's records")?;
+        records.extend(bytes.chunks_exact(RECORD_BYTES).map(Record::decode));
         drop(bytes);
         records.sort_unstable_by_key(|r| r.id);
         for group in records.chunk_by(|a, b| a.id == b.id) {
@@ -1043,12 +1167,15 @@ fn count_pairs(dir: &Path, bits: u32, progress: bool) -> Result<[PairCounter; ST
     let mut counters: [PairCounter; STREAMS] = Default::default();
     let mut bar = Progress::new(progress, "count", buckets as u64);
     for bucket in 0..buckets {
+        check_signal()?;
         let path = bucket_path(dir, "keys", bucket);
-        let bytes = fs::read(&path).map_err(io_error("cannot read", &path))?;
-        let mut words: Vec<u64> = bytes
-            .chunks_exact(8)
-            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
-            .collect();
+        let bytes = read_file(&path)?;
+        let mut words: Vec<u64> = buffer(bytes.len() / 8, "a bucket's keys")?;
+        words.extend(
+            bytes
+                .chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))),
+        );
         drop(bytes);
         // The stream bits sort first, so each stream's values come out in ascending order.
         words.sort_unstable();
@@ -1078,8 +1205,9 @@ fn resolve_collisions(
         return Ok([Vec::new(), Vec::new()]);
     }
     for bucket in 0..1usize << bits {
+        check_signal()?;
         let path = bucket_path(dir, "ids", bucket);
-        let bytes = fs::read(&path).map_err(io_error("cannot read", &path))?;
+        let bytes = read_file(&path)?;
         for record in bytes.chunks_exact(RECORD_BYTES).map(Record::decode) {
             for (list, key) in found.iter_mut().zip(record.keys) {
                 for (repeated, ids) in list.iter_mut() {
@@ -1142,11 +1270,11 @@ fn ns_per_call(samples: &[Sample], rounds: u64, mut f: impl FnMut(&Sample)) -> f
 }
 
 /// Times the key operations over moves of seeded random games (at most 2^18 of them,
-/// replayed to make `calls` calls).
-pub fn measure_costs(seed: u64, calls: u64) -> Costs {
+/// replayed to make `calls` calls); an error if the sample cannot be had.
+pub fn measure_costs(seed: u64, calls: u64) -> Result<Costs, String> {
     let size = calls.clamp(1, 1 << 18) as usize;
     let mut games = Games::new(&standard_positions(), seed ^ 0xC057_C057_C057_C057);
-    let mut samples = Vec::with_capacity(size);
+    let mut samples = buffer(size, "the sample of moves timed")?;
     let mut moves = MoveList::new();
     while samples.len() < size {
         let visit = games.next();
@@ -1164,7 +1292,7 @@ pub fn measure_costs(seed: u64, calls: u64) -> Costs {
     }
     let rounds = calls.div_ceil(size as u64).max(1);
     let zobrist = Zobrist::get();
-    Costs {
+    Ok(Costs {
         calls: rounds * size as u64,
         make: ns_per_call(&samples, rounds, |s| {
             black_box(s.pos.make(s.mv));
@@ -1188,7 +1316,7 @@ pub fn measure_costs(seed: u64, calls: u64) -> Costs {
         zobrist_scratch: ns_per_call(&samples, rounds, |s| {
             black_box(zobrist.key(&s.pos));
         }),
-    }
+    })
 }
 
 /// Everything a run found.
@@ -1222,11 +1350,10 @@ pub struct Report {
     pub buckets: usize,
 }
 
-/// Runs the whole measurement.
+/// Runs the whole measurement. The parent directory must exist; the working directory made
+/// in it is removed whatever the outcome (see [`catch_signals`] for signals).
 pub fn run(config: &Config) -> Result<Report, String> {
     let wanted = config.positions.max(1);
-    fs::create_dir_all(&config.parent_dir)
-        .map_err(io_error("cannot create", &config.parent_dir))?;
     let dir = config
         .parent_dir
         .join(format!("ccr-keystats-{}", std::process::id()));
@@ -1239,7 +1366,7 @@ pub fn run(config: &Config) -> Result<Report, String> {
     let mut collector = Collector {
         files: None,
         bits,
-        sketch: HyperLogLog::new(),
+        sketch: HyperLogLog::try_new()?,
         generated: [0; 2],
         avalanche: Default::default(),
     };
@@ -1257,6 +1384,7 @@ pub fn run(config: &Config) -> Result<Report, String> {
             since_check += 1;
             if since_check == 64 {
                 since_check = 0;
+                check_signal()?;
                 let estimate = collector.sketch.estimate();
                 if estimate >= target {
                     break;
@@ -1298,7 +1426,8 @@ pub fn run(config: &Config) -> Result<Report, String> {
     if config.progress {
         let _ = writeln!(io::stderr(), "cost: timing the key operations…");
     }
-    let costs = measure_costs(config.seed, config.cost_calls);
+    let costs = measure_costs(config.seed, config.cost_calls)?;
+    check_signal()?;
     seconds[3] = start.elapsed().as_secs_f64();
 
     Ok(Report {
@@ -1943,6 +2072,7 @@ mod tests {
             progress: false,
             cost_calls: 1000,
         };
+        fs::create_dir_all(&parent).unwrap();
         let report = run(&config).unwrap();
         assert!(report.distinct.n >= 5000);
         assert!(report.distinct.n < 5500);

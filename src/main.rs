@@ -1,5 +1,6 @@
 //! The `ccr` command line (SPEC section 8). Errors are one line `error: …` on stderr and
-//! exit status 2; results go to stdout, timing to stderr.
+//! exit status 2; results go to stdout, timing to stderr. A result that cannot be written
+//! (a full disk, a closed or broken stdout) is such an error too.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -63,11 +64,11 @@ enum Command {
         /// Gradient steps.
         #[arg(long, default_value_t = 2_000)]
         epochs: usize,
-        /// Adam's step size (centipawns).
-        #[arg(long, default_value_t = 0.5)]
+        /// Adam's step size (centipawns; finite, above 0).
+        #[arg(long, default_value_t = 0.5, value_parser = positive_finite, allow_hyphen_values = true)]
         rate: f64,
-        /// Pull toward the starting weights (L2, per centipawn²).
-        #[arg(long, default_value_t = 1e-9)]
+        /// Pull toward the starting weights (L2, per centipawn²; finite, at least 0).
+        #[arg(long, default_value_t = 1e-9, value_parser = non_negative_finite, allow_hyphen_values = true)]
         l2: f64,
         /// Skip positions before this move number (close to the random opening).
         #[arg(long, default_value_t = 10)]
@@ -153,13 +154,43 @@ enum Command {
 /// A failure to report as `error: …` with exit status 2.
 struct Failure(String);
 
+/// A floating-point argument that is finite and above 0.
+fn positive_finite(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        Ok(_) => Err(format!("'{text}' is not a finite number above 0")),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
+}
+
+/// A floating-point argument that is finite and at least 0.
+fn non_negative_finite(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        Ok(_) => Err(format!("'{text}' is not a finite number of at least 0")),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
+}
+
 fn main() -> ExitCode {
+    // A write past a file-size limit fails with an error to report (and a partial record to
+    // take back) instead of killing the process.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to "ignore" runs no code of ours.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+    if let Err(failure) = check_stdout() {
+        return fail(&failure);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
-            // --help and --version: print and succeed.
-            let _ = write!(io::stdout(), "{e}");
-            return ExitCode::SUCCESS;
+            // --help and --version: print and succeed, if the text gets out.
+            return match emit(&e.to_string()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(failure) => fail(&failure),
+            };
         }
         Err(e) => return fail(&Failure(one_line(&e))),
     };
@@ -168,8 +199,48 @@ fn main() -> ExitCode {
     };
     match run(command) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => fail(&failure),
+        Err(failure) => {
+            let code = fail(&failure);
+            // A run stopped by a signal ends with the shell's status for it, 128 + N.
+            match ccr::keystats::stopped_by() {
+                Some(signal) => ExitCode::from((128 + signal) as u8),
+                None => code,
+            }
+        }
     }
+}
+
+/// Fails if the standard output was closed when the program started: every command writes
+/// its result there, and the output would be lost in silence. The Rust runtime puts the null
+/// device, opened for reading and writing, in place of a closed standard descriptor before
+/// `main`; a shell's `>/dev/null` opens it for writing only, so that one is still accepted.
+fn check_stdout() -> Result<(), Failure> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{FileTypeExt, MetadataExt};
+        let fd = libc::STDOUT_FILENO;
+        // SAFETY: F_GETFL only queries the descriptor's flags.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        let closed = flags == -1
+            || (flags & libc::O_ACCMODE == libc::O_RDWR && {
+                let null = std::fs::metadata("/dev/null");
+                // SAFETY: a zeroed stat is a valid value for fstat to fill.
+                let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+                // SAFETY: fstat writes into the stat it is given and nothing else.
+                let fstat = unsafe { libc::fstat(fd, &mut stat) };
+                null.is_ok_and(|null| {
+                    fstat == 0
+                        && null.file_type().is_char_device()
+                        && stat.st_rdev as u64 == null.rdev()
+                })
+            });
+        if closed {
+            return Err(Failure(
+                "cannot write the result: standard output is closed".to_string(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Clap's message on one line: what precedes its usage block, without tips, whitespace
@@ -222,6 +293,67 @@ fn position(fen: &str) -> Result<Position, Failure> {
     Position::from_fen(fen).map_err(|e| Failure(format!("invalid FEN: {e}")))
 }
 
+/// Reads a whole text file into a buffer reserved fallibly (training data can be large).
+fn read_text(path: &std::path::Path) -> Result<String, Failure> {
+    use std::io::Read;
+    let cannot = |e: io::Error| Failure(format!("cannot read {}: {e}", path.display()));
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let len = file.metadata().map_err(cannot)?.len();
+    let mut text = String::new();
+    let size = usize::try_from(len).unwrap_or(usize::MAX);
+    text.try_reserve_exact(size).map_err(|_| {
+        Failure(format!(
+            "no memory to read {} ({len} bytes)",
+            path.display()
+        ))
+    })?;
+    file.read_to_string(&mut text).map_err(cannot)?;
+    Ok(text)
+}
+
+/// All of standard input as text, in a buffer grown fallibly (it can be as long as the user
+/// likes).
+fn read_stdin() -> Result<String, Failure> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 1 << 14];
+    let mut stdin = io::stdin().lock();
+    loop {
+        let n = match stdin.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure(format!("cannot read standard input: {e}"))),
+        };
+        bytes.try_reserve(n).map_err(|_| {
+            Failure(format!(
+                "no memory to read standard input (after {} bytes)",
+                bytes.len()
+            ))
+        })?;
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        Failure("cannot read standard input: stream did not contain valid UTF-8".to_string())
+    })
+}
+
+/// Whether two paths name one existing file (the same device and inode, whatever the
+/// spelling: links, `..`, symbolic links).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return a.dev() == b.dev() && a.ino() == b.ino();
+        }
+    }
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Writes all of a command's output at once, so an error leaves nothing half-written.
 fn emit(out: &str) -> Result<(), Failure> {
     let mut stdout = io::stdout().lock();
@@ -254,18 +386,16 @@ fn run(command: Command) -> Result<(), Failure> {
                 random_plies,
                 seed,
             };
-            let mut file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&out)
-                .map_err(|e| Failure(format!("cannot open {}: {e}", out.display())))?;
+            use ccr::tune::datagen::{self, Error};
             let start = Instant::now();
-            let written = ccr::tune::datagen::run(&config, threads as usize, &mut file).map_err(
-                |e| match e.kind() {
-                    io::ErrorKind::OutOfMemory => Failure(format!("datagen: {e}")),
-                    _ => Failure(format!("cannot write {}: {e}", out.display())),
-                },
-            )?;
+            let written = datagen::run(&config, threads as usize, &out).map_err(|e| match e {
+                Error::NoMemory(e) => Failure(format!("datagen: {e}")),
+                Error::Open(e) => Failure(format!("cannot open {}: {e}", out.display())),
+                Error::Write(e) => Failure(format!(
+                    "cannot write {}: {e} (it keeps the games written before)",
+                    out.display()
+                )),
+            })?;
             emit(&format!(
                 "{games} games, {written} positions written to {} in {:.1} s\n",
                 out.display(),
@@ -294,9 +424,15 @@ fn run(command: Command) -> Result<(), Failure> {
                     })?;
                 frozen.push(group.1.clone());
             }
-            let text = std::fs::read_to_string(&data)
-                .map_err(|e| Failure(format!("cannot read {}: {e}", data.display())))?;
-            let (samples, skipped) = texel::load(&text, from_move);
+            if same_file(&data, &out) {
+                return Err(Failure(format!(
+                    "--out {} is the --data file; the weights would overwrite the training data",
+                    out.display()
+                )));
+            }
+            let text = read_text(&data)?;
+            let (samples, skipped) = texel::load(&text, from_move).map_err(Failure)?;
+            drop(text);
             if samples.is_empty() {
                 return Err(Failure(format!(
                     "no usable positions in {}",
@@ -310,13 +446,17 @@ fn run(command: Command) -> Result<(), Failure> {
                 samples.len()
             );
             // Every tenth position is held out to watch for overfitting.
-            let (validation, train): (Vec<_>, Vec<_>) = samples
-                .into_iter()
-                .enumerate()
-                .partition(|(i, _)| i % 10 == 9);
-            let strip =
-                |v: Vec<(usize, texel::Sample)>| v.into_iter().map(|(_, s)| s).collect::<Vec<_>>();
-            let (train, validation) = (strip(train), strip(validation));
+            let held = samples.len() / 10;
+            let mut validation = texel::buffer(held, "the held-out positions").map_err(Failure)?;
+            let mut train =
+                texel::buffer(samples.len() - held, "the training positions").map_err(Failure)?;
+            for (i, sample) in samples.into_iter().enumerate() {
+                if i % 10 == 9 {
+                    validation.push(sample);
+                } else {
+                    train.push(sample);
+                }
+            }
             let settings = texel::Settings {
                 epochs,
                 rate,
@@ -334,7 +474,8 @@ fn run(command: Command) -> Result<(), Failure> {
                         "epoch {epoch}: error {train:.6}, held out {valid:.6}"
                     );
                 },
-            );
+            )
+            .map_err(|e| Failure(format!("tune: {e}")))?;
             let held_out = |w: &[ccr::eval::S]| texel::error_of(&validation, w, k);
             let summary = format!(
                 "K {k:.3}; held-out error {:.6} before, {:.6} after; weights written to {}\n",
@@ -358,7 +499,7 @@ fn run(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Bench { depth } => {
-            let (lines, elapsed) = ccr::bench::run(depth);
+            let (lines, elapsed) = ccr::bench::run(depth).map_err(Failure)?;
             let mut out = String::new();
             for (i, line) in lines.iter().enumerate() {
                 let best = line
@@ -382,20 +523,34 @@ fn run(command: Command) -> Result<(), Failure> {
             seed,
             dir,
         } => {
-            let dir = dir.unwrap_or_else(std::env::temp_dir);
+            let (dir, option) = match dir {
+                Some(dir) => (dir, "--dir"),
+                None => (std::env::temp_dir(), "the temporary directory"),
+            };
+            if !dir.is_dir() {
+                let what = if dir.exists() {
+                    "not a directory"
+                } else {
+                    "no such directory"
+                };
+                return Err(Failure(format!("{option} {}: {what}", dir.display())));
+            }
+            ccr::keystats::catch_signals();
             let config = ccr::keystats::Config::new(positions, seed, dir);
             let report = ccr::keystats::run(&config).map_err(Failure)?;
             emit(&report.to_markdown())
         }
         Command::Key { zobrist } => {
-            let input = io::read_to_string(io::stdin())
-                .map_err(|e| Failure(format!("cannot read standard input: {e}")))?;
+            let input = read_stdin()?;
             let scheme: &dyn KeyScheme = if zobrist {
                 Zobrist::get()
             } else {
                 &RotationKey
             };
+            // 17 bytes per key line, reserved fallibly: the input can be as long as the user likes.
             let mut out = String::new();
+            out.try_reserve_exact(input.lines().count().saturating_mul(17))
+                .map_err(|_| Failure("no memory for the keys".to_string()))?;
             // Blank lines are skipped; any bad line fails the whole run before anything is written.
             for (number, line) in input
                 .lines()

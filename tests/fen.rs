@@ -231,6 +231,37 @@ fn wrong_field_count() {
     ));
 }
 
+/// Four, five or six fields: missing clocks default to 0 and 1, and the error for any other
+/// count says so.
+#[test]
+fn four_five_or_six_fields() {
+    let board = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq -";
+    for (fen, clocks) in [
+        (board.to_string(), (0, 1)),
+        (format!("{board} 7"), (7, 1)),
+        (format!("{board} 7 33"), (7, 33)),
+    ] {
+        let p = parse(&fen);
+        assert_eq!((p.halfmove_clock, p.fullmove_number), clocks, "{fen}");
+        assert_eq!(
+            p.to_fen(),
+            format!("{board} {} {}", clocks.0, clocks.1),
+            "{fen}"
+        );
+    }
+    for (fen, n) in [
+        ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq".to_string(), 3),
+        (format!("{board} 7 33 1"), 7),
+    ] {
+        let e = err(&fen);
+        assert_eq!(e, FenError::FieldCount(n), "{fen}");
+        assert_eq!(
+            e.to_string(),
+            format!("expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found {n}")
+        );
+    }
+}
+
 #[test]
 fn bad_piece_characters() {
     for (bad, c) in [

@@ -1,6 +1,7 @@
 //! `ccr keystats` on the built binary: a small run prints the result tables on stdout,
-//! exits 0 and leaves no working files behind; bad arguments are one stderr line
-//! `error: …` with exit status 2 and nothing on stdout.
+//! exits 0 and leaves no working files behind; bad arguments (a missing `--dir` among them)
+//! are one stderr line `error: …` with exit status 2 and nothing on stdout; SIGINT and
+//! SIGTERM remove the working files before the process ends.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -106,4 +107,84 @@ fn bad_arguments_fail_with_one_line() {
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr:?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A `--dir` that does not exist is an error; nothing is made there.
+#[test]
+fn a_missing_dir_is_an_error() {
+    let dir = scratch("missing");
+    let missing = dir.join("not").join("there");
+    let out = ccr(&[
+        "keystats",
+        "--positions",
+        "100",
+        "--dir",
+        missing.to_str().unwrap(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!("error: --dir {}: no such directory\n", missing.display())
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!dir.join("not").exists(), "the path was made");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// SIGINT and SIGTERM stop a run: its working directory is removed, the last stderr line
+/// says which signal stopped it, and the exit status is the shell's 128 + N (130, 143).
+#[cfg(unix)]
+#[test]
+fn signals_remove_the_working_directory() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    for (signal, name, code) in [("INT", "SIGINT", 130), ("TERM", "SIGTERM", 143)] {
+        let dir = scratch(&format!("signal-{name}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ccr"))
+            .args(["keystats", "--positions", "100M", "--dir"])
+            .arg(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the ccr binary runs");
+        let work = dir.join(format!("ccr-keystats-{}", child.id()));
+        let start = Instant::now();
+        // Signal once the run has made its working files.
+        while std::fs::read_dir(&work).map_or(0, |d| d.count()) == 0 {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no working files in {}",
+                work.display()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let start = Instant::now();
+        while child.try_wait().expect("wait works").is_none() {
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{name}: keystats did not stop");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().expect("output");
+        let stderr = text(&out.stderr);
+        assert_no_panic(&stderr);
+        assert_eq!(out.status.code(), Some(code), "{name}: {stderr}");
+        assert_eq!(
+            stderr.lines().last(),
+            Some(format!("error: keystats: stopped by {name}; working files removed").as_str()),
+            "{name}: {stderr}"
+        );
+        assert!(out.stdout.is_empty());
+        assert!(!work.exists(), "{name}: {} is left", work.display());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

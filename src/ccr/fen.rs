@@ -19,7 +19,7 @@ pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
 /// Why a FEN was rejected.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum FenError {
-    /// Not 4, 5 or 6 space-separated fields.
+    /// Not 4, 5 or 6 space-separated fields (missing clocks default to 0 and 1).
     FieldCount(usize),
     /// The placement does not have eight ranks.
     RankCount(usize),
@@ -75,7 +75,10 @@ impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FenError::FieldCount(n) => {
-                write!(f, "expected 6 fields (or 4 without the clocks), found {n}")
+                write!(
+                    f,
+                    "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found {n}"
+                )
             }
             FenError::RankCount(n) => write!(f, "expected 8 ranks separated by '/', found {n}"),
             FenError::BadPieceChar(c) => {
@@ -126,7 +129,9 @@ impl fmt::Display for FenError {
 impl std::error::Error for FenError {}
 
 impl Position {
-    /// Parses and validates a FEN.
+    /// Parses and validates a FEN of 4, 5 or 6 fields: placement, side, castling and
+    /// en passant, then the optional half-move clock and move number (missing clocks default
+    /// to 0 and 1).
     ///
     /// ```
     /// # use ccr::ccr::Position;

@@ -3,7 +3,12 @@
 //!
 //! Output: one line per position, `FEN;RESULT` with RESULT 1.0, 0.5 or 0.0 for White.
 
-use std::io::Write;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Mutex, OnceLock};
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -116,52 +121,195 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
         .collect()
 }
 
-/// Plays `config.games` games on `threads` threads, writing each game's lines as it ends.
-/// Fails with `OutOfMemory` if the threads' tables (16 MiB each, taken before any game)
-/// or the threads themselves cannot be had.
-pub fn run(config: &Config, threads: usize, out: &mut (dyn Write + Send)) -> std::io::Result<u64> {
-    let threads = threads.max(1);
-    let tables: Vec<TranspositionTable> = (0..threads)
-        .map(|_| TranspositionTable::new(16))
-        .collect::<Option<_>>()
-        .ok_or_else(|| {
-            std::io::Error::new(
-                std::io::ErrorKind::OutOfMemory,
-                format!("no memory for {threads} tables of 16 MiB"),
-            )
-        })?;
-    let next = std::sync::atomic::AtomicU64::new(0);
-    let out = std::sync::Mutex::new(out);
-    let written = std::sync::atomic::AtomicU64::new(0);
-    std::thread::scope(|scope| {
-        let workers = tables
-            .iter()
-            .map(|tt| {
-                std::thread::Builder::new().spawn_scoped(scope, || -> std::io::Result<()> {
-                    loop {
-                        let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if index >= config.games as u64 {
-                            return Ok(());
-                        }
-                        let lines = play_game(config, index, tt);
-                        let mut out = out.lock().unwrap_or_else(|p| p.into_inner());
-                        for line in &lines {
-                            writeln!(out, "{line}")?;
-                        }
-                        out.flush()?;
-                        written.fetch_add(lines.len() as u64, std::sync::atomic::Ordering::Relaxed);
+/// Why a data run failed.
+#[derive(Debug)]
+pub enum Error {
+    /// The tables or the threads could not be had (nothing was written, no file was made).
+    NoMemory(String),
+    /// The output could not be opened.
+    Open(std::io::Error),
+    /// A game's records could not be written; the file was cut back to its length before
+    /// them.
+    Write(std::io::Error),
+}
+
+/// The output file and its length after the last whole game written.
+struct Output {
+    file: File,
+    len: u64,
+    failed: bool,
+}
+
+impl Output {
+    /// Appends one game's records with one write; on failure cuts the file back to its
+    /// length before them, so that it holds whole records only.
+    fn append(&mut self, records: &[u8]) -> std::io::Result<()> {
+        match self.file.write_all(records) {
+            Ok(()) => {
+                self.len += records.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                self.failed = true;
+                self.file.set_len(self.len).map_err(|cut| {
+                    std::io::Error::new(
+                        e.kind(),
+                        format!("{e}; cutting back the partial record failed too: {cut}"),
+                    )
+                })?;
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Opens `path` for appending (made if missing) and gives its length. A last line
+/// without its newline, which only an interrupted writer leaves, is cut off: it is a
+/// partial record, and the next record would otherwise be glued onto it.
+fn open(path: &Path) -> std::io::Result<(File, u64)> {
+    let (mut file, made) = match OpenOptions::new().append(true).create_new(true).open(path) {
+        Ok(file) => (file, true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => (
+            OpenOptions::new().read(true).append(true).open(path)?,
+            false,
+        ),
+        Err(e) => return Err(e),
+    };
+    let len = file.metadata()?.len();
+    let whole = if made {
+        0
+    } else {
+        whole_lines(&mut file, len)?
+    };
+    if whole < len {
+        file.set_len(whole)?;
+    }
+    Ok((file, whole))
+}
+
+/// The length of the part of a file that ends in a newline (0 if none does).
+fn whole_lines(file: &mut File, len: u64) -> std::io::Result<u64> {
+    let mut end = len;
+    let mut chunk = [0u8; 4096];
+    while end > 0 {
+        let start = end.saturating_sub(chunk.len() as u64);
+        let part = &mut chunk[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(part)?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// Plays `config.games` games on `threads` threads (no more threads than games), appending
+/// each game's lines to `path` with one write as the game ends. The tables (16 MiB each) and
+/// the threads are had before the file is opened: without them it fails with
+/// [`Error::NoMemory`] and makes no file. A failed write leaves the file with whole games
+/// only. Returns the lines written.
+pub fn run(config: &Config, threads: usize, path: &Path) -> Result<u64, Error> {
+    let workers = threads.clamp(1, config.games.max(1) as usize);
+    let mut tables = Vec::new();
+    tables
+        .try_reserve_exact(workers)
+        .map_err(|_| Error::NoMemory(format!("no memory for {workers} tables of 16 MiB")))?;
+    for _ in 0..workers {
+        let table = TranspositionTable::new(16)
+            .ok_or_else(|| Error::NoMemory(format!("no memory for {workers} tables of 16 MiB")))?;
+        tables.push(table);
+    }
+    let next = AtomicU64::new(0);
+    let written = AtomicU64::new(0);
+    // Filled once every worker has started; until then the workers wait.
+    let output: OnceLock<Mutex<Output>> = OnceLock::new();
+    let (start_tx, start_rx) = std::sync::mpsc::channel::<bool>();
+    let start_rx = Mutex::new(start_rx);
+    std::thread::scope(|scope| -> Result<(), Error> {
+        let mut handles = Vec::new();
+        handles
+            .try_reserve_exact(workers)
+            .map_err(|_| Error::NoMemory(format!("no memory for {workers} threads")))?;
+        for tt in &tables {
+            let worker = std::thread::Builder::new().spawn_scoped(scope, || {
+                // Wait for the go (true) or the call-off (false, or the sender gone).
+                let go = start_rx
+                    .lock()
+                    .map(|rx| rx.recv().unwrap_or(false))
+                    .unwrap_or(false);
+                if !go {
+                    return Ok(());
+                }
+                let Some(output) = output.get() else {
+                    return Ok(());
+                };
+                loop {
+                    let index = next.fetch_add(1, Relaxed);
+                    if index >= config.games as u64 {
+                        return Ok(());
                     }
-                })
-            })
-            .collect::<std::io::Result<Vec<_>>>()
-            .map_err(|e| {
-                // The threads already started take no new game.
-                next.store(u64::MAX / 2, std::sync::atomic::Ordering::Relaxed);
-                std::io::Error::new(std::io::ErrorKind::OutOfMemory, e)
-            })?;
-        workers
-            .into_iter()
-            .try_for_each(|w| w.join().expect("a data thread panicked"))
+                    let lines = play_game(config, index, tt);
+                    let mut records = String::new();
+                    for line in &lines {
+                        records.push_str(line);
+                        records.push('\n');
+                    }
+                    let mut out = output.lock().unwrap_or_else(|p| p.into_inner());
+                    if out.failed {
+                        return Ok(());
+                    }
+                    if let Err(e) = out.append(records.as_bytes()) {
+                        // The other threads take no new game.
+                        next.store(u64::MAX / 2, Relaxed);
+                        return Err(e);
+                    }
+                    written.fetch_add(lines.len() as u64, Relaxed);
+                }
+            });
+            match worker {
+                Ok(handle) => handles.push(handle),
+                Err(e) => {
+                    // Dropping the sender calls off the threads already started.
+                    drop(start_tx);
+                    for handle in handles {
+                        let _ = handle.join();
+                    }
+                    return Err(Error::NoMemory(format!(
+                        "cannot start {workers} threads: {e}"
+                    )));
+                }
+            }
+        }
+        let opened = open(path);
+        let go = opened.is_ok();
+        let open_error = match opened {
+            Ok((file, len)) => {
+                let _ = output.set(Mutex::new(Output {
+                    file,
+                    len,
+                    failed: false,
+                }));
+                None
+            }
+            Err(e) => Some(e),
+        };
+        for _ in 0..workers {
+            let _ = start_tx.send(go);
+        }
+        let mut result = Ok(());
+        for handle in handles {
+            let outcome = handle
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("a data thread panicked")));
+            if let (Err(e), Ok(())) = (outcome, &result) {
+                result = Err(Error::Write(e));
+            }
+        }
+        match open_error {
+            Some(e) => Err(Error::Open(e)),
+            None => result,
+        }
     })?;
     Ok(written.into_inner())
 }

@@ -17,16 +17,31 @@ pub struct Sample {
     result: f64,
 }
 
+/// An empty vector with room for `count` items, or the error of a lack of memory: the
+/// training data can be as large as the user likes, so its buffers are reserved fallibly.
+pub fn buffer<T>(count: usize, what: &str) -> Result<Vec<T>, String> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(count).map_err(|_| {
+        format!(
+            "no memory for {what} ({count} of {} bytes)",
+            std::mem::size_of::<T>()
+        )
+    })?;
+    Ok(v)
+}
+
 /// Parses `FEN;RESULT` lines (RESULT 1.0, 0.5 or 0.0, or 1-0, 1/2-1/2, 0-1) into samples;
 /// lines that do not parse, positions drawn by material and positions before move
-/// `from_move` (still close to the random opening) are counted and skipped.
-pub fn load(text: &str, from_move: u16) -> (Vec<Sample>, usize) {
-    let mut samples = Vec::new();
+/// `from_move` (still close to the random opening) are counted and skipped. Fails only for
+/// a lack of memory.
+pub fn load(text: &str, from_move: u16) -> Result<(Vec<Sample>, usize), String> {
     let mut skipped = 0;
     // In sorted order, so that the held-out tenth does not depend on the order in which
     // `ccr datagen`'s threads finished their games.
-    let mut lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut lines: Vec<&str> = buffer(text.lines().count(), "the lines of the data")?;
+    lines.extend(text.lines().filter(|l| !l.trim().is_empty()));
     lines.sort_unstable();
+    let mut samples = buffer(lines.len(), "the positions")?;
     for line in lines {
         let parsed = line.rsplit_once(';').and_then(|(fen, result)| {
             let result = match result.trim() {
@@ -39,31 +54,27 @@ pub fn load(text: &str, from_move: u16) -> (Vec<Sample>, usize) {
             if pos.fullmove_number < from_move {
                 return None;
             }
-            let features = eval::features(&pos)?;
-            Some(sample(&features, result))
+            Some((eval::features(&pos)?, result))
         });
         match parsed {
-            Some(s) => samples.push(s),
+            Some((features, result)) => samples.push(sample(&features, result)?),
             None => skipped += 1,
         }
     }
-    (samples, skipped)
+    Ok((samples, skipped))
 }
 
-fn sample(features: &Features, result: f64) -> Sample {
-    Sample {
-        counts: features
-            .counts
-            .iter()
-            .enumerate()
-            .filter(|&(_, &c)| c != 0)
-            .map(|(i, &c)| (i as u16, c as i16))
-            .collect(),
+fn sample(features: &Features, result: f64) -> Result<Sample, String> {
+    let nonzero = || features.counts.iter().enumerate().filter(|&(_, &c)| c != 0);
+    let mut counts = buffer(nonzero().count(), "a position's features")?;
+    counts.extend(nonzero().map(|(i, &c)| (i as u16, c as i16)));
+    Ok(Sample {
+        counts,
         mg_share: features.phase as f64 / MAX_PHASE as f64,
         eg_share: (1.0 - features.phase as f64 / MAX_PHASE as f64) * features.scale as f64
             / FULL_SCALE as f64,
         result,
-    }
+    })
 }
 
 /// The weights as floating-point pairs while fitting.
@@ -127,18 +138,44 @@ pub struct Settings {
     pub frozen: Vec<std::ops::Range<usize>>,
 }
 
+/// The largest weight a fit may give, in centipawns (a hundred pawns): beyond it the fit has
+/// run away rather than found something.
+pub const MAX_WEIGHT: f64 = 10_000.0;
+
 /// Fits the weights to `train`, starting from `start`; `progress` hears the training and
-/// validation errors every 100 epochs. Returns the weights and `K`.
+/// validation errors every 100 epochs. Returns the weights and `K`, or an error if the
+/// settings are not finite and in range (`rate` > 0, `l2` ≥ 0) or the fit diverges (a
+/// weight or an error no longer finite, or a weight beyond [`MAX_WEIGHT`]).
 pub fn tune(
     train: &[Sample],
     validation: &[Sample],
     start: &[S],
     settings: &Settings,
     progress: &mut dyn FnMut(usize, f64, f64),
-) -> (Vec<S>, f64) {
+) -> Result<(Vec<S>, f64), String> {
+    if !(settings.rate.is_finite() && settings.rate > 0.0) {
+        return Err(format!(
+            "the rate must be finite and above 0, not {}",
+            settings.rate
+        ));
+    }
+    if !(settings.l2.is_finite() && settings.l2 >= 0.0) {
+        return Err(format!(
+            "the L2 weight must be finite and at least 0, not {}",
+            settings.l2
+        ));
+    }
+    let diverged = |epoch: usize, what: &str| {
+        format!(
+            "the fit diverged at epoch {epoch} ({what}); no weights written (try a smaller --rate or --l2)"
+        )
+    };
     let origin: Weights = start.iter().map(|w| [w.mg as f64, w.eg as f64]).collect();
     let mut weights = origin.clone();
     let k = fit_k(train, &weights);
+    if !k.is_finite() {
+        return Err(diverged(0, "K is not finite"));
+    }
     let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
     let mut m = vec![[0.0; 2]; weights.len()];
     let mut v = vec![[0.0; 2]; weights.len()];
@@ -168,19 +205,27 @@ pub fn tune(
                 weights[i][half] -= settings.rate * m_hat / (v_hat.sqrt() + epsilon);
             }
         }
+        if let Some(w) = weights
+            .iter()
+            .flatten()
+            .find(|w| !(w.is_finite() && w.abs() <= MAX_WEIGHT))
+        {
+            return Err(diverged(epoch, &format!("a weight reached {w}")));
+        }
         if epoch % 100 == 0 || epoch == settings.epochs {
-            progress(
-                epoch,
-                error(train, &weights, k),
-                error(validation, &weights, k),
-            );
+            let (train_error, validation_error) =
+                (error(train, &weights, k), error(validation, &weights, k));
+            if !(train_error.is_finite() && validation_error.is_finite()) {
+                return Err(diverged(epoch, "the error is not finite"));
+            }
+            progress(epoch, train_error, validation_error);
         }
     }
     let fitted = weights
         .iter()
         .map(|w| eval::s(w[0].round() as i32, w[1].round() as i32))
         .collect();
-    (fitted, k)
+    Ok((fitted, k))
 }
 
 /// Groups that `ccr tune --freeze` can hold fixed, by name.
@@ -295,7 +340,7 @@ mod tests {
             lines.push_str(&format!("{fen};1-0\n"));
         }
         lines.push_str("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1;1/2-1/2\nnot a fen;1-0\n");
-        let (samples, skipped) = load(&lines, 1);
+        let (samples, skipped) = load(&lines, 1).unwrap();
         assert_eq!((samples.len(), skipped), (4, 1));
         let mut start = WEIGHTS.to_vec();
         start[param::MATERIAL] = eval::s(1, 1);
@@ -310,7 +355,7 @@ mod tests {
             l2: 0.0,
             frozen: Vec::new(),
         };
-        let (fitted, _) = tune(&samples, &samples, &start, &settings, &mut |_, _, _| {});
+        let (fitted, _) = tune(&samples, &samples, &start, &settings, &mut |_, _, _| {}).unwrap();
         let after = error(
             &samples,
             &fitted.iter().map(|w| [w.mg as f64, w.eg as f64]).collect(),

@@ -1,0 +1,446 @@
+//! The command line under limits, on the built binary: a small address space (`ulimit -v`),
+//! a file-size limit (`ulimit -f`), a full or closed standard output. Whatever runs short,
+//! the program ends with one stderr line `error: …` and exit status 2: no panic, no abort, no
+//! hang (every run has a deadline, and `RUST_BACKTRACE=1` is set, under which a panic without
+//! memory would hang in its backtrace), no output lost in silence, no half-written record.
+
+#![cfg(target_os = "linux")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use ccr::ccr::Position;
+
+/// How long any one run may take before it counts as hung.
+const DEADLINE: Duration = Duration::from_secs(120);
+
+/// Runs `ccr ARGS` through `sh -c '<setup>; exec ccr ARGS <redirect>'` with
+/// `RUST_BACKTRACE=1` and `stdin` as standard input; kills it and fails the test if it
+/// outlives the deadline.
+fn run_in(setup: &str, redirect: &str, args: &[&str], stdin: &str) -> Output {
+    let script = format!("{setup}; exec \"$0\" \"$@\" {redirect}");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_ccr"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let input = stdin.as_bytes().to_vec();
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = pipe.write_all(&input);
+    });
+    let start = Instant::now();
+    while child.try_wait().expect("wait works").is_none() {
+        if start.elapsed() > DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{script} {args:?} hung for {DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = writer.join();
+    child.wait_with_output().expect("output is collected")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Asserts exit status 2 and a stderr that is exactly one `error: …` line; returns it.
+fn one_error(out: &Output, what: &str) -> String {
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{what}: {:?} {stderr}",
+        out.status
+    );
+    assert_eq!(stderr.lines().count(), 1, "{what}: {stderr:?}");
+    assert!(stderr.starts_with("error: "), "{what}: {stderr:?}");
+    stderr.trim_end().to_string()
+}
+
+/// Like [`one_error`] for commands that report progress on stderr: the error is the last
+/// line and the only `error:` line.
+fn last_error(out: &Output, what: &str) -> String {
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{what}: {:?} {stderr}",
+        out.status
+    );
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
+    assert_eq!(errors.len(), 1, "{what}: {stderr:?}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: "), "{what}: {stderr:?}");
+    last.to_string()
+}
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ccr-limits-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 temp path")
+}
+
+/// Asserts that `data` is whole `FEN;RESULT` lines that the tuner reads as such.
+fn assert_whole_records(data: &str) {
+    assert!(
+        data.is_empty() || data.ends_with('\n'),
+        "a cut last line: {data:?}"
+    );
+    for line in data.lines() {
+        let (fen, result) = line
+            .split_once(';')
+            .unwrap_or_else(|| panic!("no ';' in {line:?}"));
+        assert!(Position::from_fen(fen).is_ok(), "{line:?}");
+        assert!(["1.0", "0.5", "0.0"].contains(&result), "{line:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Memory
+
+/// An address space too small for bench's 16 MiB table: bench's table size is part of its
+/// signature, so it is an error, not a smaller table.
+#[test]
+fn bench_without_memory_is_one_error_line() {
+    let out = run_in("ulimit -v 16000", "", &["bench", "2"], "");
+    let line = one_error(&out, "bench 2");
+    assert!(line.contains("no memory"), "{line}");
+    assert!(out.stdout.is_empty());
+}
+
+/// keystats' bucket buffers do not fit: one error line, and its working directory is gone.
+#[test]
+fn keystats_without_memory_is_one_error_line() {
+    let dir = scratch("keystats-oom");
+    let out = run_in(
+        "ulimit -v 16000",
+        "",
+        &["keystats", "--positions", "1000", "--dir", arg(&dir)],
+        "",
+    );
+    let line = one_error(&out, "keystats");
+    assert!(line.contains("no memory"), "{line}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "left behind");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Input larger than the address space (`key`'s standard input, `tune`'s data): the buffers
+/// that would hold it are reserved fallibly, so it is one error line, not an abort.
+#[test]
+fn input_larger_than_memory_is_one_error_line() {
+    let dir = scratch("big-input");
+    let line = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n";
+    let big = line.repeat(24 << 20 >> 5);
+    let data = dir.join("data.txt");
+    std::fs::write(&data, &big).unwrap();
+    let fens: String = big.replace(";1.0", "");
+    let out = run_in("ulimit -v 16000", "", &["key"], &fens);
+    let error = one_error(&out, "key");
+    assert!(error.contains("no memory"), "{error}");
+    let weights = dir.join("weights.rs");
+    let out = run_in(
+        "ulimit -v 16000",
+        "",
+        &["tune", "--data", arg(&data), "--out", arg(&weights)],
+        "",
+    );
+    let error = one_error(&out, "tune");
+    assert!(error.contains("no memory"), "{error}");
+    assert!(!weights.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The other commands in the same small address space: they do their work or fail with one
+/// line, never a panic or an abort.
+#[test]
+fn other_commands_in_a_small_address_space() {
+    let dir = scratch("small");
+    let data = dir.join("data.txt");
+    std::fs::write(
+        &data,
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 12;0.5\n",
+    )
+    .unwrap();
+    let weights = dir.join("weights.rs");
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for (args, stdin) in [
+        (vec!["perft", "4", "--divide", "--fen", fen], ""),
+        (vec!["perft", "4", "--repr", "x88"], ""),
+        (
+            vec!["perft", "4", "--repr", "bitboard-native", "--bulk"],
+            "",
+        ),
+        (vec!["key"], "8/8/8/8/8/8/8/K1k5 w - - 0 1\n"),
+        (vec!["tables", "--fen", fen], ""),
+        (vec!["bitboards", "--fen", fen], ""),
+        (
+            vec![
+                "tune",
+                "--data",
+                arg(&data),
+                "--out",
+                arg(&weights),
+                "--epochs",
+                "5",
+                "--from-move",
+                "1",
+            ],
+            "",
+        ),
+        (
+            vec![
+                "datagen",
+                "--games",
+                "1",
+                "--nodes",
+                "50",
+                "--out",
+                arg(&dir.join("dg")),
+            ],
+            "",
+        ),
+    ] {
+        let out = run_in("ulimit -v 16000", "", &args, stdin);
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        match out.status.code() {
+            Some(0) => assert!(!out.stdout.is_empty(), "{args:?}"),
+            Some(2) => {
+                let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
+                assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+                assert!(
+                    stderr.lines().last().unwrap().starts_with("error: "),
+                    "{stderr}"
+                );
+            }
+            _ => panic!("{args:?}: {:?} {stderr}", out.status),
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--threads` above `--games` takes one table per game, not per thread asked for: two
+/// games fit in 300 MB whatever the thread count.
+#[test]
+fn datagen_takes_the_tables_the_games_need() {
+    let dir = scratch("datagen-threads");
+    let data = dir.join("data.txt");
+    let args = [
+        "datagen",
+        "--games",
+        "2",
+        "--threads",
+        "256",
+        "--nodes",
+        "100",
+        "--out",
+        arg(&data),
+    ];
+    let out = run_in("ulimit -v 300000", "", &args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_whole_records(&std::fs::read_to_string(&data).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Tables that cannot be had: one error line, and no output file is made.
+#[test]
+fn datagen_without_memory_makes_no_file() {
+    let dir = scratch("datagen-oom");
+    let data = dir.join("data.txt");
+    let args = [
+        "datagen",
+        "--games",
+        "64",
+        "--threads",
+        "64",
+        "--nodes",
+        "100",
+        "--out",
+        arg(&data),
+    ];
+    let out = run_in("ulimit -v 200000", "", &args, "");
+    let line = one_error(&out, "datagen");
+    assert!(line.contains("no memory"), "{line}");
+    assert!(!data.exists(), "an output file was made");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---------------------------------------------------------------------------------------
+// Files
+
+/// A file-size limit stops datagen mid-game: an error line, and the file holds whole
+/// records only (the partial game is cut back; SIGXFSZ does not kill the process: it ignores
+/// it, and the write fails with EFBIG). A second run appends cleanly after them.
+#[test]
+fn datagen_under_a_file_size_limit_keeps_whole_records() {
+    let dir = scratch("datagen-fsize");
+    let data = dir.join("data.txt");
+    let args = [
+        "datagen",
+        "--games",
+        "8",
+        "--nodes",
+        "200",
+        "--out",
+        arg(&data),
+    ];
+    let out = run_in("ulimit -f 16", "", &args, "");
+    let line = one_error(&out, "datagen under ulimit -f");
+    assert!(line.contains("File too large"), "{line}");
+    let first = std::fs::read_to_string(&data).unwrap();
+    assert_whole_records(&first);
+    let out = run_in(
+        "true",
+        "",
+        &[
+            "datagen",
+            "--games",
+            "1",
+            "--nodes",
+            "200",
+            "--seed",
+            "9",
+            "--out",
+            arg(&data),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let second = std::fs::read_to_string(&data).unwrap();
+    assert!(second.starts_with(&first) && second.len() > first.len());
+    assert_whole_records(&second);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A file that ends in a partial record (a writer killed mid-line) loses that partial line
+/// before datagen appends: no record is glued onto it.
+#[test]
+fn datagen_drops_a_partial_last_line() {
+    let dir = scratch("datagen-partial");
+    let data = dir.join("data.txt");
+    let whole = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n";
+    std::fs::write(&data, format!("{whole}4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1;0")).unwrap();
+    let out = run_in(
+        "true",
+        "",
+        &[
+            "datagen",
+            "--games",
+            "1",
+            "--nodes",
+            "200",
+            "--out",
+            arg(&data),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let after = std::fs::read_to_string(&data).unwrap();
+    assert!(after.starts_with(whole), "{after}");
+    assert!(after.len() > whole.len());
+    assert_whole_records(&after);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---------------------------------------------------------------------------------------
+// Standard output full or closed
+
+/// Every command's result to a full device (`>/dev/full`) and to a closed standard output
+/// (`>&-`) is an error line and exit 2, not exit 0 with the output lost.
+#[test]
+fn lost_output_is_an_error() {
+    let dir = scratch("lost");
+    let data = dir.join("data.txt");
+    std::fs::write(
+        &data,
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 12;0.5\n",
+    )
+    .unwrap();
+    let weights = dir.join("weights.rs");
+    let generated = dir.join("dg.txt");
+    let fen = "4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1";
+    let commands: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--help"], ""),
+        (vec!["--version"], ""),
+        (vec!["perft", "2"], ""),
+        (vec!["perft", "2", "--divide"], ""),
+        (vec!["bench", "1"], ""),
+        (vec!["tables", "--fen", fen], ""),
+        (vec!["bitboards", "--fen", fen], ""),
+        (vec!["key"], "8/8/8/8/8/8/8/K1k5 w - - 0 1\n"),
+        (
+            vec!["keystats", "--positions", "2000", "--dir", arg(&dir)],
+            "",
+        ),
+        (
+            vec![
+                "tune",
+                "--data",
+                arg(&data),
+                "--out",
+                arg(&weights),
+                "--epochs",
+                "5",
+                "--from-move",
+                "1",
+            ],
+            "",
+        ),
+        (
+            vec![
+                "datagen",
+                "--games",
+                "1",
+                "--nodes",
+                "50",
+                "--out",
+                arg(&generated),
+            ],
+            "",
+        ),
+    ];
+    for redirect in [">/dev/full", ">&-"] {
+        for (args, stdin) in &commands {
+            let out = run_in("true", redirect, args, stdin);
+            let what = format!("{args:?} {redirect}");
+            let line = last_error(&out, &what);
+            assert!(line.contains("cannot write the result"), "{what}: {line}");
+        }
+    }
+    // No keystats working directory is left behind.
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("ccr-keystats-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Writing to `/dev/null` is not a lost output: it succeeds.
+#[test]
+fn output_to_dev_null_succeeds() {
+    for args in [vec!["--version"], vec!["perft", "2"]] {
+        let out = run_in("true", ">/dev/null", &args, "");
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    }
+}

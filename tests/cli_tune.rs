@@ -1,0 +1,189 @@
+//! `ccr tune`'s arguments on the built binary: a rate or L2 weight that is not finite or out
+//! of range, a fit that diverges, and an output that is the training data itself are each
+//! one stderr line `error: …` with exit status 2, and no weights file is written.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn ccr(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ccr"))
+        .args(args)
+        .output()
+        .expect("the ccr binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory holding a small training set, `data.txt`.
+fn setup(name: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("ccr-cli-tune-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let data = dir.join("data.txt");
+    let mut lines = String::new();
+    for (fen, result) in [
+        ("4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12", "1.0"),
+        ("4k3/8/8/8/8/4P3/3P4/4K3 b - - 0 12", "1.0"),
+        ("4k3/8/8/3P4/8/4P3/8/4K3 w - - 0 12", "1.0"),
+        ("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 12", "0.5"),
+        ("4k3/3pp3/8/8/8/8/4P3/4K3 w - - 0 12", "0.0"),
+        ("r3k3/8/8/8/8/8/8/4K2R w - - 0 12", "0.5"),
+        ("r3k3/8/8/8/8/8/8/4K3 w - - 0 12", "0.0"),
+        ("4k3/8/8/8/8/8/8/R3K2R w - - 0 12", "1.0"),
+        ("3qk3/8/8/8/8/8/8/3QK3 b - - 0 12", "0.5"),
+        ("3qk3/8/8/8/8/8/8/4K3 b - - 0 12", "0.0"),
+        ("4k3/8/8/8/8/8/8/2N1KB2 w - - 0 12", "1.0"),
+    ] {
+        lines.push_str(&format!("{fen};{result}\n"));
+    }
+    std::fs::write(&data, lines).expect("the data file");
+    (dir, data)
+}
+
+fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 temp path")
+}
+
+/// Asserts exit status 2, one `error: …` stderr line last, and no panic; returns the line.
+fn one_error(out: &Output, what: &str) -> String {
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+    assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
+    assert_eq!(errors.len(), 1, "{what}: {stderr:?}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: "), "{what}: {stderr:?}");
+    assert!(out.stdout.is_empty(), "{what}: {}", text(&out.stdout));
+    last.to_string()
+}
+
+#[test]
+fn a_fit_with_good_settings_writes_weights() {
+    let (dir, data) = setup("good");
+    let weights = dir.join("weights.rs");
+    let out = ccr(&[
+        "tune",
+        "--data",
+        arg(&data),
+        "--out",
+        arg(&weights),
+        "--epochs",
+        "20",
+        "--from-move",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&weights).unwrap();
+    assert_eq!(written.matches("s(").count(), ccr::eval::param::COUNT);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Not-a-number, infinite, negative and zero rates, and such L2 weights, are rejected
+/// before anything runs.
+#[test]
+fn rates_and_l2_weights_must_be_finite_and_in_range() {
+    let (dir, data) = setup("range");
+    let weights = dir.join("weights.rs");
+    for (option, value) in [
+        ("--rate", "NaN"),
+        ("--rate", "nan"),
+        ("--rate", "inf"),
+        ("--rate", "-inf"),
+        ("--rate", "-1"),
+        ("--rate", "0"),
+        ("--rate", "x"),
+        ("--l2", "NaN"),
+        ("--l2", "inf"),
+        ("--l2", "-1"),
+        ("--l2", "-1e-9"),
+    ] {
+        let out = ccr(&[
+            "tune",
+            "--data",
+            arg(&data),
+            "--out",
+            arg(&weights),
+            "--epochs",
+            "5",
+            "--from-move",
+            "1",
+            option,
+            value,
+        ]);
+        let what = format!("{option} {value}");
+        let line = one_error(&out, &what);
+        assert!(line.contains(option), "{what}: {line}");
+        assert!(!weights.exists(), "{what}: weights were written");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A rate so large that the weights run away: an error, and no weights file.
+#[test]
+fn a_diverged_fit_writes_no_weights() {
+    let (dir, data) = setup("diverge");
+    let weights = dir.join("weights.rs");
+    for rate in ["1e300", "1e12"] {
+        let out = ccr(&[
+            "tune",
+            "--data",
+            arg(&data),
+            "--out",
+            arg(&weights),
+            "--epochs",
+            "50",
+            "--from-move",
+            "1",
+            "--rate",
+            rate,
+        ]);
+        let line = one_error(&out, rate);
+        assert!(line.contains("diverged"), "{rate}: {line}");
+        assert!(!weights.exists(), "--rate {rate}: weights were written");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--out` naming the `--data` file, however spelled (the same path, through `.` and `..`,
+/// through a symbolic link, a hard link), is refused and the data is left as it was.
+#[test]
+fn the_output_cannot_be_the_training_data() {
+    let (dir, data) = setup("same");
+    let before = std::fs::read(&data).unwrap();
+    let sub = dir.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let symlink = dir.join("symlink.txt");
+    let hardlink = dir.join("hardlink.txt");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&data, &symlink).unwrap();
+    std::fs::hard_link(&data, &hardlink).unwrap();
+    let dotted = sub.join("..").join(".").join("data.txt");
+    let mut outs = vec![data.clone(), dotted, hardlink];
+    if cfg!(unix) {
+        outs.push(symlink);
+    }
+    for out_path in outs {
+        let out = ccr(&[
+            "tune",
+            "--data",
+            arg(&data),
+            "--out",
+            arg(&out_path),
+            "--epochs",
+            "5",
+            "--from-move",
+            "1",
+        ]);
+        let what = out_path.display().to_string();
+        let line = one_error(&out, &what);
+        assert!(line.contains("--data"), "{what}: {line}");
+        assert_eq!(
+            std::fs::read(&data).unwrap(),
+            before,
+            "{what}: data changed"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
