@@ -45,8 +45,8 @@ test: setup lint
 	$(MAKE) --no-print-directory test-uci
 	$(MAKE) --no-print-directory test32
 
-# python-chess and Debian's chess engines (fairymax phalanx sjeng glaurung gnuchess toga2
-# stockfish, in /usr/games), installed idempotently (root, Debian).
+# python-chess, Debian's chess engines (fairymax phalanx sjeng glaurung gnuchess toga2
+# stockfish) and PolyGlot, in /usr/games, installed idempotently (root, Debian).
 setup-uci:
 	bash scripts/setup-uci.sh
 
