@@ -152,6 +152,10 @@ class ThreadsBeyondCores(EngineCase):
             raise e.fail(f"quit during a search: exit status {code}")
         if took > QUIT_LATENCY:
             raise e.fail(f"quit during a search took {1000 * took:.0f} ms")
+        # Read to the end of the output, so that closing the pipes races no reader.
+        while e.lines.get(timeout=5) is not None:
+            pass
+        e.eof = True
 
 
 @unittest.skipUnless(IS_CCR, "ccr's own fallbacks")
