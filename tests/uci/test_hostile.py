@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import resource
+import shlex
 import subprocess
 import time
 import unittest
@@ -104,6 +105,22 @@ class StopThenGo(EngineCase):
         self.assert_legal_bestmove(second.text, board_after("position startpos moves d2d4"),
                                    "the second go")
         self.assert_searched([l.text for l in infos], 4, "the second go")
+
+
+class IssueSequence(WatchdogCase):
+    def test_printf_sequence_gives_two_bestmoves(self):
+        """The shell pipeline of a user who types fast: two go, two bestmove."""
+        script = ("(printf 'uci\\nisready\\nposition startpos\\ngo infinite\\nstop\\n"
+                  "position startpos moves e2e4\\ngo depth 5\\n'; sleep 1; printf 'quit\\n') | "
+                  + " ".join(shlex.quote(a) for a in [ENGINE] + ENGINE_ARGS))
+        done = subprocess.run(["sh", "-c", script], capture_output=True, timeout=30)
+        out = done.stdout.decode(errors="replace")
+        best = [l for l in out.splitlines() if l.startswith("bestmove")]
+        self.assertEqual(len(best), 2, out)
+        self.assertIn(chess.Move.from_uci(bestmove_of(best[0])), chess.Board().legal_moves, out)
+        after = board_after("position startpos moves e2e4")
+        self.assertIn(chess.Move.from_uci(bestmove_of(best[1])), after.legal_moves, out)
+        self.assertEqual(done.returncode, 0, out)
 
 
 @unittest.skipUnless(IS_CCR, "ccr's Threads cap")
