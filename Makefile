@@ -45,8 +45,8 @@ test: setup lint
 	$(MAKE) --no-print-directory test-uci
 	$(MAKE) --no-print-directory test32
 
-# python-chess and Debian's chess engines (fairymax phalanx sjeng glaurung gnuchess toga2
-# stockfish, in /usr/games), installed idempotently (root, Debian).
+# python-chess, Debian's chess engines (fairymax phalanx sjeng glaurung gnuchess toga2
+# stockfish) and PolyGlot, in /usr/games, installed idempotently (root, Debian).
 setup-uci:
 	bash scripts/setup-uci.sh
 
@@ -127,8 +127,10 @@ build32: setup32
 test32: setup32
 	$(CARGO32_RUN) test --release --target $(TARGET32) $(DOCTEST32)
 
+# The FEN and UCI fuzzers one after the other (FUZZ_TARGET=name runs that one only).
+FUZZ_TARGETS ?= $(or $(FUZZ_TARGET),fen uci)
 fuzz: setup
-	bash scripts/fuzz.sh
+	for t in $(FUZZ_TARGETS); do FUZZ_TARGET=$$t bash scripts/fuzz.sh || exit 1; done
 
 clean:
 	$(CARGO) clean

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes FEN parsing, to_fen and make on every accepted position (FUZZ_TARGET=fen,
-# fuzz/fuzz_targets/fen.rs) or every board representation against the C.C.R. on every
-# accepted position (FUZZ_TARGET=representations)
+# fuzz/fuzz_targets/fen.rs), every board representation against the C.C.R. on every
+# accepted position (FUZZ_TARGET=representations) or the UCI command loop on sequences of
+# command lines, one bestmove per go (FUZZ_TARGET=uci, fuzz/fuzz_targets/uci.rs)
 # with cargo-fuzz and libFuzzer. Installs cargo-fuzz if it is missing.
 #
 #   FUZZ_SECONDS   how long to run (default 300)
@@ -24,7 +25,8 @@ fi
 # toolchain here, so let the stable compiler accept them.
 export RUSTC_BOOTSTRAP=1
 
-# Seed the corpus (gitignored) with the standard positions and a few special cases.
+# Seed the corpus (gitignored): FEN targets with the standard positions and a few special
+# cases, the UCI loop with short sessions.
 corpus="fuzz/corpus/$target"
 mkdir -p "$corpus"
 seed() {
@@ -32,18 +34,35 @@ seed() {
     name="seed-$(printf '%s' "$1" | cksum | cut -d' ' -f1)"
     printf '%s' "$1" >"$corpus/$name"
 }
-while IFS= read -r line; do
-    case "$line" in '#'* | '') continue ;; esac
-    fen="${line%%;*}"
-    seed "${fen%"${fen##*[![:space:]]}"}"
-done <tests/data/standard-perft.epd
-seed "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
-seed "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
-seed "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1"
-seed "r3k2r/1P6/8/8/8/8/6p1/R3K2R b KQkq - 37 112"
-seed "8/8/4k3/8/8/3K4/8/8 w - -"
-seed "4k3/8/8/8/8/8/8/4RK2 b - - 149 9999"
-seed "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3"
+if [[ $target == uci ]]; then
+    seed $'uci\nisready\nposition startpos moves e2e4\ngo depth 3\n'
+    seed $'go infinite\nstop\nposition startpos moves e2e4\ngo depth 2\n'
+    seed $'go infinite\nstop\nsetoption name Hash value 2\nucinewgame\ngo nodes 100\nstop\n'
+    seed $'go ponder\nponderhit\ngo infinite\ngo depth 1\nstop\nquit\n'
+    seed $'setoption name Threads value 256\ngo wtime 100 btime 100\nstop\nstop\n'
+    seed $'position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\ngo\n\x00\x1b[2J\ngo searchmoves\n'
+else
+    while IFS= read -r line; do
+        case "$line" in '#'* | '') continue ;; esac
+        fen="${line%%;*}"
+        seed "${fen%"${fen##*[![:space:]]}"}"
+    done <tests/data/standard-perft.epd
+    seed "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    seed "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+    seed "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1"
+    seed "r3k2r/1P6/8/8/8/8/6p1/R3K2R b KQkq - 37 112"
+    seed "8/8/4k3/8/8/3K4/8/8 w - -"
+    seed "4k3/8/8/8/8/8/8/4RK2 b - - 149 9999"
+    seed "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3"
+fi
+
+# Each target's own dictionary where it has one (fuzz/<target>.dict), else the FEN one.
+dict="fuzz/$target.dict"
+[[ -f $dict ]] || dict=fuzz/fen.dict
+# UCI sessions need room for several commands from the start (libFuzzer would begin with
+# inputs of a few dozen bytes and grow them slowly).
+length=()
+[[ $target == uci ]] && length=(-max_len=512 -len_control=0)
 
 exec cargo fuzz run --debug-assertions "$target" "$corpus" -- \
-    -max_total_time="$seconds" -dict=fuzz/fen.dict -print_final_stats=1 "$@"
+    -max_total_time="$seconds" -dict="$dict" -print_final_stats=1 "${length[@]}" "$@"

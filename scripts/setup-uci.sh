@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the UCI tests (tests/uci/) and the strength matches (scripts/match.py) need:
-# python-chess for the python3 on PATH, and Debian's chess engines (they land in /usr/games,
-# which is not on PATH: the tests and scripts use absolute paths).
+# python-chess for the python3 on PATH, Debian's chess engines and PolyGlot (the UCI-to-xboard
+# adapter; they land in /usr/games, which is not on PATH: the tests and scripts use absolute
+# paths).
 # Idempotent: every step checks first, so a second run takes a fraction of a second.
 # Run as root on Debian (bookworm). Errors are one line `error: …` on stderr, exit status 1.
 set -euo pipefail
 
 PYTHON_CHESS_VERSION=1.11.2
-ENGINES=(fairymax phalanx sjeng glaurung gnuchess toga2 stockfish)
+ENGINES=(fairymax phalanx sjeng glaurung gnuchess toga2 stockfish polyglot)
 # apt lists older than this (seconds) are refreshed before an install.
 LISTS_MAX_AGE=$((24 * 3600))
 
@@ -74,6 +75,6 @@ if ((${#missing[@]})); then
 fi
 
 # The engines' binaries, where the tests look for them.
-for bin in fairymax phalanx sjeng glaurung gnuchess toga2 stockfish; do
+for bin in "${ENGINES[@]}"; do
     [[ -x /usr/games/$bin ]] || die "/usr/games/$bin missing after install"
 done

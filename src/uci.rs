@@ -2,9 +2,12 @@
 //! `stop`, `ponderhit` and `quit` are answered while the engine thinks.
 //!
 //! Every line goes out whole and flushed. Each `go` gets exactly one `bestmove`; under
-//! `go infinite` and while pondering only after `stop` (or `ponderhit`). Commands that are
-//! unknown, malformed or out of place are ignored with an `info string` saying why; a bad
-//! `position` leaves the previous position as it was.
+//! `go infinite` and while pondering only after `stop` (or `ponderhit`). A command read
+//! after `stop` waits for the stopped search to print its `bestmove`, then is carried out;
+//! a `go` that finds a search running unstopped stops it first (it gets its `bestmove`).
+//! Commands that are unknown, malformed or out of place are ignored with an `info string`
+//! saying why, with what they repeat of the input escaped; a bad `position` leaves the
+//! previous position as it was.
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -32,6 +35,11 @@ const THREADS: (usize, usize, usize) = (1, 1, 256);
 const OVERHEAD: (u64, u64, u64) = (30, 0, 5_000);
 /// Longest command text quoted back in an `info string`.
 const QUOTE: usize = 60;
+/// Stack sizes tried for the search thread, largest first: under a small address space a
+/// smaller stack still searches. A release build takes a few KiB a ply (160 KiB held the
+/// 37-ply lines of a three-second search, 112 KiB did not), so even the smallest holds the
+/// deepest line, `MAX_PLY` plies, with room to spare.
+const STACKS: [usize; 4] = [16 << 20, 8 << 20, 4 << 20, 2 << 20];
 
 /// Where protocol lines go: shared by the command and search threads, one line at a time.
 #[derive(Clone)]
@@ -58,6 +66,8 @@ struct Running {
     handle: JoinHandle<()>,
     /// Cleared by the search thread just before it prints `bestmove`.
     active: Arc<AtomicBool>,
+    /// `stop` was read: the search is ending and its `bestmove` is on the way.
+    stopped: bool,
 }
 
 /// The protocol state.
@@ -66,8 +76,13 @@ pub struct Uci {
     position: Position,
     history: History,
     tt: Arc<TranspositionTable>,
+    /// What `uci` reports about the table (a smaller one than the default, for lack of
+    /// memory).
+    table_note: Option<String>,
     control: Arc<Control>,
     threads: usize,
+    /// How many threads the machine runs at once: the search uses no more.
+    cores: usize,
     overhead: Duration,
     running: Option<Running>,
 }
@@ -82,16 +97,23 @@ pub enum Flow {
 }
 
 impl Uci {
-    /// A fresh engine writing to `out`.
+    /// A fresh engine writing to `out`. Without the memory for the default table it takes
+    /// the largest power-of-two fraction of it that fits (or none), and says so after `uci`.
     pub fn new(out: Output) -> Uci {
         let position = Position::startpos();
+        let (tt, had) = match TranspositionTable::fitting(HASH.0) {
+            Some((tt, had)) => (tt, Some(had)),
+            None => (TranspositionTable::empty(), None),
+        };
         Uci {
             out,
             position,
             history: history_of(&position),
-            tt: Arc::new(TranspositionTable::new(HASH.0).expect("the default table fits")),
+            tt: Arc::new(tt),
+            table_note: table_note(HASH.0, had),
             control: Arc::new(Control::default()),
             threads: THREADS.0,
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             overhead: Duration::from_millis(OVERHEAD.0),
             running: None,
         }
@@ -114,8 +136,9 @@ impl Uci {
         self.stop_and_wait();
     }
 
+    /// An `info string` line; control and other invisible characters in `text` are escaped.
     fn info_string(&self, text: &str) {
-        self.out.line(&format!("info string {text}"));
+        self.out.line(&format!("info string {}", escape(text)));
     }
 
     /// Whether a search is running (its `bestmove` not yet printed).
@@ -129,6 +152,19 @@ impl Uci {
                 false
             }
             None => false,
+        }
+    }
+
+    /// Whether a search runs that has not been told to stop. One that has (or that has
+    /// ended) is waited for first, its `bestmove` printed, so that the command read after
+    /// `stop` is carried out after the search it stopped.
+    fn busy(&mut self) -> bool {
+        match &self.running {
+            Some(r) if r.stopped => {
+                self.stop_and_wait();
+                false
+            }
+            _ => self.searching(),
         }
     }
 
@@ -152,7 +188,7 @@ impl Uci {
             "debug" => {}
             "setoption" => self.setoption(args),
             "ucinewgame" => {
-                if self.searching() {
+                if self.busy() {
                     self.info_string("ucinewgame ignored: a search is running (send stop first)");
                 } else {
                     self.tt.clear();
@@ -165,6 +201,9 @@ impl Uci {
             "stop" => {
                 if self.searching() {
                     self.control.stop.store(true, Relaxed);
+                    if let Some(r) = &mut self.running {
+                        r.stopped = true;
+                    }
                 }
             }
             "ponderhit" => {
@@ -196,6 +235,9 @@ impl Uci {
         ));
         self.out.line("option name Ponder type check default false");
         self.out.line("uciok");
+        if let Some(note) = &self.table_note {
+            self.info_string(note);
+        }
     }
 
     fn setoption(&mut self, args: &[&str]) {
@@ -208,8 +250,11 @@ impl Uci {
             Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
             None => (rest.join(" "), None),
         };
-        if self.searching() {
-            return self.info_string(&format!("option {name} not changed: a search is running"));
+        if self.busy() {
+            return self.info_string(&format!(
+                "option {} not changed: a search is running (send stop first)",
+                quote(&name)
+            ));
         }
         let number = |range: (u64, u64)| -> Result<u64, String> {
             let text = value.as_deref().unwrap_or("");
@@ -223,33 +268,37 @@ impl Uci {
                 )),
             }
         };
-        let result =
-            match name.to_ascii_lowercase().as_str() {
-                "hash" => number((HASH.1 as u64, HASH.2 as u64)).and_then(|mb| {
-                    match TranspositionTable::new(mb as usize) {
-                        Some(tt) => {
-                            self.tt = Arc::new(tt);
-                            Ok(())
-                        }
-                        None => Err(format!("no memory for a {mb} MiB table; kept the old one")),
-                    }
-                }),
-                "threads" => number((THREADS.1 as u64, THREADS.2 as u64)).map(|n| {
-                    self.threads = n as usize;
-                }),
-                "move overhead" => number((OVERHEAD.1, OVERHEAD.2)).map(|ms| {
-                    self.overhead = Duration::from_millis(ms);
-                }),
-                "clear hash" => {
-                    self.tt.clear();
+        let result = match name.to_ascii_lowercase().as_str() {
+            "hash" => number((HASH.1 as u64, HASH.2 as u64)).and_then(|mb| {
+                let mb = mb as usize;
+                let had = self.resize_table(mb);
+                table_note(mb, had).map_or(Ok(()), Err)
+            }),
+            "threads" => number((THREADS.1 as u64, THREADS.2 as u64)).and_then(|n| {
+                self.threads = n as usize;
+                if self.threads > self.cores {
+                    Err(format!(
+                        "Threads {n}: this machine runs {} threads at once, the search \
+                             uses {}",
+                        self.cores, self.cores
+                    ))
+                } else {
                     Ok(())
                 }
-                "ponder" => match value.as_deref() {
-                    Some("true") | Some("false") => Ok(()),
-                    _ => Err("option Ponder is true or false".to_string()),
-                },
-                _ => Err(format!("unknown option: {}", quote(&name))),
-            };
+            }),
+            "move overhead" => number((OVERHEAD.1, OVERHEAD.2)).map(|ms| {
+                self.overhead = Duration::from_millis(ms);
+            }),
+            "clear hash" => {
+                self.tt.clear();
+                Ok(())
+            }
+            "ponder" => match value.as_deref() {
+                Some("true") | Some("false") => Ok(()),
+                _ => Err("option Ponder is true or false".to_string()),
+            },
+            _ => Err(format!("unknown option: {}", quote(&name))),
+        };
         if let Err(e) = result {
             self.info_string(&e);
         }
@@ -265,9 +314,25 @@ impl Uci {
         }
     }
 
+    /// Makes the table `mb` MiB (an unchanged size keeps it), freeing the old one first;
+    /// returns the MiB had (`None`: no table at all).
+    fn resize_table(&mut self, mb: usize) -> Option<usize> {
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            return tt.resize(mb);
+        }
+        // Still shared (no search runs here, so this is only defensive): let go of it first.
+        self.tt = Arc::new(TranspositionTable::empty());
+        let (tt, had) = TranspositionTable::fitting(mb)?;
+        self.tt = Arc::new(tt);
+        Some(had)
+    }
+
     fn go(&mut self, args: &[&str]) {
-        if self.searching() {
-            return self.info_string("go ignored: a search is running (send stop first)");
+        if self.busy() {
+            // A GUI should send `stop` first; ending that search (it gets its `bestmove`)
+            // keeps one `bestmove` per `go` for both.
+            self.info_string("go: stopping the running search first");
+            self.stop_and_wait();
         }
         let (request, problems) = parse_go(args, &self.position);
         for problem in problems {
@@ -303,24 +368,51 @@ impl Uci {
             root: self.position,
             history: self.history.clone(),
             limits,
-            threads: self.threads,
+            threads: self.threads.min(self.cores),
             wait,
         };
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(16 << 20)
-            .spawn(move || job.run());
-        match handle {
-            Ok(handle) => self.running = Some(Running { handle, active }),
+        match spawn_search(job) {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    handle,
+                    active,
+                    stopped: false,
+                })
+            }
             Err(e) => {
-                self.info_string(&format!("cannot start the search thread: {e}"));
-                self.out.line("bestmove (none)");
+                // Not even the smallest stack: answer at once with a legal move.
+                self.info_string(&format!(
+                    "cannot start the search thread ({e}): playing the first legal move"
+                ));
+                let best = self.position.legal_moves().as_slice().first().copied();
+                self.out.line(&match best {
+                    Some(mv) => format!("bestmove {mv}"),
+                    None => "bestmove (none)".to_string(),
+                });
             }
         }
     }
 }
 
+/// Starts `job` on a thread with the largest stack in [`STACKS`] the system gives.
+fn spawn_search(job: Job) -> std::io::Result<JoinHandle<()>> {
+    let mut error = std::io::Error::other("no stack size to try");
+    for stack in STACKS {
+        let attempt = job.clone();
+        match std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(stack)
+            .spawn(move || attempt.run())
+        {
+            Ok(handle) => return Ok(handle),
+            Err(e) => error = e,
+        }
+    }
+    Err(error)
+}
+
 /// One search, run on its own thread.
+#[derive(Clone)]
 struct Job {
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
@@ -345,20 +437,23 @@ impl Job {
             threads: self.threads,
         };
         let out = self.out.clone();
-        let outcome = search.run(&mut |info| out.line(&info_line(info)));
-        while self.wait
-            && !self.control.stop.load(Relaxed)
-            && (self.control.pondering.load(Relaxed) || search.limits.time.is_none())
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        let line = match (outcome.best, outcome.ponder) {
-            (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
-            (Some(best), None) => format!("bestmove {best}"),
-            (None, _) => "bestmove (none)".to_string(),
-        };
-        self.active.store(false, Relaxed);
-        self.out.line(&line);
+        // `bestmove` goes out as soon as the main thread has it, before the helper threads
+        // are joined.
+        search.run_then(&mut |info| out.line(&info_line(info)), |outcome| {
+            while self.wait
+                && !self.control.stop.load(Relaxed)
+                && (self.control.pondering.load(Relaxed) || search.limits.time.is_none())
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let line = match (outcome.best, outcome.ponder) {
+                (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+                (Some(best), None) => format!("bestmove {best}"),
+                (None, _) => "bestmove (none)".to_string(),
+            };
+            self.active.store(false, Relaxed);
+            self.out.line(&line);
+        });
     }
 }
 
@@ -380,12 +475,51 @@ pub fn info_line(info: &Info) -> String {
     )
 }
 
-/// The first characters of a command, for quoting it back.
+/// The first characters of a command, for quoting it back: backslashes doubled, so that
+/// the escapes of [`escape`] read unambiguously.
 fn quote(text: &str) -> String {
     let text = text.trim();
-    match text.char_indices().nth(QUOTE) {
+    let cut = match text.char_indices().nth(QUOTE) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_string(),
+    };
+    cut.replace('\\', "\\\\")
+}
+
+/// `text` with what a terminal would not show as a character escaped: control characters
+/// (NUL, escape, carriage return, C1 codes…) as `\xNN` (ASCII) or `\u{NN}`, and invisible
+/// format characters (zero-width, direction overrides, line separators, byte-order mark) as
+/// `\u{…}`. Printable text, UTF-8 included, is kept.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let invisible = c.is_control()
+            || matches!(c, '\u{AD}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}');
+        if !invisible {
+            out.push(c);
+        } else if c.is_ascii() {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    out
+}
+
+/// What to report when a table of `asked` MiB came out as `had` (`None`: no table at all).
+fn table_note(asked: usize, had: Option<usize>) -> Option<String> {
+    match had {
+        Some(had) if had == asked => None,
+        Some(0) => Some(format!(
+            "Hash {asked}: not enough memory, the table has one bucket (4 entries)"
+        )),
+        Some(had) => Some(format!(
+            "Hash {asked}: not enough memory, the table has {had} MiB"
+        )),
+        None => Some(format!(
+            "Hash {asked}: not enough memory for any table, searching without one"
+        )),
     }
 }
 
@@ -723,6 +857,151 @@ mod tests {
         let (mut uci, lines) = engine();
         uci.run("go infinite\n".as_bytes());
         assert_eq!(lines.text().matches("bestmove").count(), 1);
+    }
+
+    fn bestmoves(lines: &Lines) -> usize {
+        lines
+            .text()
+            .lines()
+            .filter(|l| l.starts_with("bestmove"))
+            .count()
+    }
+
+    #[test]
+    fn every_go_after_stop_gets_its_bestmove() {
+        // No pause between the commands: each `go` comes while the search before it is
+        // ending and has not printed its `bestmove` yet.
+        let (mut uci, lines) = engine();
+        for _ in 0..200 {
+            uci.handle("go infinite");
+            uci.handle("stop");
+        }
+        uci.handle("position startpos moves e2e4");
+        uci.handle("go depth 3");
+        uci.wait_for_end();
+        let out = lines.text();
+        assert_eq!(bestmoves(&lines), 201, "{out}");
+        assert!(!out.contains("ignored"), "{out}");
+        assert!(out.contains("info depth 3 "), "{out}");
+    }
+
+    #[test]
+    fn setoption_and_ucinewgame_after_stop_are_carried_out() {
+        let (mut uci, lines) = engine();
+        uci.handle("position startpos moves e2e4");
+        uci.handle("go infinite");
+        uci.handle("stop");
+        uci.handle("setoption name Move Overhead value 77");
+        assert_eq!(uci.overhead, Duration::from_millis(77));
+        uci.handle("go infinite");
+        uci.handle("stop");
+        uci.handle("ucinewgame");
+        assert_eq!(uci.position, Position::startpos());
+        uci.wait_for_end();
+        let out = lines.text();
+        assert_eq!(bestmoves(&lines), 2, "{out}");
+        assert!(!out.contains("info string"), "{out}");
+    }
+
+    #[test]
+    fn go_during_a_running_search_stops_it_first() {
+        let (mut uci, lines) = engine();
+        uci.handle("go infinite");
+        std::thread::sleep(Duration::from_millis(20));
+        uci.handle("setoption name Move Overhead value 77");
+        uci.handle("ucinewgame");
+        uci.handle("go depth 2");
+        uci.wait_for_end();
+        let out = lines.text();
+        assert_eq!(bestmoves(&lines), 2, "{out}");
+        assert_eq!(uci.overhead, Duration::from_millis(OVERHEAD.0), "{out}");
+        assert!(
+            out.contains("info string option Move Overhead not changed: a search is running"),
+            "{out}"
+        );
+        assert!(
+            out.contains("info string ucinewgame ignored: a search is running"),
+            "{out}"
+        );
+        assert!(
+            out.contains("info string go: stopping the running search first"),
+            "{out}"
+        );
+        assert!(out.contains("info depth 2 "), "{out}");
+    }
+
+    #[test]
+    fn threads_beyond_the_machine_are_capped_and_reported() {
+        let (mut uci, lines) = engine();
+        uci.handle("setoption name Threads value 256");
+        assert_eq!(uci.threads, 256);
+        let out = lines.text();
+        if uci.cores < 256 {
+            let cores = uci.cores;
+            assert!(
+                out.contains(&format!(
+                    "info string Threads 256: this machine runs {cores} threads at once, \
+                     the search uses {cores}"
+                )),
+                "{out}"
+            );
+        }
+        uci.handle("go depth 4");
+        uci.wait_for_end();
+        assert_eq!(bestmoves(&lines), 1, "{}", lines.text());
+        uci.handle(&format!("setoption name Threads value {}", uci.cores));
+        assert_eq!(lines.text().matches("this machine runs").count(), 1);
+    }
+
+    #[test]
+    fn an_unchanged_hash_keeps_the_table_and_its_entries() {
+        let (mut uci, lines) = engine();
+        uci.handle("go depth 4");
+        uci.wait_for_end();
+        let table = Arc::as_ptr(&uci.tt);
+        let key = Position::startpos().key();
+        let entry = uci.tt.probe(key);
+        assert!(entry.is_some());
+        uci.handle(&format!("setoption name Hash value {}", HASH.0));
+        assert_eq!(Arc::as_ptr(&uci.tt), table);
+        assert_eq!(uci.tt.probe(key), entry);
+        uci.handle("setoption name Hash value 2");
+        assert_eq!(uci.tt.megabytes(), 2);
+        assert_eq!(uci.tt.probe(key), None);
+        assert!(!lines.text().contains("info string"), "{}", lines.text());
+    }
+
+    #[test]
+    fn info_strings_escape_what_they_repeat() {
+        let out = session(
+            "\0\x1b[2J\x07hello\u{9b}31m\u{202e}é♞\\x00\n\
+             setoption name \x1b]0;title\x07 value 1\n\
+             position startpos moves e2e4 \x00\x7f\n",
+        );
+        assert_eq!(out.lines().count(), 3, "{out}");
+        assert!(
+            out.contains(
+                "info string unknown command: \\x00\\x1b[2J\\x07hello\\u{9b}31m\\u{202e}é♞\\\\x00\n"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("unknown option: \\x1b]0;title\\x07\n"),
+            "{out}"
+        );
+        assert!(out.contains("move 2 '\\x00\\x7f' is not legal"), "{out}");
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+    }
+
+    #[test]
+    fn a_table_that_does_not_fit_is_reported() {
+        assert_eq!(table_note(16, Some(16)), None);
+        assert_eq!(
+            table_note(16, Some(4)).as_deref(),
+            Some("Hash 16: not enough memory, the table has 4 MiB")
+        );
+        assert!(table_note(16, Some(0)).unwrap().contains("one bucket"));
+        assert!(table_note(16, None).unwrap().contains("without one"));
     }
 
     impl Uci {

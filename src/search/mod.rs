@@ -140,6 +140,18 @@ pub struct Search<'a> {
 impl Search<'_> {
     /// Runs the search; `report` receives the main thread's iterations.
     pub fn run(&self, report: &mut dyn FnMut(&Info)) -> Outcome {
+        self.run_then(report, |outcome| outcome)
+    }
+
+    /// Runs the search and hands its outcome to `finish` as soon as the main thread has it:
+    /// the helper threads are told to stop then, but `finish` does not wait for them to be
+    /// scheduled and end (they are joined after it returns). The main thread alone decides
+    /// when the search ends.
+    pub fn run_then<R>(
+        &self,
+        report: &mut dyn FnMut(&Info),
+        finish: impl FnOnce(Outcome) -> R,
+    ) -> R {
         let threads = self.threads.max(1);
         let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         let helpers_stop = AtomicBool::new(false);
@@ -160,10 +172,10 @@ impl Search<'_> {
             let mut main = Worker::new(self, 0, &counters, &helpers_stop, start);
             let outcome = main.iterate(report);
             helpers_stop.store(true, Relaxed);
-            Outcome {
+            finish(Outcome {
                 nodes: counters.iter().map(|c| c.load(Relaxed)).sum(),
                 ..outcome
-            }
+            })
         })
     }
 }

@@ -111,15 +111,51 @@ fn age_of(data: u64) -> u64 {
 impl TranspositionTable {
     /// A table of `megabytes` MiB (at least one bucket); `None` if the memory is not there.
     pub fn new(megabytes: usize) -> Option<TranspositionTable> {
-        let count = (megabytes << 20) / std::mem::size_of::<Bucket>();
-        let count = count.max(1);
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count).ok()?;
-        buckets.resize_with(count, Bucket::default);
         Some(TranspositionTable {
-            buckets,
+            buckets: buckets(megabytes)?,
             age: AtomicU64::new(0),
         })
+    }
+
+    /// The largest table of `megabytes` MiB or a power-of-two fraction of it that the memory
+    /// allows, down to one bucket (0 MiB), with the MiB it has; `None` if not even that.
+    pub fn fitting(megabytes: usize) -> Option<(TranspositionTable, usize)> {
+        let (buckets, had) = fitting_buckets(megabytes)?;
+        let table = TranspositionTable {
+            buckets,
+            age: AtomicU64::new(0),
+        };
+        Some((table, had))
+    }
+
+    /// A table without entries (no memory taken): it finds nothing and keeps nothing.
+    pub fn empty() -> TranspositionTable {
+        TranspositionTable {
+            buckets: Vec::new(),
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Its size in MiB as asked for (0 for the one-bucket table).
+    pub fn megabytes(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Makes it a table of `megabytes` MiB, empty, and returns the MiB it has. An unchanged
+    /// size keeps the table and its entries. Otherwise the old entries are freed before the
+    /// new ones are taken, so that the two never need memory at once; if `megabytes` is not
+    /// there, the largest power-of-two fraction of it that is (down to one bucket, 0 MiB).
+    /// `None` (and an empty table that finds nothing and stores nothing) if not even one
+    /// bucket can be had.
+    pub fn resize(&mut self, megabytes: usize) -> Option<usize> {
+        if !self.buckets.is_empty() && self.megabytes() == megabytes {
+            return Some(megabytes);
+        }
+        self.buckets = Vec::new();
+        self.age.store(0, Relaxed);
+        let (buckets, had) = fitting_buckets(megabytes)?;
+        self.buckets = buckets;
+        Some(had)
     }
 
     /// Forgets every entry.
@@ -136,15 +172,17 @@ impl TranspositionTable {
         self.age.fetch_add(1, Relaxed);
     }
 
-    fn bucket(&self, key: u64) -> &Bucket {
+    /// The bucket of `key`; `None` only in the empty table a failed [`Self::resize`] leaves.
+    #[inline]
+    fn bucket(&self, key: u64) -> Option<&Bucket> {
         let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        self.buckets.get(index)
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        for slot in &self.bucket(key).slots {
+        for slot in &self.bucket(key)?.slots {
             let data = slot.data.load(Relaxed);
             if data != 0 && slot.check.load(Relaxed) ^ data == key {
                 return Some(unpack(data));
@@ -156,7 +194,9 @@ impl TranspositionTable {
     /// Stores a result for `key`.
     pub fn store(&self, key: u64, entry: Entry) {
         let age = self.age.load(Relaxed) & AGE_BITS;
-        let bucket = self.bucket(key);
+        let Some(bucket) = self.bucket(key) else {
+            return;
+        };
         let mut victim = &bucket.slots[0];
         let mut victim_worth = i32::MAX;
         for slot in &bucket.slots {
@@ -204,7 +244,33 @@ impl TranspositionTable {
                 data != 0 && age_of(data) == age
             })
             .count();
-        (used * 1000 / sampled) as u32
+        (used * 1000 / sampled.max(1)) as u32
+    }
+}
+
+#[inline]
+/// `megabytes` MiB of empty buckets (at least one); `None` if the memory is not there.
+fn buckets(megabytes: usize) -> Option<Vec<Bucket>> {
+    let bytes = megabytes.checked_mul(1 << 20)?;
+    let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+    let mut buckets = Vec::new();
+    buckets.try_reserve_exact(count).ok()?;
+    buckets.resize_with(count, Bucket::default);
+    Some(buckets)
+}
+
+/// The buckets of `megabytes` MiB, or of the largest power-of-two fraction of it that the
+/// memory allows, down to one bucket (0 MiB), with the MiB had.
+fn fitting_buckets(megabytes: usize) -> Option<(Vec<Bucket>, usize)> {
+    let mut size = megabytes;
+    loop {
+        if let Some(buckets) = buckets(size) {
+            return Some((buckets, size));
+        }
+        if size == 0 {
+            return None;
+        }
+        size /= 2;
     }
 }
 
@@ -294,6 +360,28 @@ mod tests {
         }
         assert!(tt.hashfull() > 900, "{}", tt.hashfull());
         tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn resize_keeps_an_unchanged_table_and_empties_a_new_one() {
+        let mut tt = TranspositionTable::new(2).unwrap();
+        let e = entry(7, 12);
+        tt.store(0x0123_4567_89AB_CDEF, e);
+        let before = tt.buckets.as_ptr();
+        assert_eq!(tt.resize(2), Some(2));
+        assert_eq!(tt.buckets.as_ptr(), before);
+        assert_eq!(tt.probe(0x0123_4567_89AB_CDEF), Some(e));
+        assert_eq!(tt.resize(1), Some(1));
+        assert_eq!(tt.megabytes(), 1);
+        assert_eq!(tt.probe(0x0123_4567_89AB_CDEF), None);
+    }
+
+    #[test]
+    fn an_empty_table_finds_and_keeps_nothing() {
+        let tt = TranspositionTable::empty();
+        tt.store(42, entry(3, 0));
+        assert_eq!(tt.probe(42), None);
         assert_eq!(tt.hashfull(), 0);
     }
 
