@@ -45,7 +45,7 @@ export CCR_SIMD_SKIP_LOG ?= $(CURDIR)/target/simd-skips.log
 # Each step of `make test`, timed into target/test-steps.log for the summary.
 STEP = bash scripts/test-step.sh
 
-# The whole test suite (what CI runs, about 35 minutes on two cores): lints; the Rust tests in
+# The whole test suite (what CI runs, about 40 minutes on two cores): lints; the Rust tests in
 # release with the ignored ones (deep perft in every representation, the magics regenerated);
 # the fast Rust tests in a debug build (debug assertions, overflow checks); the benches'
 # cross-checks; the UCI tests; the fault checks of the UCI tests; every fuzz target for a
@@ -64,7 +64,7 @@ test: setup lint
 	@bash scripts/test-summary.sh
 
 # The fast Rust tests in the dev profile, where debug_assert! and overflow checks are on:
-# all of them but the perft counts up to 20 million nodes, the perft samples against
+# all of them but the perft counts of tests/perft.rs, the perft samples against
 # shakmaty and the bench signature (minutes each in a debug build; the release run has them).
 DEBUG_SKIPS = --skip standard_positions --skip edge_cases \
 	--skip sampled_perft_agrees_with_shakmaty --skip bench_signature

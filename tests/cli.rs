@@ -215,7 +215,7 @@ fn fen_option() {
 }
 
 #[test]
-fn standard_positions_at_depth_2() {
+fn depth_2_counts_of_the_six_positions() {
     let mut checked = 0;
     for line in EPD
         .lines()

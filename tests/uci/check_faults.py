@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the UCI tests can fail: runs them against faulty_engine.py, first with no
 fault (every listed test must pass), then once per fault (each test listed for it must
-fail). Needs /usr/games/stockfish (make setup-uci); takes about two minutes. Every test
+fail). Needs /usr/games/stockfish (make setup-uci); takes about four minutes. Every test
 is listed under some fault except test_fixtures_are_right, which checks the fixtures
 themselves with python-chess.
 

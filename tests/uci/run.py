@@ -11,7 +11,7 @@ command line (skip reason "ccr's own ...") when CCR_BIN is another engine, and a
 id starts with an entry of CCR_UCI_ALLOW_SKIPS (comma-separated, e.g.
 `CCR_UCI_ALLOW_SKIPS=test_client.Client.test_threads_2`).
 `python3 tests/uci/check_faults.py` checks that the tests can fail: it runs them against
-faulty_engine.py (Stockfish with one injected fault at a time; about two minutes).
+faulty_engine.py (Stockfish with one injected fault at a time; about four minutes).
 """
 
 from __future__ import annotations
