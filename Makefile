@@ -8,8 +8,9 @@ DEPTH ?= 5
 REPR ?= ccr
 IMPL ?= portable
 
-.PHONY: all build setup test test-deep lint perft bench bench-setup fuzz clean \
-	setup32 build32 test32 bench-arch setup-uci test-uci match tune
+.PHONY: all build setup test test-deep test-debug test-benches test-faults test-fuzz lint perft \
+	bench bench-setup fuzz clean setup32 build32 test32 test-uci32 bench-arch setup-uci test-uci \
+	match tune
 
 # 32-bit (i686) builds use Debian's toolchain (rustup has no i686 std here), named explicitly
 # so that rustup's cargo and rustc, first on PATH, are never picked up for them.
@@ -38,12 +39,53 @@ setup:
 	bash scripts/setup.sh
 	bash scripts/setup-uci.sh
 
-# The whole test suite (what CI runs): lints, unit, perft, differential and CLI tests, then
-# the same tests built for i686 (test32).
+# Where the Rust tests note each SIMD tier the CPU cannot run (src/tiers.rs); `make test`
+# prints them at the end. CCR_REQUIRE_SIMD=avx2,avx512 (or all) turns such a skip into a failure.
+export CCR_SIMD_SKIP_LOG ?= $(CURDIR)/target/simd-skips.log
+# Each step of `make test`, timed into target/test-steps.log for the summary.
+STEP = bash scripts/test-step.sh
+
+# The whole test suite (what CI runs, about 40 minutes on two cores): lints; the Rust tests in
+# release with the ignored ones (deep perft in every representation, the magics regenerated);
+# the fast Rust tests in a debug build (debug assertions, overflow checks); the benches'
+# cross-checks; the UCI tests; the fault checks of the UCI tests; every fuzz target for a
+# short run; the Rust tests built for i686 and the UCI tests on the i686 binary; then a
+# summary with the SIMD tiers that were not run.
 test: setup lint
-	$(CARGO) test --release
-	$(MAKE) --no-print-directory test-uci
-	$(MAKE) --no-print-directory test32
+	@mkdir -p target && rm -f $(CCR_SIMD_SKIP_LOG) target/test-steps.log
+	$(STEP) "rust tests (release, with the ignored ones)" $(CARGO) test --release -- --include-ignored
+	$(STEP) "rust tests (debug)" $(MAKE) --no-print-directory test-debug
+	$(STEP) "bench cross-checks" $(MAKE) --no-print-directory test-benches
+	$(STEP) "uci tests" $(MAKE) --no-print-directory test-uci
+	$(STEP) "uci fault checks" $(MAKE) --no-print-directory test-faults
+	$(STEP) "fuzz targets" $(MAKE) --no-print-directory test-fuzz
+	$(STEP) "rust tests (i686)" $(MAKE) --no-print-directory test32
+	$(STEP) "uci tests (i686)" $(MAKE) --no-print-directory test-uci32
+	@bash scripts/test-summary.sh
+
+# The fast Rust tests in the dev profile, where debug_assert! and overflow checks are on:
+# all of them but the perft counts of tests/perft.rs, the perft samples against
+# shakmaty and the bench signature (minutes each in a debug build; the release run has them).
+DEBUG_SKIPS = --skip standard_positions --skip edge_cases \
+	--skip sampled_perft_agrees_with_shakmaty --skip bench_signature
+test-debug:
+	$(CARGO) test -- $(DEBUG_SKIPS)
+
+# The benches' cross-checks (counts against shakmaty, cozy-chess and chess; SIMD and
+# assembly against the portable code), in criterion's test mode: each benchmark runs once,
+# untimed. The iai-callgrind benches measure the same functions and check nothing more.
+test-benches:
+	$(CARGO) test --release --bench movegen --bench attacks --bench keys \
+		--bench representations --bench asm
+
+# The UCI tests fail when they run against an engine with an injected fault
+# (tests/uci/check_faults.py, Stockfish behind tests/uci/faulty_engine.py).
+test-faults: setup-uci
+	python3 -B tests/uci/check_faults.py
+
+# Every fuzz target of fuzz/Cargo.toml, built and run FUZZ_SECONDS each (default 25 here).
+test-fuzz:
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-25} bash scripts/fuzz-all.sh
 
 # python-chess, Debian's chess engines (fairymax phalanx sjeng glaurung gnuchess toga2
 # stockfish) and PolyGlot, in /usr/games, installed idempotently (root, Debian).
@@ -75,9 +117,10 @@ tune: build
 		--threads 2 --out target/tune/selfplay.txt
 	target/release/ccr tune --data target/tune/selfplay.txt $(TUNE_ARGS) --out target/tune/weights.rs
 
-# The deep perft counts (minutes).
+# The ignored tests alone: the deep perft counts in every representation (minutes) and the
+# regeneration of the magics (`make test` runs them with the rest).
 test-deep: setup
-	$(CARGO) test --release --test perft -- --ignored
+	$(CARGO) test --release -- --ignored
 
 lint:
 	$(CARGO) fmt --all -- --check
@@ -127,9 +170,14 @@ build32: setup32
 test32: setup32
 	$(CARGO32_RUN) test --release --target $(TARGET32) $(DOCTEST32)
 
+# The UCI tests on the i686 binary.
+test-uci32: setup-uci build32
+	CCR_BIN=$(CURDIR)/target/$(TARGET32)/release/ccr python3 -B tests/uci/run.py
+
 # The FEN and UCI fuzzers one after the other (FUZZ_TARGET=name runs that one only).
 FUZZ_TARGETS ?= $(or $(FUZZ_TARGET),fen uci)
 fuzz: setup
+	bash scripts/setup-fuzz.sh
 	for t in $(FUZZ_TARGETS); do FUZZ_TARGET=$$t bash scripts/fuzz.sh || exit 1; done
 
 clean:

@@ -16,6 +16,7 @@
 use std::sync::OnceLock;
 
 use crate::ccr::Ccr;
+use crate::tiers::Tier;
 
 /// Sixteen bitboards indexed by piece code, in the bit order of SPEC section 6.
 pub type PieceBoards = [u64; 16];
@@ -32,6 +33,27 @@ pub enum Conversion {
 }
 
 impl Conversion {
+    /// Every implementation, slowest first.
+    pub const ALL: [Conversion; 3] = [Conversion::Portable, Conversion::Ssse3, Conversion::Avx2];
+
+    /// The SIMD tier the implementation needs, if any.
+    pub fn tier(self) -> Option<Tier> {
+        match self {
+            Conversion::Portable => None,
+            Conversion::Ssse3 => Some(Tier::Ssse3),
+            Conversion::Avx2 => Some(Tier::Avx2),
+        }
+    }
+
+    /// The implementations a test of `test` can run here; each other one is reported as
+    /// skipped by [`crate::tiers::runs`] (and fails the test if `CCR_REQUIRE_SIMD` needs it).
+    pub fn tested(test: &str) -> Vec<Conversion> {
+        Conversion::ALL
+            .into_iter()
+            .filter(|c| c.tier().is_none_or(|t| crate::tiers::runs(t, test)))
+            .collect()
+    }
+
     /// Whether this CPU can run the implementation.
     pub fn is_available(self) -> bool {
         match self {
@@ -47,7 +69,7 @@ impl Conversion {
 
     /// The implementations this CPU can run, slowest first.
     pub fn available() -> Vec<Conversion> {
-        [Conversion::Portable, Conversion::Ssse3, Conversion::Avx2]
+        Conversion::ALL
             .into_iter()
             .filter(|c| c.is_available())
             .collect()
@@ -279,7 +301,7 @@ mod tests {
         check(&pos.board, &boards);
         // The knight on g4 is word 4, nibble 1: bit 33.
         assert_eq!(boards[2], 1 << 33);
-        for conversion in Conversion::available() {
+        for conversion in Conversion::tested("convert::figure_1_and_every_implementation") {
             assert_eq!(conversion.convert(&pos.board), boards, "{conversion:?}");
         }
     }
@@ -287,6 +309,7 @@ mod tests {
     #[test]
     fn arbitrary_nibbles_all_implementations() {
         // Every code in every square, including the codes no piece has (7, 8, 15).
+        let tested = Conversion::tested("convert::arbitrary_nibbles_all_implementations");
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..2000 {
             let mut words = [0u32; 8];
@@ -299,7 +322,7 @@ mod tests {
             let board = Ccr(words);
             let boards = portable(&board);
             check(&board, &boards);
-            for conversion in Conversion::available() {
+            for &conversion in &tested {
                 assert_eq!(conversion.convert(&board), boards, "{conversion:?}");
             }
         }

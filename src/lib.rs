@@ -32,6 +32,7 @@ pub mod moves;
 pub mod perft;
 pub mod repr;
 pub mod search;
+pub mod tiers;
 pub mod tune;
 pub mod types;
 pub mod uci;

@@ -239,7 +239,7 @@ fn attack_class(role: Role) -> AttackClass {
 /// shakmaty's square for a C.C.R.-order square (`63 - index` is the a1 = 0 index).
 fn sh_square(sq: Square) -> shakmaty::Square {
     let s = shakmaty::Square::new(63 - sq.index() as u32);
-    debug_assert_eq!(s.to_string(), sq.to_string());
+    assert_eq!(s.to_string(), sq.to_string());
     s
 }
 

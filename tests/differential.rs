@@ -25,6 +25,7 @@ use ccr::convert::{Conversion, Portable, Simd, portable};
 use ccr::moves::MoveList;
 use ccr::perft::{Leaves, divide, perft};
 use ccr::repr::Representation;
+use ccr::tiers::Tier;
 use ccr::types::{Move, MoveKind, PieceCode, Square};
 use ccr::x88::X88;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -533,6 +534,10 @@ fn divide_difference(pos: &CcrPosition, sh: &Chess, depth: u32, leaves: Leaves) 
 
 #[test]
 fn random_games_agree_with_shakmaty() {
+    // The games check the SIMD conversions and `SimdPosition` only where the CPU has them.
+    for tier in [Tier::Ssse3, Tier::Avx2] {
+        ccr::tiers::runs(tier, "differential::random_games_agree_with_shakmaty");
+    }
     let games = games();
     println!(
         "{} positions checked against shakmaty; {:?}",
@@ -552,6 +557,10 @@ fn random_games_agree_with_shakmaty() {
 
 #[test]
 fn sampled_perft_agrees_with_shakmaty() {
+    ccr::tiers::runs(
+        Tier::Avx2,
+        "differential::sampled_perft_agrees_with_shakmaty",
+    );
     let games = games();
     assert_eq!(games.samples.len(), PERFT_SAMPLES);
     for (pos, sh) in &games.samples {

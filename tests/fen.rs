@@ -121,9 +121,9 @@ fn positions_after_every_move_round_trip() {
     }
 }
 
-/// `make` counts the clocks past what `from_fen` accepts (halfmove 150, move 10000), so a
-/// position reached by a legal move writes a FEN that is rejected. Ignored until src/
-/// agrees with itself (either the parser takes any u16 or the limits move).
+/// Every move from a position at the clocks' limits (halfmove 150, move 10000) writes a FEN
+/// that `from_fen` accepts and reads back as the same position: `make` keeps the clocks
+/// within what the parser takes.
 #[test]
 fn moves_at_the_clock_limits_round_trip() {
     for fen in [

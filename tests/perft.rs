@@ -1,7 +1,8 @@
 //! Perft against published counts: the six standard positions and the edge-case suite in
 //! `tests/data/`, for every board representation (the C.C.R., 0x88, the bitboard hybrid
-//! with each conversion, native bitboards). Counts up to `QUICK_NODES` run in `make test`;
-//! the deep ones are `#[ignore]`d and run by `make test-deep`.
+//! with each conversion, native bitboards). Counts up to `QUICK_NODES` run by a plain
+//! `cargo test`; the deep ones are `#[ignore]`d and run by `make test-deep` (which `make test`
+//! runs).
 
 #[cfg(ccr_asm)]
 use ccr::asm::AsmPosition;
@@ -13,6 +14,7 @@ use ccr::convert::Asm;
 use ccr::convert::{Portable, Simd};
 use ccr::perft::{Leaves, divide, perft};
 use ccr::repr::Representation;
+use ccr::tiers::Tier;
 use ccr::x88::X88;
 
 /// The largest count checked in the quick suite (a few seconds for all positions).
@@ -72,28 +74,31 @@ fn check<R: Representation>(file: &str, selected: impl Fn(u64) -> bool, leaves: 
     assert!(checked > 0, "{file}: no count selected");
 }
 
+/// The counts of `file` that `selected` picks, in every representation and implementation
+/// the build has. The SIMD ones fall back to portable code on a CPU without AVX2, which
+/// [`ccr::tiers::runs`] reports.
+fn check_every(file: &str, selected: impl Fn(u64) -> bool + Copy, leaves: Leaves) {
+    ccr::tiers::runs(Tier::Avx2, &format!("perft {file} (simd)"));
+    check::<Position>(file, selected, leaves);
+    check::<X88>(file, selected, leaves);
+    check::<Hybrid<Portable>>(file, selected, leaves);
+    check::<Hybrid<Simd>>(file, selected, leaves);
+    #[cfg(ccr_asm)]
+    check::<Hybrid<Asm>>(file, selected, leaves);
+    check::<SimdPosition>(file, selected, leaves);
+    #[cfg(ccr_asm)]
+    check::<AsmPosition>(file, selected, leaves);
+    check::<Bitboards>(file, selected, leaves);
+}
+
 /// The quick suite of `file` in every representation.
 fn check_all(file: &str, leaves: Leaves) {
-    let quick = |n| n <= QUICK_NODES;
-    check::<Position>(file, quick, leaves);
-    check::<X88>(file, quick, leaves);
-    check::<Hybrid<Portable>>(file, quick, leaves);
-    check::<Hybrid<Simd>>(file, quick, leaves);
-    #[cfg(ccr_asm)]
-    check::<Hybrid<Asm>>(file, quick, leaves);
-    check::<SimdPosition>(file, quick, leaves);
-    #[cfg(ccr_asm)]
-    check::<AsmPosition>(file, quick, leaves);
-    check::<Bitboards>(file, quick, leaves);
+    check_every(file, |n| n <= QUICK_NODES, leaves);
 }
 
 /// The deep suite of `file` in every representation.
 fn check_all_deep(file: &str) {
-    let deep = |n| n > QUICK_NODES;
-    check::<Position>(file, deep, Leaves::Make);
-    check::<X88>(file, deep, Leaves::Make);
-    check::<Hybrid<Simd>>(file, deep, Leaves::Make);
-    check::<Bitboards>(file, deep, Leaves::Make);
+    check_every(file, |n| n > QUICK_NODES, Leaves::Make);
 }
 
 #[test]
@@ -119,7 +124,9 @@ fn edge_cases_bulk() {
 /// Divide of every representation sums to the published count, root move by root move
 /// equal to the C.C.R.'s.
 fn divide_sums<R: Representation>() {
-    for case in load("standard-perft.epd") {
+    let cases = load("standard-perft.epd");
+    assert_eq!(cases.len(), 6, "the six standard positions");
+    for case in cases {
         let pos = R::from_fen(&case.fen).unwrap();
         let mut split = divide(&pos, 3, Leaves::Make);
         assert_eq!(
@@ -150,6 +157,11 @@ fn divide_sums_to_perft() {
     divide_sums::<X88>();
     divide_sums::<Hybrid<Portable>>();
     divide_sums::<Hybrid<Simd>>();
+    #[cfg(ccr_asm)]
+    divide_sums::<Hybrid<Asm>>();
+    divide_sums::<SimdPosition>();
+    #[cfg(ccr_asm)]
+    divide_sums::<AsmPosition>();
     divide_sums::<Bitboards>();
 }
 

@@ -11,8 +11,10 @@ use crate::types::{Colour, PieceCode, Square};
 /// let board = Ccr([0x0000E000, 0, 0, 0, 0x00000020, 0x00001000, 0x40306000, 0]);
 /// assert_eq!(board.0[6], 0x4030_6000);
 /// ```
+///
+/// Aligned to 8 bytes so that [`Ccr::as_u64s`] can view it as four u64 wherever it lives.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-#[repr(transparent)]
+#[repr(C, align(8))]
 pub struct Ccr(pub [u32; 8]);
 
 /// The low bit of every nibble.
@@ -180,5 +182,32 @@ mod tests {
         assert_eq!(b, Ccr::default());
         b.0[0] = 0x0123_4567;
         assert_eq!(b.as_u64s()[0] as u32, 0x0123_4567);
+    }
+
+    /// The u64 view needs no luck with the board's address: here it follows a u32 in an
+    /// 8-aligned struct, at an address 4 past a multiple of 8 were the board 4-aligned.
+    #[test]
+    fn u64_view_of_a_board_after_a_u32() {
+        #[repr(C)]
+        struct AfterU32 {
+            anchor: u64,
+            pad: u32,
+            board: Ccr,
+        }
+        let mut words = [0; 8];
+        words[0] = 0x0123_4567;
+        words[1] = 0x89AB_CDEF;
+        let s = AfterU32 {
+            anchor: 2,
+            pad: 1,
+            board: Ccr(words),
+        };
+        assert_eq!((s.anchor, s.pad), (2, 1));
+        let expected = if cfg!(target_endian = "little") {
+            0x89AB_CDEF_0123_4567
+        } else {
+            0x0123_4567_89AB_CDEF
+        };
+        assert_eq!(s.board.as_u64s()[0], expected);
     }
 }

@@ -424,6 +424,7 @@ mod tests {
     use super::*;
     use crate::ccr::Position;
     use crate::ccr::attacks;
+    use crate::tiers::{self, Tier};
 
     /// The boards of random walks from several positions (about 24,000 with repeats).
     fn game_boards() -> Vec<Ccr> {
@@ -479,7 +480,7 @@ mod tests {
     /// Game positions: every table equal to the frame's.
     #[test]
     fn equal_to_the_frame_on_game_positions() {
-        if !is_available() {
+        if !tiers::runs(Tier::Avx2, "simd::equal_to_the_frame_on_game_positions") {
             return;
         }
         let boards = game_boards();
@@ -504,13 +505,22 @@ mod tests {
     /// Arbitrary boards: the fills and the frame agree beyond what games reach.
     #[test]
     fn equal_to_the_frame_on_arbitrary_boards() {
-        if !is_available() {
+        if !tiers::runs(Tier::Avx2, "simd::equal_to_the_frame_on_arbitrary_boards") {
             return;
         }
         assert_equal_to_the_frame(&arbitrary_boards());
     }
 
-    /// Every batch way this CPU has, on every board of both sources, both colours, every
+    /// The tier a batch way needs, if any.
+    fn tier(batch: Batch) -> Option<Tier> {
+        match batch {
+            Batch::Portable => None,
+            Batch::Avx2 | Batch::Avx2Pairs => Some(Tier::Avx2),
+            Batch::Avx512Pairs => Some(Tier::Avx512),
+        }
+    }
+
+    /// Every batch way this CPU has (the others reported as skipped), on every board of both sources, both colours, every
     /// batch length from 0 to 9 (odd remainders included) at every offset into the boards,
     /// and the whole set at once: each table equal to the frame's for the same board.
     #[test]
@@ -519,8 +529,9 @@ mod tests {
         boards.extend(arbitrary_boards());
         let available: Vec<Batch> = Batch::ALL
             .into_iter()
-            .filter(|b| b.is_available())
+            .filter(|&b| tier(b).is_none_or(|t| tiers::runs(t, &format!("simd::batches {b:?}"))))
             .collect();
+        assert!(available.iter().all(|b| b.is_available()));
         assert!(available.contains(&Batch::best()));
         for by in [Colour::White, Colour::Black] {
             let expected: Vec<[u32; 8]> =
@@ -543,9 +554,13 @@ mod tests {
         }
     }
 
-    /// Both colours of one board at once, on both sources, against the frame's block.
+    /// Both colours of one board at once, on both sources, against the frame's block: by
+    /// AVX-512 where the CPU has it, else by AVX2 (each missing tier reported).
     #[test]
     fn both_tables_equal_to_the_frame() {
+        if !tiers::runs(Tier::Avx512, "simd::both_tables_equal_to_the_frame") {
+            tiers::runs(Tier::Avx2, "simd::both_tables_equal_to_the_frame");
+        }
         for board in game_boards().iter().chain(&arbitrary_boards()) {
             let block = attacks::AttackBlock::by_frame(board);
             assert_eq!(

@@ -61,12 +61,15 @@ fn finds_mate_in_two_and_scores_it() {
 
 #[test]
 fn mated_side_reports_negative_mate() {
-    // Black to move is mated next move whatever it does.
-    let fen = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 b - - 0 1";
-    let (outcome, _) = search(fen, depth(5));
-    assert!(
-        matches!(Score::from_search(outcome.score), Score::Mate(n) if n < 0) || outcome.score < 0
-    );
+    // Black to move is mated next move whatever it does: each of its five moves (Kb8, h6, h5,
+    // f4, d3) allows Rg8#. Checked with python-chess: for every legal Black move, some White
+    // reply leaves `board.is_checkmate()`.
+    let fen = "k7/7p/1K6/5p2/3p4/8/8/6R1 b - - 0 1";
+    let (outcome, infos) = search(fen, depth(5));
+    // Mated in two plies: Black's move, then White's mate.
+    assert_eq!(outcome.score, -MATE + 2, "{infos:?}");
+    assert_eq!(Score::from_search(outcome.score), Score::Mate(-1));
+    assert_eq!(infos.last().map(|i| i.score), Some(Score::Mate(-1)));
 }
 
 #[test]
@@ -141,7 +144,8 @@ fn node_limit_is_kept_on_one_thread() {
             ..Limits::default()
         },
     );
-    assert!(outcome.nodes <= 5_000, "{}", outcome.nodes);
+    // Checked at every node on one thread: the search stops exactly at the limit.
+    assert_eq!(outcome.nodes, 5_000);
     assert!(outcome.best.is_some());
 }
 

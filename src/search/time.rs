@@ -95,6 +95,31 @@ mod tests {
     }
 
     #[test]
+    fn the_hard_limit_keeps_to_six_fair_shares() {
+        // A fair share is the clock over the moves to go (30 without movestogo); the UCI
+        // tests allow six of them plus the increment. Holds while the increment is at most a
+        // share (past that the increment pays for the move).
+        let mut checked = 0;
+        for time in [100, 300, 1_000, 3_000, 10_000, 60_000, 600_000] {
+            for inc in [0, 10, 100, 1_000] {
+                for mtg in [None, Some(2), Some(10), Some(40)] {
+                    let moves = u64::from(mtg.unwrap_or(30));
+                    if inc * moves > time {
+                        continue;
+                    }
+                    let b = budget(clock(time, inc, mtg), ms(30));
+                    assert!(
+                        b.hard <= ms(6 * time / moves + inc),
+                        "{time} {inc} {mtg:?}: {b:?}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50, "{checked}");
+    }
+
+    #[test]
     fn bullet_keeps_its_share_of_the_clock() {
         // 1 s + 10 ms: a share of about a thirtieth of the clock plus most of the increment.
         let b = budget(clock(1_000, 10, None), ms(20));

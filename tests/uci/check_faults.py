@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the UCI tests can fail: runs them against faulty_engine.py, first with no
 fault (every listed test must pass), then once per fault (each test listed for it must
-fail). Needs /usr/games/stockfish (make setup-uci); takes about two minutes. Every test
+fail). Needs /usr/games/stockfish (make setup-uci); takes about four minutes. Every test
 is listed under some fault except test_fixtures_are_right, which checks the fixtures
 themselves with python-chess.
 
@@ -59,6 +59,13 @@ EXPECT = {
     "wrong_clock": [P + "GoLimits.test_go_clock_uses_own_side"],
     "time_hog": [P + "GoLimits.test_go_clock_uses_own_side", P + "GoLimits.test_go_clock_increment_movestogo",
                  "test_games.Games.test_bullet_selfplay_never_flags"],
+    "ignores_overhead": [P + "GoLimits.test_go_clock_uses_own_side", P + "GoLimits.test_go_clock_increment_movestogo"],
+    "clock_hog_early": [P + "GoLimits.test_go_clock_increment_movestogo"],
+    "nodes_overshoot": [P + "GoLimits.test_go_nodes", "test_client.Client.test_play_limits"],
+    "depth_plus_one": ["test_client.Client.test_play_limits", P + "GoLimits.test_go_depth"],
+    "ucinewgame_ignored": ["test_client.Client.test_new_games"],
+    "exit_after_bestmove": [P + "GoLimits.test_go_depth", P + "GoLimits.test_mate_in_2_depth",
+                            P + "GoLimits.test_go_movetime"],
     "mate_as_cp": [P + "GoLimits.test_mate_in_2_depth", P + "GoLimits.test_go_mate", P + "GoLimits.test_mated_in_1_score",
                    "test_client.Client.test_mate"],
     "bench_random": ["test_bench.Bench.test_bench_deterministic"],

@@ -41,6 +41,12 @@ FAULTS = {
     "slow_movetime": "go movetime N searches N + 100 ms",
     "wrong_clock": "wtime/btime (and winc/binc) are swapped",
     "time_hog": "a clock search takes 1.3 times the side's remaining time",
+    "ignores_overhead": "a clock search takes the side's remaining time less 10 ms (no Move Overhead)",
+    "clock_hog_early": "a clock search without movestogo takes 22 % of the remaining time (over 6 shares of 30)",
+    "nodes_overshoot": "go nodes N searches 1.15 N nodes",
+    "depth_plus_one": "go depth N searches to depth N + 1",
+    "ucinewgame_ignored": "ucinewgame is ignored (the hash table is kept)",
+    "exit_after_bestmove": "the engine exits (status 0) right after its first bestmove",
     "mate_as_cp": "score mate N is reported as score cp +-32000",
     "bench_random": "bench prints a different node count each run",
     "bad_fen_resets": "a bad FEN resets the position to the start",
@@ -128,6 +134,9 @@ class Proxy:
                 say(line)
                 if FAULT == "double_bestmove":
                     say(line)
+                if FAULT == "exit_after_bestmove":
+                    self.base.kill()
+                    os._exit(0)
                 continue
             elif toks[0] in ("Stockfish", "Unknown"):
                 continue
@@ -215,6 +224,16 @@ class Proxy:
         if FAULT == "time_hog" and ("wtime" in args or "btime" in args):
             own = args.get("wtime" if self.board.turn else "btime", 1000)
             args = {"movetime": int(own * 1.3)}
+        if FAULT == "ignores_overhead" and ("wtime" in args or "btime" in args):
+            own = args.get("wtime" if self.board.turn else "btime", 1000)
+            args = {"movetime": max(own - 10, 1)}
+        if FAULT == "clock_hog_early" and ("wtime" in args or "btime" in args) and "movestogo" not in args:
+            own = args.get("wtime" if self.board.turn else "btime", 1000)
+            args = {"movetime": own * 22 // 100}
+        if FAULT == "nodes_overshoot" and "nodes" in args:
+            args["nodes"] = args["nodes"] * 115 // 100
+        if FAULT == "depth_plus_one" and "depth" in args:
+            args["depth"] += 1
         if FAULT == "infinite_returns" and "infinite" in flags:
             flags.remove("infinite")
             args["depth"] = 8
@@ -273,6 +292,8 @@ class Proxy:
             if not toks:
                 continue
             cmd = toks[0]
+            if cmd == "ucinewgame" and FAULT == "ucinewgame_ignored":
+                continue
             if cmd in ("uci", "ucinewgame", "ponderhit", "debug", "register"):
                 self.send(" ".join(toks))
             elif cmd == "isready":

@@ -71,8 +71,10 @@ class RawEngine:
         self.stderr: List[str] = []
         self.eof = False
         self._lock = threading.Lock()
-        threading.Thread(target=self._read, args=(self.proc.stdout, False), daemon=True).start()
-        threading.Thread(target=self._read, args=(self.proc.stderr, True), daemon=True).start()
+        self.readers = [threading.Thread(target=self._read, args=(self.proc.stdout, False), daemon=True),
+                        threading.Thread(target=self._read, args=(self.proc.stderr, True), daemon=True)]
+        for reader in self.readers:
+            reader.start()
 
     # -- plumbing --
 
@@ -206,14 +208,21 @@ class RawEngine:
             return None
 
     def close(self) -> None:
+        """Kills the engine if it still runs and closes the pipes once the reader threads
+        have seen their end: closing a pipe under a reader would free its descriptor number
+        for the next engine's pipe, and the reader (which reads byte by byte) would steal
+        that engine's output."""
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(5)
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                f.close()
-            except Exception:
-                pass
+        try:
+            self.proc.stdin.close()
+        except Exception:
+            pass
+        for reader, pipe in zip(self.readers, (self.proc.stdout, self.proc.stderr)):
+            reader.join(5)
+            if not reader.is_alive():
+                pipe.close()
 
 
 # --- parsing -----------------------------------------------------------------------------
@@ -321,28 +330,53 @@ class WatchdogCase(unittest.TestCase):
 
 
 class EngineCase(WatchdogCase):
-    """A fresh engine per test, after `uci`/`uciok`; at the end the engine must still
-    answer isready with no stray bestmove, and quit with exit status 0."""
+    """A fresh engine per test, after `uci`/`uciok`; at the end the engine must still be
+    running, answer isready with no stray bestmove, and quit with exit status 0. A test that
+    ends the engine on purpose (`quit`, closing its stdin) calls `expect_exit()` first; then
+    the engine must have exited with status 0 instead."""
 
     def setUp(self) -> None:
         super().setUp()
+        self.exit_expected = False
         self.e = RawEngine()
         self.addCleanup(self.e.close)
         self.e.uci()
         self.e.isready()
 
+    def expect_exit(self) -> None:
+        """Declares that the engine ends before the test does (the test sent `quit`)."""
+        self.exit_expected = True
+
     def tearDown(self) -> None:
         try:
-            if self._outcome_ok() and self.e.proc.poll() is None and not self.e.eof:
-                before = self.e.isready()
-                stray = [l.text for l in before if l.text.startswith("bestmove")]
-                if stray:
-                    raise self.e.fail(f"stray bestmove after the test: {stray}")
-                code = self.e.quit()
-                if code != 0:
-                    raise self.e.fail(f"quit at the end: exit status {code} (None: still running after 2 s)")
+            if self._outcome_ok():
+                self._check_end()
         finally:
             super().tearDown()
+
+    def _check_end(self) -> None:
+        e = self.e
+        if self.exit_expected:
+            try:
+                code = e.proc.wait(2)
+            except subprocess.TimeoutExpired:
+                raise e.fail("the test expected the engine to exit; it still runs 2 s later") from None
+            if code != 0:
+                raise e.fail(f"the engine exited with status {code}, want 0")
+            return
+        if e.proc.poll() is not None or e.eof:
+            try:
+                code = e.proc.wait(1)
+            except subprocess.TimeoutExpired:
+                code = "none yet: stdout closed, process still running"
+            raise e.fail(f"the engine ended before the test did (exit status {code})")
+        before = e.isready()
+        stray = [l.text for l in before if l.text.startswith("bestmove")]
+        if stray:
+            raise e.fail(f"stray bestmove after the test: {stray}")
+        code = e.quit()
+        if code != 0:
+            raise e.fail(f"quit at the end: exit status {code} (None: still running after 2 s)")
 
     def _outcome_ok(self) -> bool:
         result = getattr(getattr(self, "_outcome", None), "result", None)

@@ -74,6 +74,9 @@ class Client(WatchdogCase):
             b.push(m)
 
     def test_play_limits(self):
+        """Each limit is obeyed: depth 5 reports depth 5 and no deeper, nodes 5000 at most
+        5000 nodes (1 % slack for engines that check every few nodes), the time limits end
+        in time."""
         board = chess.Board()
         for uci in "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3".split():
             board.push_uci(uci)
@@ -82,8 +85,14 @@ class Client(WatchdogCase):
                       chess.engine.Limit(white_clock=5, black_clock=5, white_inc=0.05, black_inc=0.05),
                       chess.engine.Limit(white_clock=2, black_clock=2, remaining_moves=10)):
             t = time.monotonic()
-            self.play(board, limit)
+            res = self.play(board, limit, info=chess.engine.INFO_BASIC)
             took = time.monotonic() - t
+            if limit.depth is not None and res.info.get("depth") != limit.depth:
+                self.fail(f"play with {limit}: last info depth {res.info.get('depth')}")
+            if limit.nodes is not None:
+                nodes = res.info.get("nodes")
+                if nodes is None or nodes > limit.nodes * 1.01:
+                    self.fail(f"play with {limit}: last info nodes {nodes}")
             if limit.time is not None and took > limit.time + 0.15:
                 self.fail(f"play with {limit} took {took:.3f} s")
             if limit.white_clock is not None and took > 1.0:
@@ -128,7 +137,19 @@ class Client(WatchdogCase):
         self.assertIsNone(res.move, "bestmove in a stalemate")
 
     def test_new_games(self):
-        """python-chess sends ucinewgame and isready when the game object changes."""
+        """python-chess sends ucinewgame when the game object changes, and the engine then
+        forgets the previous game: the same depth-limited search (one thread, so the count is
+        deterministic) counts as many nodes in a new game as it did first, while in the same
+        game the hash table it kept makes the search cheaper."""
+        e = self.engine
+        e.configure({"Threads": 1})
+        board = chess.Board(KIWIPETE)
+        limit = chess.engine.Limit(depth=7)
+        first = e.analyse(board, limit, game="first")["nodes"]
+        again = e.analyse(board, limit, game="first")["nodes"]
+        new = e.analyse(board, limit, game="second")["nodes"]
+        self.assertLess(again, first, "the same search in the same game (hash table kept)")
+        self.assertEqual(new, first, "the same search after ucinewgame")
         for game in range(3):
             board = chess.Board()
             for _ in range(6):

@@ -20,6 +20,13 @@ from harness import (IS_CCR, REPLY, EngineCase, RawEngine, WatchdogCase, board_a
 STOP_LATENCY = 0.200  # stop → bestmove
 READY_LATENCY = 0.200  # isready → readyok while searching
 QUIT_LATENCY = 1.0  # quit → process gone
+# Move Overhead (ms) the clock tests set: a move must come within the clock less this.
+MOVE_OVERHEAD = 30
+# A clock search may take this many fair shares (the clock over the moves to go) at most.
+FAIR_SHARES = 6
+# `go nodes N` may report up to N * (1 + NODE_SLACK) nodes (ccr checks the limit at every
+# node on one thread and reports exactly N at most; Stockfish checks it every few nodes).
+NODE_SLACK = 0.01
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 # Kiwipete with Black to move: its legal moves share none with the initial position's, so a
@@ -27,7 +34,7 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 KIWIPETE_BLACK = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1"
 FOOLS_MATE = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"  # White is mated
 STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"  # Black to move, no legal move, not in check
-# Mate in 2 with one key move (checked by brute force below): 1. Rf1+ ...
+# Mate in 2 with one key move (checked by brute force in test_fixtures_are_right): 1. Rf1+ ...
 MATE_IN_2 = ("8/8/5R2/8/8/R1K5/1p1p4/1k6 w - - 0 1", "f6f1")
 # Black to move: every legal move allows mate in one (score mate -1).
 MATED_IN_1 = "k7/4K3/8/8/2R5/3p4/1R6/8 b - - 0 1"
@@ -65,6 +72,15 @@ SPECIAL_MOVE_MATES = [
     ("black under-promotion e2e1n (mirror)",
      "position fen 8/8/8/8/2B5/8/4p3/K1k5 b - - 0 1 moves e2e1n c4a2", {"e1c2"}),
 ]
+
+
+def mates_in_one_after(board: chess.Board, move: chess.Move) -> set:
+    """The mates in one after `move` (the board is left as it was)."""
+    board.push(move)
+    try:
+        return mates_in_one(board)
+    finally:
+        board.pop()
 
 
 class Handshake(EngineCase):
@@ -164,15 +180,20 @@ class GoLimits(EngineCase):
             raise e.fail(f"go depth 5 reported deeper iterations: {deeper[:3]}")
 
     def test_go_nodes(self):
+        """Every info line's node count stays within the limit (a search that checks it
+        only every so many nodes may pass it by NODE_SLACK), and some line reports one."""
         e = self.e
-        e.send(f"position fen {KIWIPETE}")
-        infos, best, took = e.go("nodes 20000")
-        self.assert_legal_bestmove(best, chess.Board(KIWIPETE), "go nodes 20000")
-        nodes = [parse_info(t)["nodes"] for t in infos if "nodes" in t.split() and "string" not in t.split()]
-        if nodes and max(nodes) > 20000 * 1.1 + 2048:
-            raise e.fail(f"go nodes 20000 searched {max(nodes)} nodes")
-        if took > 10:
-            raise e.fail(f"go nodes 20000 took {took:.1f} s")
+        for limit in (20000, 3000):
+            e.send(f"position fen {KIWIPETE}")
+            infos, best, took = e.go(f"nodes {limit}")
+            self.assert_legal_bestmove(best, chess.Board(KIWIPETE), f"go nodes {limit}")
+            nodes = [parse_info(t)["nodes"] for t in infos if "nodes" in t.split() and "string" not in t.split()]
+            if not nodes:
+                raise e.fail(f"go nodes {limit}: no info line reported nodes")
+            if max(nodes) > limit * (1 + NODE_SLACK):
+                raise e.fail(f"go nodes {limit} searched {max(nodes)} nodes (allowed {limit * (1 + NODE_SLACK):.0f})")
+            if took > 10:
+                raise e.fail(f"go nodes {limit} took {took:.1f} s")
 
     def test_go_movetime(self):
         e = self.e
@@ -182,34 +203,50 @@ class GoLimits(EngineCase):
         if took > 0.150:
             raise e.fail(f"go movetime 100: bestmove after {1000 * took:.0f} ms (allowed 150)")
 
+    def set_move_overhead(self) -> float:
+        """Sets Move Overhead to MOVE_OVERHEAD ms (ccr's default); returns it in seconds."""
+        self.e.send(f"setoption name Move Overhead value {MOVE_OVERHEAD}")
+        self.e.isready()
+        return MOVE_OVERHEAD / 1000
+
     def test_go_clock_uses_own_side(self):
-        """The side to move's clock counts: each case must answer before that clock runs
-        out even though the other side's clock is huge."""
+        """The side to move's clock counts: each case must answer within that clock less
+        Move Overhead even though the other side's clock is huge."""
         e = self.e
-        cases = [("position startpos", "wtime 300 btime 100000"),
-                 ("position startpos moves e2e4", "wtime 100000 btime 300"),
-                 ("position startpos moves d2d4", "wtime 100000 btime 300 winc 0 binc 0"),
-                 ("position startpos", "wtime 150 btime 150 winc 0 binc 0")]
-        for pos, args in cases:
+        overhead = self.set_move_overhead()
+        cases = [("position startpos", "wtime 300 btime 100000", 300),
+                 ("position startpos moves e2e4", "wtime 100000 btime 300", 300),
+                 ("position startpos moves d2d4", "wtime 100000 btime 300 winc 0 binc 0", 300),
+                 ("position startpos", "wtime 150 btime 150 winc 0 binc 0", 150)]
+        for pos, args, own in cases:
             e.send(pos)
             _, best, took = e.go(args)
             self.assert_legal_bestmove(best, board_after(pos), f"go {args}")
-            clock = int(args.split()[1] if pos.endswith("startpos") else args.split()[3]) / 1000
-            if took >= clock:
-                raise e.fail(f"{pos} / go {args}: bestmove after {1000 * took:.0f} ms, the clock had {1000 * clock:.0f}")
+            limit = own / 1000 - overhead
+            if took >= limit:
+                raise e.fail(f"{pos} / go {args}: bestmove after {1000 * took:.0f} ms, "
+                             f"allowed {1000 * limit:.0f} (the clock less Move Overhead)")
 
     def test_go_clock_increment_movestogo(self):
+        """Every clock search ends within the clock less Move Overhead, and within a fair
+        share: FAIR_SHARES times the clock divided by the moves to go (movestogo, or 30
+        without it), plus the increment. A move that spends most of the clock early fails."""
         e = self.e
+        overhead = self.set_move_overhead()
         board = board_after("position startpos moves g1f3 d7d5")
-        for args, limit in (("wtime 10000 btime 10000 winc 100 binc 100", 2.5),
-                            ("wtime 1000 btime 1000 movestogo 1", 1.0),
-                            ("wtime 3000 btime 3000 movestogo 40", 0.75),
-                            ("wtime 500 btime 500 winc 400 binc 400", 0.9)):
+        for args in ("wtime 10000 btime 10000", "wtime 10000 btime 10000 winc 100 binc 100",
+                     "wtime 1000 btime 1000 movestogo 1", "wtime 3000 btime 3000 movestogo 40",
+                     "wtime 500 btime 500 winc 400 binc 400"):
+            a = dict(zip(args.split()[::2], map(int, args.split()[1::2])))
+            clock, inc, moves = a["wtime"] / 1000, a.get("winc", 0) / 1000, a.get("movestogo", 30)
+            limit = clock - overhead
+            if moves > 1:
+                limit = min(limit, FAIR_SHARES * clock / moves + inc)
             e.send("position startpos moves g1f3 d7d5")
             _, best, took = e.go(args)
             self.assert_legal_bestmove(best, board, f"go {args}")
             if took >= limit:
-                raise e.fail(f"go {args}: bestmove after {took:.3f} s (allowed {limit} s)")
+                raise e.fail(f"go {args}: bestmove after {took:.3f} s (allowed {limit:.3f} s)")
 
     def test_searchmoves(self):
         e = self.e
@@ -509,6 +546,15 @@ class Positions(EngineCase):
             self.assertEqual(mates_in_one(board), want, name)
         board = chess.Board(MATE_IN_2[0])
         self.assertFalse(mates_in_one(board))
+        # Brute force: the key move is the only one after which every reply allows a mate.
+        keys = set()
+        for m in list(board.legal_moves):
+            board.push(m)
+            replies = list(board.legal_moves)
+            if replies and all(mates_in_one_after(board, r) for r in replies):
+                keys.add(m.uci())
+            board.pop()
+        self.assertEqual(keys, {MATE_IN_2[1]})
         self.assertTrue(chess.Board(FOOLS_MATE).is_checkmate())
         self.assertTrue(chess.Board(STALEMATE).is_stalemate())
         b = chess.Board(MATED_IN_1)
