@@ -851,7 +851,7 @@ fn datagen_and_tune_run_end_to_end() {
 }
 
 /// Threads whose tables do not fit in memory are one error line, not a panic (the address
-/// space limited to 1.5 GB, 200 tables of 16 MiB asked for).
+/// space limited to 1.5 GB, 200 games on 200 threads, a 16 MiB table each).
 #[cfg(target_os = "linux")]
 #[test]
 fn datagen_without_memory_is_one_error_line() {
@@ -860,7 +860,7 @@ fn datagen_without_memory_is_one_error_line() {
     let args = [
         "datagen",
         "--games",
-        "1",
+        "200",
         "--nodes",
         "100",
         "--threads",
