@@ -1,4 +1,4 @@
-//! `ccr bench` (SPEC section 8, OpenBench style): a fixed set of positions, each searched to
+//! `ccr bench` (OpenBench style): a fixed set of positions, each searched to
 //! a fixed depth on one thread with a fresh table of fixed size, so the total node count is a
 //! signature of the search — any change to what the engine searches changes it.
 

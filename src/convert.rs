@@ -1,4 +1,4 @@
-//! The C.C.R. → bitboards conversion of paper section 5.5 (SPEC section 6).
+//! The C.C.R. → bitboards conversion of paper section 5.5.
 //!
 //! The result is `[u64; 16]` indexed by piece code: for rank word `y` (0 = rank 8) and
 //! nibble `x` (0 = file h), square bit `8 * y + x` is set in `boards[code]`, so bit `i` is
@@ -18,7 +18,8 @@ use std::sync::OnceLock;
 use crate::ccr::Ccr;
 use crate::tiers::Tier;
 
-/// Sixteen bitboards indexed by piece code, in the bit order of SPEC section 6.
+/// Sixteen bitboards indexed by piece code: square bit `8 * word + nibble` (word 0 = rank 8,
+/// nibble 0 = file h), the bit reversal of the usual a1 = 0 layout.
 pub type PieceBoards = [u64; 16];
 
 /// One implementation of the conversion.

@@ -1,4 +1,4 @@
-//! The `ccr` command line (SPEC section 8). Errors are one line `error: …` on stderr and
+//! The `ccr` command line (README, "Command line"). Errors are one line `error: …` on stderr and
 //! exit status 2; results go to stdout, timing to stderr. A result that cannot be written
 //! (a full disk, a closed or broken stdout) is such an error too.
 
@@ -115,20 +115,20 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Read FEN lines on stdin, write one 16-hex-digit key per line (SPEC section 8).
+    /// Read FEN lines on stdin, write one 16-hex-digit key per line.
     Key {
         /// The Zobrist baseline instead of the rotation key.
         #[arg(long)]
         zobrist: bool,
     },
-    /// Print the board and both attack tables as hex rank words (SPEC section 8).
+    /// Print the board and both attack tables as hex rank words.
     Tables {
         /// The position.
         #[arg(long)]
         fen: String,
     },
     /// Print the 16 bitboards converted from the C.C.R., one `CODE: HEX16` line per piece
-    /// code (SPEC sections 6 and 8).
+    /// code (square bit `8 * word + nibble`, word 0 = rank 8, nibble 0 = file h).
     Bitboards {
         /// The position.
         #[arg(long)]

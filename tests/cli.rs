@@ -1,4 +1,4 @@
-//! The command-line contract of SPEC section 8 for `ccr perft`, `ccr tables`,
+//! The command-line contract (README, "Command line") for `ccr perft`, `ccr tables`,
 //! `ccr bitboards` and `ccr key`, run on the built binary.
 //!
 //! Results go to stdout (last line `Nodes searched: N`), timing to stderr; every error is

@@ -320,8 +320,8 @@ impl Direction {
 }
 
 /// Fills the shared table. Each entry is the classic ray lookup (a ray minus the ray behind
-/// its first blocker), a few times faster than walking the rays, so the whole table takes
-/// about a millisecond; the tests compare it with the walking reference.
+/// its first blocker), cheaper than walking the rays; the tests compare it with the walking
+/// reference.
 fn fill() -> Box<[u64]> {
     let directions = |steps: &[(i32, i32); 4]| steps.map(Direction::new);
     let mut table = vec![0u64; TABLE_SIZE].into_boxed_slice();

@@ -1,5 +1,5 @@
 //! The bitboard path: a legal move generator on bitboards converted from the C.C.R.
-//! (paper section 5.5, SPEC section 6), with magic bitboards for the sliders.
+//! (paper section 5.5), with magic bitboards for the sliders.
 //!
 //! # Bit order
 //!
@@ -140,9 +140,8 @@ impl Bitboards {
     /// is built in registers and stored once: `from` and `to` leave every type board (only
     /// the mover's holds `from`, only a captured piece's `to`), and `to` joins the boards
     /// that held `from`, or the promotion's. (Updated in place at the mover's index instead,
-    /// a copy of the result, such as perft's leaf copy, re-read 16-byte chunks right after
-    /// 8-byte stores into them and stalled on store forwarding: perft with made leaves took
-    /// about 1.4 times as long.)
+    /// a copy of the result, such as perft's leaf copy, would re-read 16-byte chunks right
+    /// after 8-byte stores into them and stall on store forwarding.)
     #[inline(always)]
     pub fn make(&self, mv: Move) -> Bitboards {
         let (from, to, kind) = (mv.from().index(), mv.to().index(), mv.kind());

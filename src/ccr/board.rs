@@ -3,7 +3,7 @@
 use crate::types::{Colour, PieceCode, Square};
 
 /// The Compact Chessboard Representation: eight rank words, rank 8 first, file a in the
-/// most significant nibble of each word (SPEC section 2).
+/// most significant nibble of each word (README, "The representation").
 ///
 /// ```
 /// # use ccr::ccr::Ccr;
@@ -110,8 +110,7 @@ impl CastlingRights {
 ///
 /// 42 bytes of fields, 48 with the padding of the 16-byte alignment, so that copy-make is
 /// three aligned 16-byte copies: without it, i686 (target CPU `pentium4`, where LLVM treats
-/// unaligned 16-byte accesses as slow) copied the position in 8-byte pieces, twelve moves in
-/// and twelve out per make (docs/BENCHMARKS.md, "Where i686 spends its extra instructions").
+/// unaligned 16-byte accesses as slow) copies the position in 8-byte pieces (docs/BENCHMARKS.md, "Where i686 spends its extra instructions").
 /// The transposition key is not kept here:
 /// a search carries it beside the position and updates it with `make_keyed`, so that code
 /// that does not need a key (perft, the benchmarks) does not pay for one.

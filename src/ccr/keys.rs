@@ -18,8 +18,8 @@ use crate::ccr::board::Position;
 use crate::types::{Colour, Move, Square};
 
 /// The rotation applied to each rank word's term: distinct primes below 64, no two of them
-/// 32 apart (a rotation by 32 swaps the halves of a term, and the first version of this key,
-/// with 29 and 61 for ranks 5 and 1, collided through exactly that: docs/BENCHMARKS.md).
+/// 32 apart (a rotation by 32 swaps the halves of a term, so two ranks rotated 32 apart
+/// collide whenever their terms are halves swapped: docs/BENCHMARKS.md, "Keys").
 pub const ROTATIONS: [u32; 8] = [3, 7, 13, 19, 23, 31, 41, 47];
 
 /// The multipliers of [`mix`]: odd, so each multiplication is a bijection on u64.
@@ -28,8 +28,8 @@ const MIX_2: u64 = 0x94D0_49BB_1331_11EB;
 
 /// The mixing function, the finaliser of splitmix64: xor-shifts and multiplications by odd
 /// constants, each a bijection on u64, so different words always give different terms, and
-/// every output bit depends on every input bit. (One multiplication and one fold, the first
-/// version, left structure that showed as collisions: docs/BENCHMARKS.md.)
+/// every output bit depends on every input bit. (One multiplication and one fold leave
+/// structure that shows as collisions: docs/BENCHMARKS.md, "Keys".)
 #[inline(always)]
 pub const fn mix(x: u64) -> u64 {
     let x = (x ^ (x >> 30)).wrapping_mul(MIX_1);

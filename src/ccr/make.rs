@@ -33,9 +33,9 @@ impl Position {
     /// The common move touches two nibbles with two read-modify-writes; every special move
     /// (double push, castling, en passant, promotion) takes one branch to `special`, last.
     /// Each value is used as soon as it is known and the call comes after everything else,
-    /// so that few values live at once: on i686 (seven general registers) the leaf loop
-    /// spilled the piece, the target and the side around the call when `special` came
-    /// first (docs/BENCHMARKS.md, "Fewer live values on i686").
+    /// so that few values live at once: on i686 (seven general registers) an earlier call
+    /// makes the leaf loop spill the piece, the target and the side around it
+    /// (docs/BENCHMARKS.md, "Fewer live values on i686").
     #[inline(always)]
     pub fn play(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());

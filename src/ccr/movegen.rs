@@ -5,8 +5,8 @@
 //! change and one mask shift (two targets of the same word at once); sliders step the mask
 //! until it falls off the word, the word index leaves 0..8 or a piece blocks. The pawns go a
 //! rank word at a time (`Gen::pawns`): one shift of the word's pawn mask gives all their
-//! pushes, one more each capture direction, so no pawn costs a handler call (since issue #6;
-//! docs/BENCHMARKS.md, "Where i686 spends its extra instructions").
+//! pushes, one more each capture direction, so no pawn costs a handler call
+//! (docs/BENCHMARKS.md, "Where i686 spends its extra instructions").
 //!
 //! Legality, measured cheapest this way (docs/BENCHMARKS.md): king moves are checked against
 //! the enemy's attack table (WHITE_ATTACKS or BLACK_ATTACKS, in the board's geometry) and,
@@ -17,9 +17,9 @@
 //! (`pinned_pieces`, taken only when the pin scan found a pin). The moves are then legal as
 //! generated unless the move is an en-passant capture; only then does a filter pass run over
 //! the list, so the common node pays nothing for legality beyond the enemy's table and the
-//! pin scan. (The pins were filtered out of the list like en passant until issue #6: a pass
-//! over every move of every node with a pin, and a 64-bit pin set, which on i686 cost two
-//! registers and a double shift per move.)
+//! pin scan. Filtering pinned pieces' moves out of the list as well would cost a pass over
+//! every move of every node with a pin, and a 64-bit pin set, which on i686 takes two
+//! registers and a double shift per move.
 
 use crate::ccr::attacks::attacks_with_occupancy;
 use crate::ccr::board::{
@@ -163,8 +163,8 @@ impl Gen<'_> {
     #[inline(always)]
     fn pawns<const WHITE: bool>(&mut self, pawns: &[u32; 8]) {
         // Pawns stand on rank words 1 to 6 only (FEN parsing rejects the others). An index
-        // loop: the iterator form (`enumerate().take(7).skip(1)`) compiled to 3 instructions
-        // per leaf more on both architectures.
+        // loop: the iterator form (`enumerate().take(7).skip(1)`) compiles to more
+        // instructions per leaf on both architectures.
         #[allow(clippy::needless_range_loop)]
         for word in 1..7 {
             let here = pawns[word] & NIBBLE_LOW_BITS;
@@ -354,9 +354,8 @@ const fn move_table<'a>(colour: Colour, asm: bool) -> [Handler<Gen<'a>>; 16] {
 /// This loses to the portable ray walk (docs/BENCHMARKS.md, "The assembly in the
 /// generator"): the routine itself is cheaper than the walk, but the set it returns costs a
 /// call, eight stores and eight loads, tests and masks more than the walk, which pushes each
-/// square as it reaches it. The knights' and king's routines were wired the same way (commit
-/// 5a95bb2) and lost more (about 4 instructions per leaf on both architectures): a leap is a
-/// shift or two, less than the call. They serve only their benchmarks.
+/// square as it reaches it. The knights' and king's routines lose more when wired the same
+/// way: a leap is a shift or two, less than the call. They serve only their benchmarks.
 #[cfg(ccr_asm)]
 mod asm_targets {
     use super::Gen;

@@ -21,11 +21,11 @@
 //! boards in one `zmm` register (`simd/avx512.rs`, written with `asm!` because the crate's
 //! compilers, 1.85, predate the AVX-512 intrinsics; its header says how), AVX2 runs two
 //! boards' kernels side by side, the frame one board at a time where the CPU has neither.
-//! Per board on 256 positions (`cargo bench --bench attacks -- attacks_many`,
-//! docs/BENCHMARKS.md): AVX-512 pairs 2.4x faster than AVX2 one at a time, AVX2 pairs
-//! only 6 % (the out-of-order core already overlaps independent boards). Both colours of one
-//! board are a pair too ([`attack_tables`]): `AttackBlock::new`, built at every search node,
-//! takes them from there, 24 ns a block against 77 for the frame, `ccr bench` 1.16x faster.
+//! AVX-512 pairs pay well; AVX2 pairs little, because the out-of-order core already overlaps
+//! independent boards (`cargo bench --bench attacks -- attacks_many`; docs/BENCHMARKS.md,
+//! "Several boards at once"). Both colours of one board are a pair too ([`attack_tables`]):
+//! `AttackBlock::new`, built at every search node, takes them from there, because it is
+//! faster than the frame there too (docs/BENCHMARKS.md).
 
 use crate::ccr::Ccr;
 use crate::types::Colour;

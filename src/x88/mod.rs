@@ -1,4 +1,4 @@
-//! The 0x88 board, the classic mailbox the C.C.R. is measured against (SPEC section 7).
+//! The 0x88 board, the classic mailbox the C.C.R. is measured against.
 //!
 //! ```text
 //!            file:  a  b  c  d  e  f  g  h | off the board
@@ -28,9 +28,8 @@
 //! ```
 //!
 //! The whole position is then the 128 bytes, which copy-make copies with eight 16-byte
-//! moves. As a struct with the same fields beside the array it took 170 bytes, past what
-//! the compiler copies inline (without AVX): every make called `memcpy` twice, and perft 5
-//! of Kiwipete with the leaves made took 1.5 times as long.
+//! moves. As a struct with the same fields beside the array it would take 170 bytes, past
+//! what the compiler copies inline (without AVX), and every make would call `memcpy` twice.
 //!
 //! A piece list is unordered beyond the king first: a capture moves the last entry into
 //! the freed slot, and make finds a piece's slot by comparing all sixteen bytes at once.
@@ -68,20 +67,10 @@ const LISTS: [usize; 2] = [0x18, 0x38];
 
 /// A position on the 0x88 board: the 128-byte array and nothing else.
 ///
-/// Piece lists or a scan of the board per node, measured (best of 5, task-clock, on one
-/// machine while writing this module):
-///
-/// | perft                       | lists  | scan   |
-/// |-----------------------------|--------|--------|
-/// | Kiwipete 5, leaves counted  | 0.80 s | 1.01 s |
-/// | start 6, leaves counted     | 0.54 s | 0.72 s |
-/// | Kiwipete 5, leaves made     | 2.90 s | 2.55 s |
-/// | start 6, leaves made        | 1.64 s | 1.60 s |
-///
-/// The lists are kept: they make generation 20-25 % faster, and counting the leaves is
-/// the case of one make per generation, as in a search. Only making every leaf without
-/// generating behind it (193 million makes against 4 million generations) lets the
-/// cheaper make of the scan win.
+/// Piece lists rather than a scan of the board per node: the lists make generation faster,
+/// and a search makes one move per generation, as perft does when it counts the leaves.
+/// Only perft that makes every leaf without generating behind it (about fifty makes per
+/// generation) favours the cheaper make of a scan.
 #[derive(Copy, Clone)]
 #[repr(align(16))]
 pub struct X88 {

@@ -1,4 +1,4 @@
-"""`ccr bench` (SPEC section 8): OpenBench style, last stdout line `N nodes N nps`, the node
+"""`ccr bench` (README, "Command line"): OpenBench style, last stdout line `N nodes N nps`, the node
 count the same on every run."""
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ class StopThenGo(EngineCase):
         self.assert_searched([l.text for l in infos], 4, "the second go")
 
 
-class IssueSequence(WatchdogCase):
+class StopThenGoPipeline(WatchdogCase):
     def test_printf_sequence_gives_two_bestmoves(self):
         """The shell pipeline of a user who types fast: two go, two bestmove."""
         script = ("(printf 'uci\\nisready\\nposition startpos\\ngo infinite\\nstop\\n"
