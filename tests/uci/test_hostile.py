@@ -162,6 +162,7 @@ class ThreadsBeyondCores(EngineCase):
         e.send("position startpos")
         e.send("go infinite")
         time.sleep(0.3)
+        self.expect_exit()
         t = time.monotonic()
         code = e.quit(timeout=5)
         took = time.monotonic() - t
