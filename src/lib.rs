@@ -30,6 +30,7 @@ pub mod history;
 pub mod keystats;
 pub mod moves;
 pub mod perft;
+pub mod positions;
 pub mod repr;
 pub mod search;
 pub mod tiers;

@@ -25,6 +25,7 @@ use std::sync::OnceLock;
 use ccr::ccr::Position as CcrPosition;
 use ccr::ccr::attacks::{AttackBlock, AttackClass, attacks_of};
 use ccr::ccr::checks;
+use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, POSITION_6, STARTPOS};
 use ccr::types::{Colour, Square};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -36,12 +37,12 @@ use shakmaty::{
 /// Start positions: the six standard perft positions (opening, middlegame, the rook and
 /// pawn ending of position 3, promotions in positions 4 and 5) and a promotion race.
 const STARTS: [&str; 7] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    STARTPOS,
+    KIWIPETE,
+    POSITION_3,
+    POSITION_4,
+    POSITION_5,
+    POSITION_6,
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
 ];
 

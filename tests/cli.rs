@@ -4,25 +4,15 @@
 //! Results go to stdout (last line `Nodes searched: N`), timing to stderr; every error is
 //! exactly one stderr line `error: …`, exit status 2, nothing on stdout and no panic text.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::process::{Command, Output};
 
 use ccr::ccr::Position;
-
-const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-const EPD: &str = include_str!("data/standard-perft.epd");
-
-fn ccr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ccr"))
-        .args(args)
-        .output()
-        .expect("the ccr binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
-}
+use ccr::positions::{KIWIPETE, STARTPOS as STARTPOS_FEN};
+use common::cli::{assert_no_panic, ccr, text};
+use common::epd;
 
 /// Runs a command that must succeed; returns its stdout lines.
 fn success(args: &[&str]) -> Vec<String> {
@@ -78,12 +68,6 @@ fn failed(out: Output, args: &[&str]) -> String {
         "ccr {args:?}: {line:?}"
     );
     line
-}
-
-fn assert_no_panic(stderr: &str) {
-    for bad in ["panicked", "RUST_BACKTRACE", "stack backtrace", "thread '"] {
-        assert!(!stderr.contains(bad), "panic text in stderr: {stderr}");
-    }
 }
 
 /// Parses `--divide` output: the `move: count` lines and the total.
@@ -217,17 +201,9 @@ fn fen_option() {
 #[test]
 fn depth_2_counts_of_the_six_positions() {
     let mut checked = 0;
-    for line in EPD
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let mut parts = line.split(';');
-        let fen = parts.next().expect("a FEN").trim();
-        let expected: u64 = parts
-            .map(str::trim)
-            .find_map(|p| p.strip_prefix("D2 "))
-            .and_then(|n| n.trim().parse().ok())
-            .expect("a D2 count");
+    for case in epd::load("standard-perft.epd") {
+        let fen = case.fen.as_str();
+        let expected = case.count(2).expect("a D2 count");
         assert_eq!(nodes(&["perft", "2", "--fen", fen]), expected, "{fen}");
         assert_eq!(
             nodes(&["perft", "2", "--bulk", "--fen", fen]),
@@ -616,11 +592,8 @@ fn codes_from_fen(fen: &str) -> [usize; 64] {
 #[test]
 fn bitboards_partition_the_board() {
     let mut checked = 0;
-    for fen in EPD
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fen = fen.split(';').next().unwrap().trim();
+    for fen in epd::fens("standard-perft.epd") {
+        let fen = fen.as_str();
         let boards = bitboards(fen);
         let codes = codes_from_fen(fen);
         for (i, &code) in codes.iter().enumerate() {

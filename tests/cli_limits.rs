@@ -11,6 +11,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use ccr::ccr::Position;
+use ccr::positions::KIWIPETE;
 
 /// How long any one run may take before it counts as hung.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -181,7 +182,7 @@ fn other_commands_in_a_small_address_space() {
     )
     .unwrap();
     let weights = dir.join("weights.rs");
-    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let fen = KIWIPETE;
     for (args, stdin) in [
         (vec!["perft", "4", "--divide", "--fen", fen], ""),
         (vec!["perft", "4", "--repr", "x88"], ""),

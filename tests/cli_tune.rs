@@ -2,19 +2,12 @@
 //! of range, a fit that diverges, and an output that is the training data itself are each
 //! one stderr line `error: …` with exit status 2, and no weights file is written.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn ccr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ccr"))
-        .args(args)
-        .output()
-        .expect("the ccr binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::cli::{ccr, text};
 
 /// A fresh directory holding a small training set, `data.txt`.
 fn setup(name: &str) -> (PathBuf, PathBuf) {

@@ -10,6 +10,8 @@
 //! conversion itself square by square, every SIMD tier against the portable loop. A few hundred
 //! positions sampled from the games are then compared by perft(3) in every representation.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -24,25 +26,21 @@ use ccr::convert::Asm;
 use ccr::convert::{Conversion, Portable, Simd, portable};
 use ccr::moves::MoveList;
 use ccr::perft::{Leaves, divide, perft};
+use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::repr::Representation;
 use ccr::tiers::Tier;
-use ccr::types::{Move, MoveKind, PieceCode, Square};
+use ccr::types::{Move, MoveKind, Square};
 use ccr::x88::X88;
+use common::games::choose_move;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::rand_core::SeedableRng;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _, Role};
 
 /// Start positions: the initial position, Kiwipete, the pawn ending of "position 3"
 /// (rich in en passant and rook checks along the rank), "position 4" (promotions,
 /// castling rights of one side only) and "position 5".
-const STARTS: [&str; 5] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-];
+const STARTS: [&str; 5] = [STARTPOS, KIWIPETE, POSITION_3, POSITION_4, POSITION_5];
 
 /// Seeded games per start position.
 const GAMES_PER_START: u64 = 200;
@@ -309,32 +307,6 @@ fn check_conversions(pos: &CcrPosition) {
             pos.to_fen()
         );
     }
-}
-
-/// Picks a random legal move.
-///
-/// The choice is biased toward pawn moves and captures (each weighs four times a quiet
-/// piece move, a pawn capture sixteen times, castling twice), so the games reach
-/// promotions, en passant and thinned-out endings instead of shuffling pieces until the
-/// fifty-move rule.
-fn choose_move(pos: &CcrPosition, moves: &[Move], rng: &mut Xoshiro256PlusPlus) -> Move {
-    let weight = |mv: Move| -> u64 {
-        let pawn = pos.board.get(mv.from()).piece_type() == PieceCode::PAWN;
-        let capture =
-            pos.board.get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
-        (if pawn { 4 } else { 1 }) * (if capture { 4 } else { 1 })
-            + u64::from(mv.kind() == MoveKind::Castle)
-    };
-    let total: u64 = moves.iter().map(|&mv| weight(mv)).sum();
-    let mut pick = rng.next_u64() % total;
-    for &mv in moves {
-        let w = weight(mv);
-        if pick < w {
-            return mv;
-        }
-        pick -= w;
-    }
-    unreachable!("the pick is below the total weight")
 }
 
 /// shakmaty's FEN, printing the en-passant square after every double push as ccr does.

@@ -1,20 +1,15 @@
 //! FEN in and out: round trips on canonical FENs, the four-field form, and one rejection
 //! test per [`FenError`] class, including hostile input (empty, non-ASCII, very long).
 
-use ccr::ccr::{FenError, Position};
-use ccr::types::{Colour, Square};
+mod common;
 
-const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const EPD: &str = include_str!("data/standard-perft.epd");
+use ccr::ccr::{FenError, Position};
+use ccr::positions::STARTPOS;
+use ccr::types::{Colour, Square};
 
 /// The FENs of the standard perft file, without their `;D…` annotations.
 fn epd_fens() -> Vec<String> {
-    let fens: Vec<String> = EPD
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
-        .collect();
+    let fens = common::epd::fens("standard-perft.epd");
     assert_eq!(fens.len(), 6, "the standard file holds six positions");
     fens
 }

@@ -17,13 +17,17 @@
 //!
 //! Failures print the FENs and the moves that led to them.
 
+mod common;
+
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
 use ccr::ccr::Position;
 use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
+use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::types::{Colour, Move, MoveKind, PieceCode};
+use common::games::choose_move;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use shakmaty::fen::Fen;
@@ -35,11 +39,11 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 /// passant, rook checks along the rank), position 4 (promotions, one side's castling rights),
 /// position 5, and a position with pawns on both sides of each other's double pushes.
 const STARTS: [&str; 6] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    STARTPOS,
+    KIWIPETE,
+    POSITION_3,
+    POSITION_4,
+    POSITION_5,
     "r3k2r/p1p1p1p1/8/1P1P1P1P/1p1p1p1p/8/P1P1P1P1/R3K2R w KQkq - 0 1",
 ];
 
@@ -232,28 +236,6 @@ fn check_step(
     (after, scratch, zobrist_scratch)
 }
 
-/// Picks a random legal move, biased as in `tests/differential.rs`: a pawn move or a capture
-/// weighs four times a quiet piece move, a pawn capture sixteen times, castling one more.
-fn choose_move(pos: &Position, moves: &[Move], rng: &mut Xoshiro256PlusPlus) -> Move {
-    let weight = |mv: Move| -> u64 {
-        let pawn = pos.board.get(mv.from()).piece_type() == PieceCode::PAWN;
-        let capture =
-            pos.board.get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
-        (if pawn { 4 } else { 1 }) * (if capture { 4 } else { 1 })
-            + u64::from(mv.kind() == MoveKind::Castle)
-    };
-    let total: u64 = moves.iter().map(|&mv| weight(mv)).sum();
-    let mut pick = rng.next_u64() % total;
-    for &mv in moves {
-        let w = weight(mv);
-        if pick < w {
-            return mv;
-        }
-        pick -= w;
-    }
-    unreachable!("the pick is below the total weight")
-}
-
 /// The games, played once and shared by the tests, with their coverage.
 fn games() -> &'static (Games, Coverage) {
     static GAMES: OnceLock<(Games, Coverage)> = OnceLock::new();
@@ -339,29 +321,12 @@ fn trees() -> &'static [(&'static str, String, String, u64)] {
     static TREES: OnceLock<Vec<(&'static str, String, String, u64)>> = OnceLock::new();
     TREES.get_or_init(|| {
         let mut trees = Vec::new();
-        for (file, text) in [
-            (
-                "standard-perft.epd",
-                include_str!("data/standard-perft.epd"),
-            ),
-            ("tricky-perft.epd", include_str!("data/tricky-perft.epd")),
-        ] {
-            for l in text.lines().map(str::trim) {
-                if l.is_empty() || l.starts_with('#') {
-                    continue;
-                }
-                let mut fields = l.split(';').map(str::trim);
-                let fen = fields.next().expect("a FEN").to_string();
-                let (mut id, mut leaves) = (fen.clone(), None);
-                for field in fields {
-                    if let Some(name) = field.strip_prefix("id ") {
-                        id = name.to_string();
-                    } else if let Some(n) = field.strip_prefix(&format!("D{TREE_DEPTH} ")) {
-                        leaves = Some(n.parse().expect("a count"));
-                    }
-                }
-                let leaves = leaves.unwrap_or_else(|| panic!("no D{TREE_DEPTH} count in {l}"));
-                trees.push((file, id, fen, leaves));
+        for file in ["standard-perft.epd", "tricky-perft.epd"] {
+            for case in common::epd::load(file) {
+                let leaves = case
+                    .count(TREE_DEPTH as u32)
+                    .unwrap_or_else(|| panic!("no D{TREE_DEPTH} count in {}", case.id));
+                trees.push((file, case.id, case.fen, leaves));
             }
         }
         trees

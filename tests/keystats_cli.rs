@@ -3,25 +3,12 @@
 //! are one stderr line `error: …` with exit status 2 and nothing on stdout; SIGINT and
 //! SIGTERM remove the working files before the process ends.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn ccr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ccr"))
-        .args(args)
-        .output()
-        .expect("the ccr binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
-}
-
-fn assert_no_panic(stderr: &str) {
-    for bad in ["panicked", "RUST_BACKTRACE", "stack backtrace", "thread '"] {
-        assert!(!stderr.contains(bad), "panic text in stderr: {stderr}");
-    }
-}
+use common::cli::{assert_no_panic, ccr, text};
 
 /// A fresh directory for one test's working files.
 fn scratch(name: &str) -> PathBuf {

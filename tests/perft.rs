@@ -4,6 +4,8 @@
 //! `cargo test`; the deep ones are `#[ignore]`d and run by `make test-deep` (which `make test`
 //! runs).
 
+mod common;
+
 #[cfg(ccr_asm)]
 use ccr::asm::AsmPosition;
 use ccr::bitboard::{Bitboards, Hybrid};
@@ -16,42 +18,10 @@ use ccr::perft::{Leaves, divide, perft};
 use ccr::repr::Representation;
 use ccr::tiers::Tier;
 use ccr::x88::X88;
+use common::epd::load;
 
 /// The largest count checked in the quick suite (a few seconds for all positions).
 const QUICK_NODES: u64 = 20_000_000;
-
-/// One EPD line: the FEN, its id and the (depth, count) pairs.
-struct Case {
-    fen: String,
-    id: String,
-    counts: Vec<(u32, u64)>,
-}
-
-fn load(file: &str) -> Vec<Case> {
-    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let mut fields = line.split(';');
-            let fen = fields.next().expect("a FEN").trim().to_string();
-            let (mut id, mut counts) = (fen.clone(), Vec::new());
-            for field in fields {
-                let field = field.trim();
-                if let Some(name) = field.strip_prefix("id ") {
-                    id = name.to_string();
-                } else if let Some(rest) = field.strip_prefix('D') {
-                    let (d, n) = rest.split_once(' ').expect("`Dn count`");
-                    counts.push((
-                        d.parse().expect("a depth"),
-                        n.trim().parse().expect("a count"),
-                    ));
-                }
-            }
-            Case { fen, id, counts }
-        })
-        .collect()
-}
 
 fn check<R: Representation>(file: &str, selected: impl Fn(u64) -> bool, leaves: Leaves) {
     let cases = load(file);

@@ -7,6 +7,7 @@
 //! the ordering and pruning of captures (is the target defended, by which class).
 
 mod ordering;
+mod params;
 pub mod time;
 pub mod tt;
 
@@ -20,6 +21,7 @@ use crate::eval::evaluate_with;
 use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
 use ordering::{Class, MovePicker, piece_value};
+use params::*;
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
 
@@ -204,27 +206,6 @@ struct Worker<'a> {
     root_moves: Vec<Move>,
 }
 
-/// `ln(i) × 1024`, rounded, for i in 1..64 (integers, so that every build reduces alike and
-/// `ccr bench` counts the same nodes on i686 and x86_64).
-#[rustfmt::skip]
-const LN_1024: [i64; 64] = [
-    0, 0, 710, 1125, 1420, 1648, 1835, 1993,
-    2129, 2250, 2358, 2455, 2545, 2627, 2702, 2773,
-    2839, 2901, 2960, 3015, 3068, 3118, 3165, 3211,
-    3254, 3296, 3336, 3375, 3412, 3448, 3483, 3516,
-    3549, 3580, 3611, 3641, 3670, 3698, 3725, 3751,
-    3777, 3803, 3827, 3851, 3875, 3898, 3921, 3943,
-    3964, 3985, 4006, 4026, 4046, 4066, 4085, 4104,
-    4122, 4140, 4158, 4175, 4193, 4210, 4226, 4243,
-];
-
-/// Late-move reduction by depth and move number: `0.75 + ln d × ln n / 2.25` plies.
-fn reduction(depth: i32, moves: usize) -> i32 {
-    let (d, n) = (depth.clamp(1, 63) as usize, moves.clamp(1, 63));
-    // Both logarithms carry a factor 1024: 2.25 × 1024² = 2,359,296.
-    ((1_769_472 + LN_1024[d] * LN_1024[n]) / 2_359_296) as i32
-}
-
 impl<'a> Worker<'a> {
     fn new(
         search: &'a Search<'a>,
@@ -351,8 +332,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.seldepth = 0;
-            let mut window = 25;
-            let (mut alpha, mut beta) = if depth >= 5 && score.abs() < MATE_BOUND {
+            let mut window = ASPIRATION_WINDOW;
+            let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && score.abs() < MATE_BOUND
+            {
                 (score - window, score + window)
             } else {
                 (-INFINITY, INFINITY)
@@ -486,14 +468,16 @@ impl<'a> Worker<'a> {
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta near the leaves, a quiet move will not undo it.
-            let margin = 80 * (depth - improving as i32);
-            if depth <= 6 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
+            let margin = RFP_MARGIN * (depth - improving as i32);
+            if depth <= RFP_MAX_DEPTH && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
             }
             // Null move: if passing still holds beta, a real move will too (not in pawn
             // endings, where passing can be the only good move: zugzwang).
-            if !after_null && depth >= 3 && static_eval >= beta && has_pieces(pos, us) {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+            if !after_null && depth >= NMP_MIN_DEPTH && static_eval >= beta && has_pieces(pos, us) {
+                let r = NMP_BASE
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 let (child, child_key) = pos.make_null_keyed(key);
                 self.history.push(child_key, child.halfmove_clock);
                 let score = -self.negamax(
@@ -517,7 +501,7 @@ impl<'a> Worker<'a> {
 
         // Internal iterative reduction: with no hash move the ordering is a guess, so a deep
         // node is searched a ply shallower (its entry gives the next visit a move).
-        if tt_move.is_none() && depth >= 4 {
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= 1;
         }
 
@@ -550,9 +534,11 @@ impl<'a> Worker<'a> {
             // give check (a check is the move most likely to change what the static score
             // says: the mating attacks these prunings would hide).
             let prunable = !pv_node && !in_check && quiet && best > -MATE_BOUND;
-            let late_move = (3 + 2 * depth * depth) / (2 - improving as i32);
-            let late = prunable && depth <= 3 && searched >= late_move as usize;
-            let futile = prunable && depth <= 2 && static_eval + 100 + 100 * depth <= alpha;
+            let late_move = late_move_limit(depth, improving);
+            let late = prunable && depth <= LMP_MAX_DEPTH && searched >= late_move as usize;
+            let futile = prunable
+                && depth <= FUTILITY_MAX_DEPTH
+                && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
             let (child, child_key) = pos.make_keyed(mv, key);
             if (late || futile) && !child.in_check() {
                 continue;
@@ -564,7 +550,7 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && !in_check && searched >= 2 {
+                if depth >= LMR_MIN_DEPTH && quiet && !in_check && searched >= LMR_MIN_MOVES {
                     r = reduction(depth, searched);
                     if pv_node {
                         r -= 1;
@@ -575,7 +561,8 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
-                    r -= self.quiet_history[us as usize][mv.from().index()][mv.to().index()] / 8192;
+                    r -= self.quiet_history[us as usize][mv.from().index()][mv.to().index()]
+                        / LMR_HISTORY_DIVISOR;
                     if r > 0 && child.in_check() {
                         r = 0;
                     }
@@ -721,7 +708,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 // Delta pruning: even winning the piece clear leaves us below alpha.
-                if stand_pat + captured_value(pos, mv) + 200 <= alpha {
+                if stand_pat + captured_value(pos, mv) + DELTA_MARGIN <= alpha {
                     continue;
                 }
             }
@@ -777,11 +764,11 @@ impl<'a> Worker<'a> {
             killers[1] = killers[0];
             killers[0] = mv;
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
         let table = &mut self.quiet_history[us as usize];
         let mut update = |m: Move, delta: i32| {
             let h = &mut table[m.from().index()][m.to().index()];
-            *h += delta - *h * delta.abs() / 16_384;
+            *h += delta - *h * delta.abs() / HISTORY_MAX;
         };
         update(mv, bonus);
         for &m in tried {

@@ -2,6 +2,7 @@
 //! and the fifty-move rule, stalemate, the limits, and determinism.
 
 use super::*;
+use crate::positions::KIWIPETE;
 
 fn search(fen: &str, limits: Limits) -> (Outcome, Vec<Info>) {
     search_after(fen, &[], limits)
@@ -151,7 +152,7 @@ fn node_limit_is_kept_on_one_thread() {
 
 #[test]
 fn same_search_same_nodes() {
-    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let fen = KIWIPETE;
     let (a, _) = search(fen, depth(6));
     let (b, _) = search(fen, depth(6));
     assert_eq!(a.nodes, b.nodes);

@@ -1,0 +1,128 @@
+//! What the integration tests share: the reader of the perft files in `tests/data/`,
+//! running the built `ccr` binary and the move choice of the random games (the standard
+//! positions by name are `ccr::positions`).
+//!
+//! This is `mod common;` in each test target (a folder without `main.rs` is not a target of
+//! its own). Each target uses a different part of it, hence the `dead_code` allowance.
+
+#![allow(dead_code)]
+
+/// The perft files: one position a line, `FEN ;D1 20 ;D2 400 … ;id name`, `#` comments.
+pub mod epd {
+    /// One EPD line: the FEN, its id and the (depth, count) pairs.
+    pub struct Case {
+        /// The FEN (everything before the first `;`).
+        pub fen: String,
+        /// The `;id` name, or the FEN when the line has none.
+        pub id: String,
+        /// The published perft counts as (depth, count), in file order.
+        pub counts: Vec<(u32, u64)>,
+    }
+
+    impl Case {
+        /// The published count at `depth`, if the line has one.
+        pub fn count(&self, depth: u32) -> Option<u64> {
+            self.counts
+                .iter()
+                .find(|&&(d, _)| d == depth)
+                .map(|&(_, n)| n)
+        }
+    }
+
+    /// The positions of `tests/data/{file}`, in file order.
+    pub fn load(file: &str) -> Vec<Case> {
+        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        parse(&text)
+    }
+
+    /// The positions of an EPD text, in order.
+    pub fn parse(text: &str) -> Vec<Case> {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|line| {
+                let mut fields = line.split(';');
+                let fen = fields.next().expect("a FEN").trim().to_string();
+                let (mut id, mut counts) = (fen.clone(), Vec::new());
+                for field in fields {
+                    let field = field.trim();
+                    if let Some(name) = field.strip_prefix("id ") {
+                        id = name.to_string();
+                    } else if let Some(rest) = field.strip_prefix('D') {
+                        let (d, n) = rest
+                            .split_once(' ')
+                            .unwrap_or_else(|| panic!("`Dn count` in {line}"));
+                        counts.push((
+                            d.parse().expect("a depth"),
+                            n.trim().parse().expect("a count"),
+                        ));
+                    }
+                }
+                Case { fen, id, counts }
+            })
+            .collect()
+    }
+
+    /// The FENs of `tests/data/{file}`, without their annotations.
+    pub fn fens(file: &str) -> Vec<String> {
+        load(file).into_iter().map(|case| case.fen).collect()
+    }
+}
+
+/// Running the built binary.
+pub mod cli {
+    use std::process::{Command, Output};
+
+    /// Runs `ccr args` to the end, with no standard input.
+    pub fn ccr(args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_ccr"))
+            .args(args)
+            .output()
+            .expect("the ccr binary runs")
+    }
+
+    /// Output bytes as text; the binary writes only UTF-8.
+    pub fn text(bytes: &[u8]) -> String {
+        String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+    }
+
+    /// Fails the test if `stderr` shows a panic.
+    pub fn assert_no_panic(stderr: &str) {
+        for bad in ["panicked", "RUST_BACKTRACE", "stack backtrace", "thread '"] {
+            assert!(!stderr.contains(bad), "panic text in stderr: {stderr}");
+        }
+    }
+}
+
+/// Random games for the differential tests.
+pub mod games {
+    use ccr::ccr::Position;
+    use ccr::types::{Move, MoveKind, PieceCode};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::RngCore;
+
+    /// Picks a random move of `moves`, biased toward pawn moves and captures (each weighs
+    /// four times a quiet piece move, a pawn capture sixteen times, castling twice), so the
+    /// games reach promotions, en passant and thinned-out endings instead of shuffling pieces
+    /// until the fifty-move rule.
+    pub fn choose_move(pos: &Position, moves: &[Move], rng: &mut Xoshiro256PlusPlus) -> Move {
+        let weight = |mv: Move| -> u64 {
+            let pawn = pos.board.get(mv.from()).piece_type() == PieceCode::PAWN;
+            let capture =
+                pos.board.get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
+            (if pawn { 4 } else { 1 }) * (if capture { 4 } else { 1 })
+                + u64::from(mv.kind() == MoveKind::Castle)
+        };
+        let total: u64 = moves.iter().map(|&mv| weight(mv)).sum();
+        let mut pick = rng.next_u64() % total;
+        for &mv in moves {
+            let w = weight(mv);
+            if pick < w {
+                return mv;
+            }
+            pick -= w;
+        }
+        unreachable!("the pick is below the total weight")
+    }
+}
