@@ -111,29 +111,27 @@ fn age_of(data: u64) -> u64 {
 impl TranspositionTable {
     /// A table of `megabytes` MiB (at least one bucket); `None` if the memory is not there.
     pub fn new(megabytes: usize) -> Option<TranspositionTable> {
-        Some(TranspositionTable {
-            buckets: buckets(megabytes)?,
+        buckets(megabytes).map(TranspositionTable::of)
+    }
+
+    /// A table holding `buckets`, its age 0.
+    fn of(buckets: Vec<Bucket>) -> TranspositionTable {
+        TranspositionTable {
+            buckets,
             age: AtomicU64::new(0),
-        })
+        }
     }
 
     /// The largest table of `megabytes` MiB or a power-of-two fraction of it that the memory
     /// allows, down to one bucket (0 MiB), with the MiB it has; `None` if not even that.
     pub fn fitting(megabytes: usize) -> Option<(TranspositionTable, usize)> {
         let (buckets, had) = fitting_buckets(megabytes)?;
-        let table = TranspositionTable {
-            buckets,
-            age: AtomicU64::new(0),
-        };
-        Some((table, had))
+        Some((TranspositionTable::of(buckets), had))
     }
 
     /// A table without entries (no memory taken): it finds nothing and keeps nothing.
     pub fn empty() -> TranspositionTable {
-        TranspositionTable {
-            buckets: Vec::new(),
-            age: AtomicU64::new(0),
-        }
+        TranspositionTable::of(Vec::new())
     }
 
     /// Its size in MiB as asked for (0 for the one-bucket table).
@@ -248,7 +246,6 @@ impl TranspositionTable {
     }
 }
 
-#[inline]
 /// `megabytes` MiB of empty buckets (at least one); `None` if the memory is not there.
 fn buckets(megabytes: usize) -> Option<Vec<Bucket>> {
     let bytes = megabytes.checked_mul(1 << 20)?;
