@@ -70,79 +70,152 @@ pub(crate) fn number(x: f64) -> String {
     }
 }
 
-impl Report {
-    /// The results as markdown tables.
-    pub fn to_markdown(&self) -> String {
-        let n = self.distinct.n;
-        let mut out = String::new();
-        let mut deviations = Vec::new();
-        let line = |out: &mut String, text: String| {
-            out.push_str(&text);
-            out.push('\n');
-        };
-        line(
-            &mut out,
-            "## Key statistics: the rotation key against Zobrist".to_string(),
-        );
-        line(&mut out, String::new());
-        line(
-            &mut out,
-            format!(
-                "- commit `{}`, seed {}, {} distinct positions requested",
-                self.commit,
-                self.seed,
-                group(self.requested)
-            ),
-        );
-        line(
-            &mut out,
-            format!(
-                "- **n = {} distinct positions** (equal board, side to move, castling rights and \
-                 keyed en-passant file count once; clocks ignored), from {} generated: {} in \
-                 perft-tree walks (every node to ply {}, ply {} in part) and {} in {} seeded \
-                 random games",
-                group(n),
-                group(self.generated.iter().sum()),
-                group(self.generated[0]),
-                self.tree_ply.saturating_sub(1),
-                self.tree_ply,
-                group(self.generated[1]),
-                group(self.games)
-            ),
-        );
-        line(
-            &mut out,
-            format!(
-                "- distinct positions seen only in the trees: {}, only in the games: {}, in both: {}",
-                group(self.distinct.by_source[0]),
-                group(self.distinct.by_source[1]),
-                group(self.distinct.by_source[2])
-            ),
-        );
-        line(
-            &mut out,
-            format!(
-                "- time: generate {:.1} s, deduplicate {:.1} s, count {:.1} s, cost {:.1} s; \
-                 {} generation pass(es), {} bucket files per pass",
-                self.seconds[0],
-                self.seconds[1],
-                self.seconds[2],
-                self.seconds[3],
-                self.passes,
-                self.buckets
-            ),
-        );
-        line(&mut out, String::new());
+/// How a column's cells are aligned (markdown's `---` or `---:`).
+#[derive(Copy, Clone)]
+enum Align {
+    Left,
+    Right,
+}
 
-        // Full collisions.
-        line(&mut out, "### Full 64-bit collisions".to_string());
-        line(&mut out, String::new());
-        line(
-            &mut out,
-            "| key | distinct positions | distinct keys | colliding pairs | expected (birthday) | significance |"
-                .to_string(),
-        );
-        line(&mut out, "|---|---:|---:|---:|---:|---|".to_string());
+use Align::{Left, Right};
+
+/// A markdown table: the header, how each column is aligned, and the rows. An empty cell is
+/// written `| |`.
+struct Table {
+    columns: Vec<(&'static str, Align)>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these columns and no rows.
+    fn new(columns: &[(&'static str, Align)]) -> Table {
+        Table {
+            columns: columns.to_vec(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row (one cell per column).
+    fn row(&mut self, cells: Vec<String>) {
+        debug_assert_eq!(cells.len(), self.columns.len(), "a cell per column");
+        self.rows.push(cells);
+    }
+
+    /// The header, the alignment row and the rows, each line ending in a newline.
+    fn render(&self) -> String {
+        let line = |cells: &mut dyn Iterator<Item = &str>| {
+            let cells: Vec<String> = cells
+                .map(|cell| match cell {
+                    "" => " ".to_string(),
+                    cell => format!(" {cell} "),
+                })
+                .collect();
+            format!("|{}|\n", cells.join("|"))
+        };
+        let mut out = line(&mut self.columns.iter().map(|&(name, _)| name));
+        let align: Vec<&str> = self
+            .columns
+            .iter()
+            .map(|&(_, align)| match align {
+                Left => "---",
+                Right => "---:",
+            })
+            .collect();
+        out.push_str(&format!("|{}|\n", align.join("|")));
+        for row in &self.rows {
+            out.push_str(&line(&mut row.iter().map(String::as_str)));
+        }
+        out
+    }
+}
+
+/// Appends a report section: its heading, an introduction if any, the table and what
+/// follows it, each block followed by a blank line.
+fn section(out: &mut String, heading: &str, intro: Option<String>, table: &Table, after: &str) {
+    out.push_str(&format!("### {heading}\n\n"));
+    if let Some(intro) = intro {
+        out.push_str(&format!("{intro}\n\n"));
+    }
+    out.push_str(&table.render());
+    out.push_str(after);
+    out.push('\n');
+}
+
+impl Report {
+    /// The results as markdown: the summary, one table per measurement, then the deviations
+    /// from a uniform random key.
+    pub fn to_markdown(&self) -> String {
+        let mut out = self.summary();
+        let mut deviations = Vec::new();
+        self.collisions_section(&mut out, &mut deviations);
+        self.truncated_section(&mut out, &mut deviations);
+        self.spread_section(&mut out, &mut deviations);
+        self.avalanche_section(&mut out);
+        self.cost_section(&mut out);
+        out.push_str("### Deviations\n\n");
+        if deviations.is_empty() {
+            out.push_str(
+                "None: no full collision, and every truncated-key and index-spread figure of both \
+                 keys is within |z| ≤ 4 (or a Poisson tail ≥ 10^-4) of a uniform random key.\n",
+            );
+        } else {
+            out.push_str(
+                "Figures beyond |z| > 4 (or a Poisson tail < 10^-4) of a uniform random key, \
+                 or full collisions:\n\n",
+            );
+            for d in deviations {
+                out.push_str(&format!("- {d}\n"));
+            }
+        }
+        out
+    }
+
+    /// The title and what was measured: the positions, their sources, the time spent.
+    fn summary(&self) -> String {
+        format!(
+            "## Key statistics: the rotation key against Zobrist\n\n\
+             - commit `{}`, seed {}, {} distinct positions requested\n\
+             - **n = {} distinct positions** (equal board, side to move, castling rights and \
+             keyed en-passant file count once; clocks ignored), from {} generated: {} in \
+             perft-tree walks (every node to ply {}, ply {} in part) and {} in {} seeded \
+             random games\n\
+             - distinct positions seen only in the trees: {}, only in the games: {}, in both: {}\n\
+             - time: generate {:.1} s, deduplicate {:.1} s, count {:.1} s, cost {:.1} s; \
+             {} generation pass(es), {} bucket files per pass\n\n",
+            self.commit,
+            self.seed,
+            group(self.requested),
+            group(self.distinct.n),
+            group(self.generated.iter().sum()),
+            group(self.generated[0]),
+            self.tree_ply.saturating_sub(1),
+            self.tree_ply,
+            group(self.generated[1]),
+            group(self.games),
+            group(self.distinct.by_source[0]),
+            group(self.distinct.by_source[1]),
+            group(self.distinct.by_source[2]),
+            self.seconds[0],
+            self.seconds[1],
+            self.seconds[2],
+            self.seconds[3],
+            self.passes,
+            self.buckets
+        )
+    }
+
+    /// Full 64-bit collisions against the birthday expectation, and the positions behind
+    /// the repeated keys found.
+    fn collisions_section(&self, out: &mut String, deviations: &mut Vec<String>) {
+        let n = self.distinct.n;
+        let mut table = Table::new(&[
+            ("key", Left),
+            ("distinct positions", Right),
+            ("distinct keys", Right),
+            ("colliding pairs", Right),
+            ("expected (birthday)", Right),
+            ("significance", Left),
+        ]);
         for (scheme, scheme_name) in SCHEMES.iter().enumerate() {
             let pairs = self.pairs[2 * scheme].pairs_at(64);
             let expected = expected_pairs(n, 64);
@@ -153,58 +226,39 @@ impl Report {
                     scheme_name, pairs
                 ));
             }
-            let distinct_keys = self.pairs[2 * scheme].distinct;
-            line(
-                &mut out,
-                format!(
-                    "| {} | {} | {} | {} | {} | {} |",
-                    scheme_name,
-                    group(n),
-                    group(distinct_keys),
-                    group(pairs),
-                    number(expected),
-                    sig
-                ),
-            );
+            table.row(vec![
+                scheme_name.to_string(),
+                group(n),
+                group(self.pairs[2 * scheme].distinct),
+                group(pairs),
+                number(expected),
+                sig,
+            ]);
         }
+        let mut shared = String::new();
         for (scheme, scheme_name) in SCHEMES.iter().enumerate() {
             for (key, fens) in &self.collisions[scheme] {
-                line(
-                    &mut out,
-                    format!(
-                        "\n{} key {key:016x} is shared by: {}",
-                        scheme_name,
-                        fens.iter()
-                            .map(|f| format!("`{f}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                );
+                let fens: Vec<String> = fens.iter().map(|f| format!("`{f}`")).collect();
+                shared.push_str(&format!(
+                    "\n{scheme_name} key {key:016x} is shared by: {}\n",
+                    fens.join(", ")
+                ));
             }
         }
-        line(&mut out, String::new());
+        section(out, "Full 64-bit collisions", None, &table, &shared);
+    }
 
-        // Truncated keys.
-        line(
-            &mut out,
-            "### Truncated keys against the birthday expectation".to_string(),
-        );
-        line(&mut out, String::new());
-        line(
-            &mut out,
-            format!(
-                "Pairs of distinct positions whose keys agree in the top (or low) k bits, against \
-                 n(n-1)/2 / 2^k for n = {}. z for 10 or more expected pairs, else the Poisson tail.",
-                group(n)
-            ),
-        );
-        line(&mut out, String::new());
-        line(
-            &mut out,
-            "| key | bits compared | observed pairs | expected pairs | observed/expected | significance |"
-                .to_string(),
-        );
-        line(&mut out, "|---|---|---:|---:|---:|---|".to_string());
+    /// Pairs agreeing in the top or low k bits against the birthday expectation.
+    fn truncated_section(&self, out: &mut String, deviations: &mut Vec<String>) {
+        let n = self.distinct.n;
+        let mut table = Table::new(&[
+            ("key", Left),
+            ("bits compared", Left),
+            ("observed pairs", Right),
+            ("expected pairs", Right),
+            ("observed/expected", Right),
+            ("significance", Left),
+        ]);
         for bits in [32, 40, 48, 56] {
             for (scheme, scheme_name) in SCHEMES.iter().enumerate() {
                 for (view, name) in ["top", "low"].iter().enumerate() {
@@ -219,41 +273,43 @@ impl Report {
                             number(expected)
                         ));
                     }
-                    line(
-                        &mut out,
-                        format!(
-                            "| {} | {name} {bits} | {} | {} | {} | {} |",
-                            scheme_name,
-                            group(observed),
-                            number(expected),
-                            ratio(observed as f64, expected),
-                            sig
-                        ),
-                    );
+                    table.row(vec![
+                        scheme_name.to_string(),
+                        format!("{name} {bits}"),
+                        group(observed),
+                        number(expected),
+                        ratio(observed as f64, expected),
+                        sig,
+                    ]);
                 }
             }
         }
-        line(&mut out, String::new());
+        let intro = format!(
+            "Pairs of distinct positions whose keys agree in the top (or low) k bits, against \
+             n(n-1)/2 / 2^k for n = {}. z for 10 or more expected pairs, else the Poisson tail.",
+            group(n)
+        );
+        section(
+            out,
+            "Truncated keys against the birthday expectation",
+            Some(intro),
+            &table,
+            "",
+        );
+    }
 
-        // Index spread.
-        line(
-            &mut out,
-            "### Transposition-table index spread (chi-square against uniform)".to_string(),
-        );
-        line(&mut out, String::new());
-        line(
-            &mut out,
-            "Slot counts of the n distinct positions in a table of 2^b slots indexed by the key's \
-             low or top b bits; z = (chi² − df) / sqrt(2 df), about N(0, 1) for a uniform key \
-             when there are 5 or more positions per slot."
-                .to_string(),
-        );
-        line(&mut out, String::new());
-        line(
-            &mut out,
-            "| key | slots | index | positions per slot | chi² | df | z |".to_string(),
-        );
-        line(&mut out, "|---|---:|---|---:|---:|---:|---:|".to_string());
+    /// The chi-square of a table's slot counts, indexed by the low or top bits.
+    fn spread_section(&self, out: &mut String, deviations: &mut Vec<String>) {
+        let n = self.distinct.n;
+        let mut table = Table::new(&[
+            ("key", Left),
+            ("slots", Right),
+            ("index", Left),
+            ("positions per slot", Right),
+            ("chi²", Right),
+            ("df", Right),
+            ("z", Right),
+        ]);
         for bits in TABLE_BITS {
             for (scheme, scheme_name) in SCHEMES.iter().enumerate() {
                 for (view, name) in ["low", "top"].iter().enumerate() {
@@ -268,140 +324,159 @@ impl Report {
                             scheme_name
                         ));
                     }
-                    line(
-                        &mut out,
-                        format!(
-                            "| {} | 2^{bits} | {name} {bits} bits | {per_slot:.2} | {} | {} | {z:+.2} |",
-                            scheme_name,
-                            number(chi2),
-                            group((1u64 << bits) - 1)
-                        ),
-                    );
+                    table.row(vec![
+                        scheme_name.to_string(),
+                        format!("2^{bits}"),
+                        format!("{name} {bits} bits"),
+                        format!("{per_slot:.2}"),
+                        number(chi2),
+                        group((1u64 << bits) - 1),
+                        format!("{z:+.2}"),
+                    ]);
                 }
             }
         }
-        line(&mut out, String::new());
+        let intro = "Slot counts of the n distinct positions in a table of 2^b slots indexed by \
+                     the key's low or top b bits; z = (chi² − df) / sqrt(2 df), about N(0, 1) \
+                     for a uniform key when there are 5 or more positions per slot.";
+        section(
+            out,
+            "Transposition-table index spread (chi-square against uniform)",
+            Some(intro.to_string()),
+            &table,
+            "",
+        );
+    }
 
-        // Avalanche.
-        line(
-            &mut out,
-            "### Bits flipped per move (avalanche)".to_string(),
-        );
-        line(&mut out, String::new());
-        line(
-            &mut out,
-            format!(
-                "popcount(key before ^ key after) over the {} moves made while generating; an \
-                 ideal key flips 32 ± 4 bits.",
-                group(self.avalanche[0].count())
-            ),
-        );
-        line(&mut out, String::new());
-        line(
-            &mut out,
-            "| key | moves | mean | sd | min | max | moves flipping < 16 bits |".to_string(),
-        );
-        line(&mut out, "|---|---:|---:|---:|---:|---:|---:|".to_string());
+    /// Bits flipped per move, against a uniform random key.
+    fn avalanche_section(&self, out: &mut String) {
+        let mut table = Table::new(&[
+            ("key", Left),
+            ("moves", Right),
+            ("mean", Right),
+            ("sd", Right),
+            ("min", Right),
+            ("max", Right),
+            ("moves flipping < 16 bits", Right),
+        ]);
         for (scheme, avalanche) in self.avalanche.iter().enumerate() {
             let few: u64 = avalanche.histogram[..16].iter().sum();
-            line(
-                &mut out,
-                format!(
-                    "| {} | {} | {:.3} | {:.3} | {} | {} | {} |",
-                    SCHEMES[scheme],
-                    group(avalanche.count()),
-                    avalanche.mean(),
-                    avalanche.sd(),
-                    avalanche.min(),
-                    avalanche.max(),
-                    group(few)
-                ),
-            );
+            table.row(vec![
+                SCHEMES[scheme].to_string(),
+                group(avalanche.count()),
+                format!("{:.3}", avalanche.mean()),
+                format!("{:.3}", avalanche.sd()),
+                avalanche.min().to_string(),
+                avalanche.max().to_string(),
+                group(few),
+            ]);
         }
-        line(
-            &mut out,
-            format!(
-                "| uniform random key (expected) | | 32 | 4 | | | {:.1} |",
-                self.avalanche[0].count() as f64 * binomial_below(16)
-            ),
+        let moves = self.avalanche[0].count();
+        let expected = format!("{:.1}", moves as f64 * binomial_below(16));
+        let uniform = [
+            "uniform random key (expected)",
+            "",
+            "32",
+            "4",
+            "",
+            "",
+            &expected,
+        ];
+        table.row(uniform.map(str::to_string).to_vec());
+        let intro = format!(
+            "popcount(key before ^ key after) over the {} moves made while generating; an \
+             ideal key flips 32 ± 4 bits.",
+            group(moves)
         );
-        line(&mut out, String::new());
+        section(
+            out,
+            "Bits flipped per move (avalanche)",
+            Some(intro),
+            &table,
+            "",
+        );
+    }
 
-        // Costs.
+    /// Nanoseconds per call of the key operations.
+    fn cost_section(&self, out: &mut String) {
         let c = &self.costs;
-        line(
-            &mut out,
-            "### Cost per key (ns per call, wall clock)".to_string(),
-        );
-        line(&mut out, String::new());
-        line(
-            &mut out,
-            format!(
-                "Median of three timed runs of {} calls each over {} moves of seeded random \
-                 games; wall clock on a busy or frequency-scaling machine is noisy (a few ns).",
-                group(c.calls),
-                group(c.calls.min(1 << 18))
+        let mut table = Table::new(&[
+            ("ns per call", Left),
+            ("rotation", Right),
+            ("zobrist", Right),
+        ]);
+        let rows = [
+            (
+                "make + incremental update (`make_keyed` / `make` + `Zobrist::update`)",
+                c.make_keyed,
+                c.make_zobrist_update,
             ),
-        );
-        line(&mut out, String::new());
-        line(&mut out, "| ns per call | rotation | zobrist |".to_string());
-        line(&mut out, "|---|---:|---:|".to_string());
-        line(
-            &mut out,
-            format!(
-                "| make + incremental update (`make_keyed` / `make` + `Zobrist::update`) | {:.2} | {:.2} |",
-                c.make_keyed, c.make_zobrist_update
+            (
+                "make + generic `KeyScheme::update`",
+                c.make_rotation_update,
+                c.make_zobrist_update,
             ),
-        );
-        line(
-            &mut out,
-            format!(
-                "| make + generic `KeyScheme::update` | {:.2} | {:.2} |",
-                c.make_rotation_update, c.make_zobrist_update
-            ),
-        );
-        line(
-            &mut out,
-            format!("| `make` alone | {:.2} | {:.2} |", c.make, c.make),
-        );
-        line(
-            &mut out,
-            format!(
-                "| **incremental update** (the first row minus `make`) | {:.2} | {:.2} |",
+            ("`make` alone", c.make, c.make),
+            (
+                "**incremental update** (the first row minus `make`)",
                 c.make_keyed - c.make,
-                c.make_zobrist_update - c.make
+                c.make_zobrist_update - c.make,
             ),
-        );
-        line(
-            &mut out,
-            format!(
-                "| **from scratch** (`KeyScheme::key`) | {:.2} | {:.2} |",
-                c.rotation_scratch, c.zobrist_scratch
+            (
+                "**from scratch** (`KeyScheme::key`)",
+                c.rotation_scratch,
+                c.zobrist_scratch,
             ),
-        );
-        line(&mut out, String::new());
-
-        line(&mut out, "### Deviations".to_string());
-        line(&mut out, String::new());
-        if deviations.is_empty() {
-            line(
-                &mut out,
-                "None: no full collision, and every truncated-key and index-spread figure of both \
-                 keys is within |z| ≤ 4 (or a Poisson tail ≥ 10^-4) of a uniform random key."
-                    .to_string(),
-            );
-        } else {
-            line(
-                &mut out,
-                "Figures beyond |z| > 4 (or a Poisson tail < 10^-4) of a uniform random key, \
-                 or full collisions:"
-                    .to_string(),
-            );
-            line(&mut out, String::new());
-            for d in deviations {
-                line(&mut out, format!("- {d}"));
-            }
+        ];
+        for (name, rotation, zobrist) in rows {
+            table.row(vec![
+                name.to_string(),
+                format!("{rotation:.2}"),
+                format!("{zobrist:.2}"),
+            ]);
         }
-        out
+        let intro = format!(
+            "Median of three timed runs of {} calls each over {} moves of seeded random \
+             games; wall clock on a busy or frequency-scaling machine is noisy (a few ns).",
+            group(c.calls),
+            group(c.calls.min(1 << 18))
+        );
+        section(
+            out,
+            "Cost per key (ns per call, wall clock)",
+            Some(intro),
+            &table,
+            "",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_render_as_markdown() {
+        let mut table = Table::new(&[("key", Left), ("pairs", Right), ("note", Left)]);
+        table.row(vec![
+            "rotation".to_string(),
+            "1,024".to_string(),
+            "z = +0.50".to_string(),
+        ]);
+        table.row(vec!["uniform".to_string(), String::new(), "32".to_string()]);
+        assert_eq!(
+            table.render(),
+            "| key | pairs | note |\n|---|---:|---|\n| rotation | 1,024 | z = +0.50 |\n| uniform | | 32 |\n"
+        );
+        let mut out = String::new();
+        section(
+            &mut out,
+            "Title",
+            Some("Intro.".to_string()),
+            &table,
+            "\nafter\n",
+        );
+        assert!(out.starts_with("### Title\n\nIntro.\n\n| key |"), "{out}");
+        assert!(out.ends_with("| uniform | | 32 |\n\nafter\n\n"), "{out}");
     }
 }
