@@ -1,7 +1,9 @@
 //! Key statistics: how good are an engine's transposition keys? Two keys (the rotation key
 //! and the Zobrist baseline of `ccr`), measured over `N` distinct positions that an
 //! [`Engine`] supplies. The crate knows identities and keys only; the engine (the `ccr`
-//! binary's `keystats` command) makes the positions and times its key operations.
+//! binary's `keystats` command) makes the positions and times its key operations. It does not
+//! depend on the engine's library, so that the `ccr` binary can depend on it (a crate that
+//! used `ccr` could not be a dependency of `ccr`'s own binary: a package cycle).
 //!
 //! **Positions.** The engine's two sources take turns, one position each: walks of the perft
 //! trees of the six standard positions (round `d` visits every node at ply `d` of the six
@@ -32,7 +34,8 @@
 //! same counts, the chi-square of a transposition table's slot counts (`Σc² = 2·pairs + n`).
 //!
 //! The working files live in `ccr-keystats-<pid>` under the chosen directory and are removed
-//! at the end (about 120 bytes of disk per distinct position at the peak: 50 per generated position, about 1.7 generated per distinct one, and 32 of keys).
+//! at the end (about 120 bytes of disk per distinct position at the peak: 50 per generated
+//! position, about 1.7 generated per distinct one, and 32 of keys).
 //! They are removed as well when the run fails (a full disk, a file-size limit, memory that
 //! cannot be had: every large buffer is reserved fallibly) or is stopped by SIGINT, SIGTERM or
 //! SIGHUP ([`catch_signals`]: the work loops see the signal and unwind).

@@ -23,7 +23,7 @@ use super::{Failure, emit};
 /// A game ends after this many plies at the latest.
 const MAX_GAME_PLIES: u32 = 400;
 
-/// Measure the rotation key against Zobrist over N distinct positions.
+/// The arguments of `ccr keystats`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Distinct positions to collect, at least (1000000, 1e8, 100M, …).
