@@ -45,6 +45,9 @@ export CCR_SIMD_SKIP_LOG ?= $(CURDIR)/target/simd-skips.log
 # Each step of `make test`, timed into target/test-steps.log for the summary.
 STEP = bash scripts/test-step.sh
 
+# The Rust commands take --workspace: the engine (this package) and keystats/ (ccr-keystats,
+# the key statistics), so that both are linted and tested.
+
 # The whole test suite (what CI runs, about 40 minutes on two cores): lints; the Rust tests in
 # release with the ignored ones (deep perft in every representation, the magics regenerated);
 # the fast Rust tests in a debug build (debug assertions, overflow checks); the benches'
@@ -53,7 +56,7 @@ STEP = bash scripts/test-step.sh
 # summary with the SIMD tiers that were not run.
 test: setup lint
 	@mkdir -p target && rm -f $(CCR_SIMD_SKIP_LOG) target/test-steps.log
-	$(STEP) "rust tests (release, with the ignored ones)" $(CARGO) test --release -- --include-ignored
+	$(STEP) "rust tests (release, with the ignored ones)" $(CARGO) test --release --workspace -- --include-ignored
 	$(STEP) "rust tests (debug)" $(MAKE) --no-print-directory test-debug
 	$(STEP) "bench cross-checks" $(MAKE) --no-print-directory test-benches
 	$(STEP) "uci tests" $(MAKE) --no-print-directory test-uci
@@ -69,7 +72,7 @@ test: setup lint
 DEBUG_SKIPS = --skip standard_positions --skip edge_cases \
 	--skip sampled_perft_agrees_with_shakmaty --skip bench_signature
 test-debug:
-	$(CARGO) test -- $(DEBUG_SKIPS)
+	$(CARGO) test --workspace -- $(DEBUG_SKIPS)
 
 # The benches' cross-checks (counts against shakmaty, cozy-chess and chess; SIMD and
 # assembly against the portable code), in criterion's test mode: each benchmark runs once,
@@ -120,11 +123,11 @@ tune: build
 # The ignored tests alone: the deep perft counts in every representation (minutes) and the
 # regeneration of the magics (`make test` runs them with the rest).
 test-deep: setup
-	$(CARGO) test --release -- --ignored
+	$(CARGO) test --release --workspace -- --ignored
 
 lint:
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 # The six standard positions at DEPTH (default 5), with speed, in REPR (ccr, x88, bitboard,
 # bitboard-native) with IMPL (portable; simd for the bitboard hybrid's conversion).
@@ -166,9 +169,9 @@ setup32:
 build32: setup32
 	$(CARGO32_RUN) build --release --target $(TARGET32)
 
-# The whole test suite (unit, integration and doctests) built for i686 and run here.
+# The whole test suite (unit, integration and doctests of both crates) built for i686 and run here.
 test32: setup32
-	$(CARGO32_RUN) test --release --target $(TARGET32) $(DOCTEST32)
+	$(CARGO32_RUN) test --release --workspace --target $(TARGET32) $(DOCTEST32)
 
 # The UCI tests on the i686 binary.
 test-uci32: setup-uci build32

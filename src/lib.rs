@@ -27,7 +27,6 @@ pub mod ccr;
 pub mod convert;
 pub mod eval;
 pub mod history;
-pub mod keystats;
 pub mod moves;
 pub mod perft;
 pub mod positions;

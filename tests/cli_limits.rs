@@ -6,12 +6,15 @@
 
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use ccr::ccr::Position;
 use ccr::positions::KIWIPETE;
+use common::cli::{arg, datagen_args, tune_args};
 
 /// How long any one run may take before it counts as hung.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -57,17 +60,9 @@ fn text(bytes: &[u8]) -> String {
 
 /// Asserts exit status 2 and a stderr that is exactly one `error: …` line; returns it.
 fn one_error(out: &Output, what: &str) -> String {
-    let stderr = text(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{what}: {:?} {stderr}",
-        out.status
-    );
-    assert_eq!(stderr.lines().count(), 1, "{what}: {stderr:?}");
-    assert!(stderr.starts_with("error: "), "{what}: {stderr:?}");
-    stderr.trim_end().to_string()
+    let line = last_error(out, what);
+    assert_eq!(text(&out.stderr).lines().count(), 1, "{what}: {line:?}");
+    line
 }
 
 /// Like [`one_error`] for commands that report progress on stderr: the error is the last
@@ -96,8 +91,33 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("a UTF-8 temp path")
+/// Two labelled positions in `dir/data.txt`, enough for `ccr tune` to run.
+fn training_data(dir: &Path) -> PathBuf {
+    let data = dir.join("data.txt");
+    std::fs::write(
+        &data,
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 12;0.5\n",
+    )
+    .unwrap();
+    data
+}
+
+/// The commands that read a position or a file, each with its standard input: key, tables
+/// and bitboards of `fen`, a short tune on `data` into `weights`, one datagen game into
+/// `generated`.
+fn commands_on<'a>(
+    fen: &'a str,
+    data: &'a Path,
+    weights: &'a Path,
+    generated: &'a Path,
+) -> Vec<(Vec<&'a str>, &'static str)> {
+    vec![
+        (vec!["key"], "8/8/8/8/8/8/8/K1k5 w - - 0 1\n"),
+        (vec!["tables", "--fen", fen], ""),
+        (vec!["bitboards", "--fen", fen], ""),
+        (tune_args(data, weights, "5"), ""),
+        (datagen_args(generated, "1", "50"), ""),
+    ]
 }
 
 /// Asserts that `data` is whole `FEN;RESULT` lines that the tuner reads as such.
@@ -175,51 +195,19 @@ fn input_larger_than_memory_is_one_error_line() {
 #[test]
 fn other_commands_in_a_small_address_space() {
     let dir = scratch("small");
-    let data = dir.join("data.txt");
-    std::fs::write(
-        &data,
-        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 12;0.5\n",
-    )
-    .unwrap();
-    let weights = dir.join("weights.rs");
+    let data = training_data(&dir);
+    let (weights, generated) = (dir.join("weights.rs"), dir.join("dg"));
     let fen = KIWIPETE;
-    for (args, stdin) in [
+    let mut commands = vec![
         (vec!["perft", "4", "--divide", "--fen", fen], ""),
         (vec!["perft", "4", "--repr", "x88"], ""),
         (
             vec!["perft", "4", "--repr", "bitboard-native", "--bulk"],
             "",
         ),
-        (vec!["key"], "8/8/8/8/8/8/8/K1k5 w - - 0 1\n"),
-        (vec!["tables", "--fen", fen], ""),
-        (vec!["bitboards", "--fen", fen], ""),
-        (
-            vec![
-                "tune",
-                "--data",
-                arg(&data),
-                "--out",
-                arg(&weights),
-                "--epochs",
-                "5",
-                "--from-move",
-                "1",
-            ],
-            "",
-        ),
-        (
-            vec![
-                "datagen",
-                "--games",
-                "1",
-                "--nodes",
-                "50",
-                "--out",
-                arg(&dir.join("dg")),
-            ],
-            "",
-        ),
-    ] {
+    ];
+    commands.extend(commands_on(fen, &data, &weights, &generated));
+    for (args, stdin) in commands {
         let out = run_in("ulimit -v 16000", "", &args, stdin);
         let stderr = text(&out.stderr);
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
@@ -239,24 +227,30 @@ fn other_commands_in_a_small_address_space() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `ccr datagen` of `games` games on `threads` threads (100 nodes a move) in an address
+/// space of `kbytes` KiB: the scratch directory, the output file and the run.
+fn datagen_threads(
+    name: &str,
+    kbytes: u32,
+    games: &str,
+    threads: &str,
+) -> (PathBuf, PathBuf, Output) {
+    let dir = scratch(name);
+    let data = dir.join("data.txt");
+    let args = [
+        datagen_args(&data, games, "100"),
+        vec!["--threads", threads],
+    ]
+    .concat();
+    let out = run_in(&format!("ulimit -v {kbytes}"), "", &args, "");
+    (dir, data, out)
+}
+
 /// `--threads` above `--games` takes one table per game, not per thread asked for: two
 /// games fit in 300 MB whatever the thread count.
 #[test]
 fn datagen_takes_the_tables_the_games_need() {
-    let dir = scratch("datagen-threads");
-    let data = dir.join("data.txt");
-    let args = [
-        "datagen",
-        "--games",
-        "2",
-        "--threads",
-        "256",
-        "--nodes",
-        "100",
-        "--out",
-        arg(&data),
-    ];
-    let out = run_in("ulimit -v 300000", "", &args, "");
+    let (dir, data, out) = datagen_threads("datagen-threads", 300_000, "2", "256");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_whole_records(&std::fs::read_to_string(&data).unwrap());
     std::fs::remove_dir_all(&dir).unwrap();
@@ -265,20 +259,7 @@ fn datagen_takes_the_tables_the_games_need() {
 /// Tables that cannot be had: one error line, and no output file is made.
 #[test]
 fn datagen_without_memory_makes_no_file() {
-    let dir = scratch("datagen-oom");
-    let data = dir.join("data.txt");
-    let args = [
-        "datagen",
-        "--games",
-        "64",
-        "--threads",
-        "64",
-        "--nodes",
-        "100",
-        "--out",
-        arg(&data),
-    ];
-    let out = run_in("ulimit -v 200000", "", &args, "");
+    let (dir, data, out) = datagen_threads("datagen-oom", 200_000, "64", "64");
     let line = one_error(&out, "datagen");
     assert!(line.contains("no memory"), "{line}");
     assert!(!data.exists(), "an output file was made");
@@ -295,15 +276,7 @@ fn datagen_without_memory_makes_no_file() {
 fn datagen_under_a_file_size_limit_keeps_whole_records() {
     let dir = scratch("datagen-fsize");
     let data = dir.join("data.txt");
-    let args = [
-        "datagen",
-        "--games",
-        "8",
-        "--nodes",
-        "200",
-        "--out",
-        arg(&data),
-    ];
+    let args = datagen_args(&data, "8", "200");
     let out = run_in("ulimit -f 16", "", &args, "");
     let line = one_error(&out, "datagen under ulimit -f");
     assert!(line.contains("File too large"), "{line}");
@@ -312,17 +285,7 @@ fn datagen_under_a_file_size_limit_keeps_whole_records() {
     let out = run_in(
         "true",
         "",
-        &[
-            "datagen",
-            "--games",
-            "1",
-            "--nodes",
-            "200",
-            "--seed",
-            "9",
-            "--out",
-            arg(&data),
-        ],
+        &[datagen_args(&data, "1", "200"), vec!["--seed", "9"]].concat(),
         "",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -340,20 +303,7 @@ fn datagen_drops_a_partial_last_line() {
     let data = dir.join("data.txt");
     let whole = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n";
     std::fs::write(&data, format!("{whole}4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1;0")).unwrap();
-    let out = run_in(
-        "true",
-        "",
-        &[
-            "datagen",
-            "--games",
-            "1",
-            "--nodes",
-            "200",
-            "--out",
-            arg(&data),
-        ],
-        "",
-    );
+    let out = run_in("true", "", &datagen_args(&data, "1", "200"), "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let after = std::fs::read_to_string(&data).unwrap();
     assert!(after.starts_with(whole), "{after}");
@@ -370,55 +320,22 @@ fn datagen_drops_a_partial_last_line() {
 #[test]
 fn lost_output_is_an_error() {
     let dir = scratch("lost");
-    let data = dir.join("data.txt");
-    std::fs::write(
-        &data,
-        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 12;0.5\n",
-    )
-    .unwrap();
+    let data = training_data(&dir);
     let weights = dir.join("weights.rs");
     let generated = dir.join("dg.txt");
     let fen = "4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1";
-    let commands: Vec<(Vec<&str>, &str)> = vec![
+    let mut commands: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--help"], ""),
         (vec!["--version"], ""),
         (vec!["perft", "2"], ""),
         (vec!["perft", "2", "--divide"], ""),
         (vec!["bench", "1"], ""),
-        (vec!["tables", "--fen", fen], ""),
-        (vec!["bitboards", "--fen", fen], ""),
-        (vec!["key"], "8/8/8/8/8/8/8/K1k5 w - - 0 1\n"),
         (
             vec!["keystats", "--positions", "2000", "--dir", arg(&dir)],
             "",
         ),
-        (
-            vec![
-                "tune",
-                "--data",
-                arg(&data),
-                "--out",
-                arg(&weights),
-                "--epochs",
-                "5",
-                "--from-move",
-                "1",
-            ],
-            "",
-        ),
-        (
-            vec![
-                "datagen",
-                "--games",
-                "1",
-                "--nodes",
-                "50",
-                "--out",
-                arg(&generated),
-            ],
-            "",
-        ),
     ];
+    commands.extend(commands_on(fen, &data, &weights, &generated));
     for redirect in [">/dev/full", ">&-"] {
         for (args, stdin) in &commands {
             let out = run_in("true", redirect, args, stdin);

@@ -4,10 +4,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
-use common::cli::{ccr, text};
+use common::cli::{ccr, text, tune_args};
 
 /// A fresh directory holding a small training set, `data.txt`.
 fn setup(name: &str) -> (PathBuf, PathBuf) {
@@ -35,10 +35,6 @@ fn setup(name: &str) -> (PathBuf, PathBuf) {
     (dir, data)
 }
 
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("a UTF-8 temp path")
-}
-
 /// Asserts exit status 2, one `error: …` stderr line last, and no panic; returns the line.
 fn one_error(out: &Output, what: &str) -> String {
     let stderr = text(&out.stderr);
@@ -56,17 +52,7 @@ fn one_error(out: &Output, what: &str) -> String {
 fn a_fit_with_good_settings_writes_weights() {
     let (dir, data) = setup("good");
     let weights = dir.join("weights.rs");
-    let out = ccr(&[
-        "tune",
-        "--data",
-        arg(&data),
-        "--out",
-        arg(&weights),
-        "--epochs",
-        "20",
-        "--from-move",
-        "1",
-    ]);
+    let out = ccr(&tune_args(&data, &weights, "20"));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let written = std::fs::read_to_string(&weights).unwrap();
     assert_eq!(written.matches("s(").count(), ccr::eval::param::COUNT);
@@ -92,19 +78,7 @@ fn rates_and_l2_weights_must_be_finite_and_in_range() {
         ("--l2", "-1"),
         ("--l2", "-1e-9"),
     ] {
-        let out = ccr(&[
-            "tune",
-            "--data",
-            arg(&data),
-            "--out",
-            arg(&weights),
-            "--epochs",
-            "5",
-            "--from-move",
-            "1",
-            option,
-            value,
-        ]);
+        let out = ccr(&[tune_args(&data, &weights, "5"), vec![option, value]].concat());
         let what = format!("{option} {value}");
         let line = one_error(&out, &what);
         assert!(line.contains(option), "{what}: {line}");
@@ -119,19 +93,7 @@ fn a_diverged_fit_writes_no_weights() {
     let (dir, data) = setup("diverge");
     let weights = dir.join("weights.rs");
     for rate in ["1e300", "1e12"] {
-        let out = ccr(&[
-            "tune",
-            "--data",
-            arg(&data),
-            "--out",
-            arg(&weights),
-            "--epochs",
-            "50",
-            "--from-move",
-            "1",
-            "--rate",
-            rate,
-        ]);
+        let out = ccr(&[tune_args(&data, &weights, "50"), vec!["--rate", rate]].concat());
         let line = one_error(&out, rate);
         assert!(line.contains("diverged"), "{rate}: {line}");
         assert!(!weights.exists(), "--rate {rate}: weights were written");
@@ -158,17 +120,7 @@ fn the_output_cannot_be_the_training_data() {
         outs.push(symlink);
     }
     for out_path in outs {
-        let out = ccr(&[
-            "tune",
-            "--data",
-            arg(&data),
-            "--out",
-            arg(&out_path),
-            "--epochs",
-            "5",
-            "--from-move",
-            "1",
-        ]);
+        let out = ccr(&tune_args(&data, &out_path, "5"));
         let what = out_path.display().to_string();
         let line = one_error(&out, &what);
         assert!(line.contains("--data"), "{what}: {line}");

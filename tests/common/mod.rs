@@ -72,6 +72,7 @@ pub mod epd {
 
 /// Running the built binary.
 pub mod cli {
+    use std::path::Path;
     use std::process::{Command, Output};
 
     /// Runs `ccr args` to the end, with no standard input.
@@ -85,6 +86,31 @@ pub mod cli {
     /// Output bytes as text; the binary writes only UTF-8.
     pub fn text(bytes: &[u8]) -> String {
         String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+    }
+
+    /// A path as a command-line argument (the test directories are UTF-8).
+    pub fn arg(path: &Path) -> &str {
+        path.to_str().expect("a UTF-8 temp path")
+    }
+
+    /// `ccr tune` fitting `data` for `epochs` epochs from move 1 into `weights`.
+    pub fn tune_args<'a>(data: &'a Path, weights: &'a Path, epochs: &'a str) -> Vec<&'a str> {
+        let (data, weights) = (arg(data), arg(weights));
+        let args = ["tune", "--data", data, "--out", weights, "--epochs", epochs];
+        [&args[..], &["--from-move", "1"]].concat()
+    }
+
+    /// `ccr datagen` of `games` games at `nodes` nodes a move, appended to `out`.
+    pub fn datagen_args<'a>(out: &'a Path, games: &'a str, nodes: &'a str) -> Vec<&'a str> {
+        vec![
+            "datagen",
+            "--games",
+            games,
+            "--nodes",
+            nodes,
+            "--out",
+            arg(out),
+        ]
     }
 
     /// Fails the test if `stderr` shows a panic.

@@ -1,0 +1,292 @@
+//! Bounded memory: the bucket files. Pass 1 streams records into `2^b` files chosen by the
+//! identity's hash; deduplication reads one identity bucket at a time and writes the distinct
+//! positions' keys into `2^b` key buckets chosen by their top bits; pass 2 sorts one key
+//! bucket at a time and counts the agreeing pairs. Every large buffer is reserved fallibly.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::estimators::PairCounter;
+use crate::progress::Progress;
+use crate::report::group;
+use crate::sampling::{Identity, RECORD_BYTES, Record};
+use crate::signals::check_signal;
+
+/// Buffer of each bucket file's writer.
+const WRITE_BUFFER: usize = 1 << 16;
+
+/// The bucket bits for `positions` distinct positions: 8, or more so that a bucket holds
+/// about 2^20 pass-1 records or fewer (roughly two are generated per distinct position).
+pub fn bucket_bits(positions: u64) -> u32 {
+    let records = positions.saturating_mul(2);
+    let bits = 64 - (records >> 20).leading_zeros();
+    bits.clamp(8, 12)
+}
+
+/// The bucket of a 64-bit value: its top `bits` bits.
+#[inline]
+pub fn bucket_of(value: u64, bits: u32) -> usize {
+    (value >> (64 - bits)) as usize
+}
+
+fn bucket_path(dir: &Path, prefix: &str, bucket: usize) -> PathBuf {
+    dir.join(format!("{prefix}-{bucket:04}.bin"))
+}
+
+pub(crate) fn io_error(what: &str, path: &Path) -> impl Fn(io::Error) -> String {
+    let context = format!("{what} {}", path.display());
+    move |e| format!("{context}: {e}")
+}
+
+/// The error of a large buffer that cannot be had.
+fn no_memory(what: &str, bytes: usize) -> String {
+    format!(
+        "keystats: no memory for {what} ({:.1} MiB)",
+        bytes as f64 / (1 << 20) as f64
+    )
+}
+
+/// An empty vector with room for `count` items, or the error naming `what` it was for
+/// (a large buffer must fail as an error, not abort the process).
+pub fn buffer<T>(count: usize, what: &str) -> Result<Vec<T>, String> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(count)
+        .map_err(|_| no_memory(what, count.saturating_mul(std::mem::size_of::<T>())))?;
+    Ok(v)
+}
+
+/// A whole file's bytes, read into a buffer reserved fallibly.
+fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+    let mut file = File::open(path).map_err(io_error("cannot read", path))?;
+    let len = file
+        .metadata()
+        .map_err(io_error("cannot read", path))?
+        .len();
+    let mut bytes = buffer(usize::try_from(len).unwrap_or(usize::MAX), "a bucket file")?;
+    file.read_to_end(&mut bytes)
+        .map_err(io_error("cannot read", path))?;
+    Ok(bytes)
+}
+
+/// One bucket file and its write buffer.
+struct Bucket {
+    file: File,
+    buffer: Vec<u8>,
+}
+
+/// One buffered writer per bucket, the buffers reserved fallibly.
+pub(crate) struct BucketFiles {
+    dir: PathBuf,
+    buckets: Vec<Bucket>,
+}
+
+impl BucketFiles {
+    /// Opens the `count` files `prefix-NNNN.bin` in `dir`, truncated or for appending.
+    pub(crate) fn open(
+        dir: &Path,
+        prefix: &str,
+        count: usize,
+        append: bool,
+    ) -> Result<BucketFiles, String> {
+        let mut buckets = buffer(count, "the bucket files")?;
+        for bucket in 0..count {
+            let path = bucket_path(dir, prefix, bucket);
+            let file = OpenOptions::new()
+                .create(true)
+                .write(true)
+                .append(append)
+                .truncate(!append)
+                .open(&path)
+                .map_err(io_error("cannot create", &path))?;
+            let buffer = buffer(WRITE_BUFFER, "the bucket files' buffers")
+                .map_err(|_| no_memory("the bucket files' buffers", count * WRITE_BUFFER))?;
+            buckets.push(Bucket { file, buffer });
+        }
+        Ok(BucketFiles {
+            dir: dir.to_path_buf(),
+            buckets,
+        })
+    }
+
+    #[inline]
+    pub(crate) fn write(&mut self, bucket: usize, bytes: &[u8]) -> Result<(), String> {
+        let bucket = &mut self.buckets[bucket];
+        if bucket.buffer.len() + bytes.len() > WRITE_BUFFER {
+            bucket
+                .file
+                .write_all(&bucket.buffer)
+                .map_err(io_error("cannot write to", &self.dir))?;
+            bucket.buffer.clear();
+        }
+        // Within the reserved capacity: no allocation.
+        bucket.buffer.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    pub(crate) fn finish(self) -> Result<(), String> {
+        for mut bucket in self.buckets {
+            bucket
+                .file
+                .write_all(&bucket.buffer)
+                .map_err(io_error("cannot write to", &self.dir))?;
+        }
+        Ok(())
+    }
+}
+
+/// The working directory, removed when dropped.
+pub(crate) struct WorkDir(pub(crate) PathBuf);
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The distinct positions found by deduplication.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Distinct {
+    /// Distinct positions.
+    pub n: u64,
+    /// Of them, seen only in the trees, only in the games, in both.
+    pub by_source: [u64; 3],
+}
+
+/// The four key streams: rotation (top bits, low bits), Zobrist (top bits, low bits).
+pub const STREAMS: usize = 4;
+
+/// The value of stream `stream` for a position's two keys: the key, or its bit reversal
+/// (whose top bits are the key's low bits).
+#[inline]
+pub(crate) fn stream_value(stream: usize, keys: [u64; 2]) -> u64 {
+    let key = keys[stream / 2];
+    if stream % 2 == 1 {
+        key.reverse_bits()
+    } else {
+        key
+    }
+}
+
+/// Deduplicates the identity buckets and writes the distinct positions' keys to the key
+/// buckets (each an 8-byte word: stream in the top two bits, the value's bits below the
+/// bucket's).
+pub(crate) fn dedupe(
+    dir: &Path,
+    bits: u32,
+    progress: bool,
+    describe: &dyn Fn(&Identity) -> String,
+) -> Result<Distinct, String> {
+    let buckets = 1usize << bits;
+    let low = u64::MAX >> bits;
+    let mut keys = BucketFiles::open(dir, "keys", buckets, false)?;
+    let mut distinct = Distinct::default();
+    let mut bar = Progress::new(progress, "deduplicate", buckets as u64);
+    for bucket in 0..buckets {
+        check_signal()?;
+        let path = bucket_path(dir, "ids", bucket);
+        let bytes = read_file(&path)?;
+        let mut records: Vec<Record> = buffer(bytes.len() / RECORD_BYTES, "a bucket's records")?;
+        records.extend(bytes.chunks_exact(RECORD_BYTES).map(Record::decode));
+        drop(bytes);
+        records.sort_unstable_by_key(|r| r.id);
+        for group in records.chunk_by(|a, b| a.id == b.id) {
+            let first = group[0];
+            if let Some(other) = group.iter().find(|r| r.keys != first.keys) {
+                return Err(format!(
+                    "internal error: one position with two keys ({:016x?} and {:016x?}): {}",
+                    first.keys,
+                    other.keys,
+                    describe(&first.id)
+                ));
+            }
+            let sources = group.iter().fold(0, |s, r| s | r.sources);
+            distinct.n += 1;
+            distinct.by_source[sources as usize - 1] += 1;
+            for stream in 0..STREAMS {
+                let value = stream_value(stream, first.keys);
+                let word = (stream as u64) << 62 | (value & low);
+                keys.write(bucket_of(value, bits), &word.to_le_bytes())?;
+            }
+        }
+        bar.update(bucket as u64 + 1, || {
+            format!("buckets, {} distinct", group(distinct.n))
+        });
+    }
+    keys.finish()?;
+    bar.finish(&format!("{} distinct positions", group(distinct.n)));
+    Ok(distinct)
+}
+
+/// Pass 2: sorts each key bucket and counts the agreeing pairs of every stream.
+pub(crate) fn count_pairs(
+    dir: &Path,
+    bits: u32,
+    progress: bool,
+) -> Result<[PairCounter; STREAMS], String> {
+    let buckets = 1usize << bits;
+    let low = u64::MAX >> bits;
+    let mut counters: [PairCounter; STREAMS] = Default::default();
+    let mut bar = Progress::new(progress, "count", buckets as u64);
+    for bucket in 0..buckets {
+        check_signal()?;
+        let path = bucket_path(dir, "keys", bucket);
+        let bytes = read_file(&path)?;
+        let mut words: Vec<u64> = buffer(bytes.len() / 8, "a bucket's keys")?;
+        words.extend(
+            bytes
+                .chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))),
+        );
+        drop(bytes);
+        // The stream bits sort first, so each stream's values come out in ascending order.
+        words.sort_unstable();
+        let top = (bucket as u64) << (64 - bits);
+        for word in words {
+            counters[(word >> 62) as usize].push(top | (word & low));
+        }
+        fs::remove_file(&path).map_err(io_error("cannot remove", &path))?;
+        bar.update(bucket as u64 + 1, || "buckets".to_string());
+    }
+    bar.finish("keys counted");
+    Ok(counters)
+}
+
+/// The positions behind the repeated keys of each scheme, found by one more scan of the
+/// identity buckets: for each repeated key, the FENs of the distinct positions that have it.
+pub(crate) fn resolve_collisions(
+    dir: &Path,
+    bits: u32,
+    repeated: &[Vec<u64>; 2],
+    describe: &dyn Fn(&Identity) -> String,
+) -> Result<Collisions, String> {
+    let mut found: [Vec<(u64, Vec<Identity>)>; 2] = [
+        repeated[0].iter().map(|&k| (k, Vec::new())).collect(),
+        repeated[1].iter().map(|&k| (k, Vec::new())).collect(),
+    ];
+    if repeated.iter().all(Vec::is_empty) {
+        return Ok([Vec::new(), Vec::new()]);
+    }
+    for bucket in 0..1usize << bits {
+        check_signal()?;
+        let path = bucket_path(dir, "ids", bucket);
+        let bytes = read_file(&path)?;
+        for record in bytes.chunks_exact(RECORD_BYTES).map(Record::decode) {
+            for (list, key) in found.iter_mut().zip(record.keys) {
+                for (repeated, ids) in list.iter_mut() {
+                    if key == *repeated && !ids.contains(&record.id) {
+                        ids.push(record.id);
+                    }
+                }
+            }
+        }
+    }
+    Ok(found.map(|list| {
+        list.into_iter()
+            .map(|(key, ids)| (key, ids.iter().map(describe).collect()))
+            .collect()
+    }))
+}
+
+/// Per scheme, a few repeated keys, each with the FENs of the positions that share it.
+pub type Collisions = [Vec<(u64, Vec<String>)>; 2];

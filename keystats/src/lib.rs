@@ -1,0 +1,286 @@
+//! Key statistics: how good are an engine's transposition keys? Two keys (the rotation key
+//! and the Zobrist baseline of `ccr`), measured over `N` distinct positions that an
+//! [`Engine`] supplies. The crate knows identities and keys only; the engine (the `ccr`
+//! binary's `keystats` command) makes the positions and times its key operations. It does not
+//! depend on the engine's library, so that the `ccr` binary can depend on it (a crate that
+//! used `ccr` could not be a dependency of `ccr`'s own binary: a package cycle).
+//!
+//! **Positions.** The engine's two sources take turns, one position each: walks of the perft
+//! trees of the six standard positions (round `d` visits every node at ply `d` of the six
+//! trees, the six walks interleaved, so over the rounds every node is visited once) and
+//! seeded random games (uniform legal moves, cycling through the same six start positions).
+//! Every visited position is a sample, and every move made to reach one is a parent→child
+//! pair for the avalanche figures.
+//!
+//! **Distinctness** is what a key is a function of ([`Identity`]): the board, the side to
+//! move, the castling rights and the en-passant file when a capture is legal (the clocks are
+//! not keyed).
+//!
+//! **Bounded memory.** Nothing holds all positions. Pass 1 streams each visited position's
+//! identity (34 bytes) and both keys, 50 bytes in all, into one of `2^b` bucket files chosen by
+//! a hash of the identity (`b` = 8 up to ~2·10^8 positions, more above, so that a bucket is
+//! about 10^6 records or less). A HyperLogLog sketch of the identities (2^16 registers,
+//! standard error 0.4 %) tells when about `N` distinct positions have been written:
+//! generation stops at an estimate of `N` + 2 %. Then each identity bucket in turn is read,
+//! sorted and deduplicated exactly (duplicates, which transpositions make in the perft trees,
+//! land in the same bucket), and each distinct position's two keys go to `2^b` key-bucket
+//! files chosen by their top bits, four streams of them: each key as it is (its top bits)
+//! and bit-reversed (its low bits, in reverse order, which changes no equality). Should the
+//! exact count `n` fall short of `N`, generation resumes and the buckets are deduplicated
+//! again; so the statistics are over `n ≥ N` distinct positions, and the report gives `n`.
+//! Pass 2 sorts each key bucket (one in memory at a time) and counts, per stream and per
+//! width `k`, the pairs of distinct positions whose keys agree in `k` bits — full 64-bit
+//! collisions, truncated keys against the birthday expectation `n(n-1)/2 / 2^k`, and, from the
+//! same counts, the chi-square of a transposition table's slot counts (`Σc² = 2·pairs + n`).
+//!
+//! The working files live in `ccr-keystats-<pid>` under the chosen directory and are removed
+//! at the end (about 120 bytes of disk per distinct position at the peak: 50 per generated
+//! position, about 1.7 generated per distinct one, and 32 of keys).
+//! They are removed as well when the run fails (a full disk, a file-size limit, memory that
+//! cannot be had: every large buffer is reserved fallibly) or is stopped by SIGINT, SIGTERM or
+//! SIGHUP ([`catch_signals`]: the work loops see the signal and unwind).
+
+#![deny(missing_docs)]
+
+pub mod buckets;
+pub mod cost;
+pub mod estimators;
+pub mod progress;
+pub mod report;
+pub mod sampling;
+pub mod signals;
+pub mod statistics;
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use buckets::{
+    BucketFiles, WorkDir, bucket_bits, bucket_of, count_pairs, dedupe, io_error, resolve_collisions,
+};
+pub use buckets::{Collisions, Distinct};
+pub use cost::Costs;
+use estimators::{Avalanche, HyperLogLog};
+use progress::Progress;
+pub use report::Report;
+use report::group;
+use sampling::Record;
+pub use sampling::{Engine, FROM_GAME, FROM_TREE, Identity, Visit};
+use signals::check_signal;
+pub use signals::{catch_signals, signal_name, stopped_by};
+
+/// The names of the two schemes, in the order of every `[_; 2]` in this crate.
+pub const SCHEMES: [&str; 2] = ["rotation", "zobrist"];
+
+/// The key widths compared, in bits (20 and 24 are also the table sizes of the chi-square).
+pub const LEVELS: [u32; 7] = [20, 24, 32, 40, 48, 56, 64];
+
+/// The bits of a transposition-table index whose spread is tested (2^20 and 2^24 slots).
+pub const TABLE_BITS: [u32; 2] = [20, 24];
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Distinct positions to collect (at least).
+    pub positions: u64,
+    /// Seed of the random games.
+    pub seed: u64,
+    /// The directory in which the working directory `ccr-keystats-<pid>` is made.
+    pub parent_dir: PathBuf,
+    /// Draw a progress bar on stderr.
+    pub progress: bool,
+    /// Calls per cost measurement (the sample of moves is replayed to reach it).
+    pub cost_calls: u64,
+    /// The commit the engine was built from, for the report's first line.
+    pub commit: String,
+}
+
+impl Config {
+    /// The command's configuration: progress on stderr, 2^20 calls per cost measurement.
+    pub fn new(positions: u64, seed: u64, parent_dir: PathBuf, commit: &str) -> Config {
+        Config {
+            positions,
+            seed,
+            parent_dir,
+            progress: true,
+            cost_calls: 1 << 20,
+            commit: commit.to_string(),
+        }
+    }
+}
+
+/// Parses a count: digits with optional `_` or `,`, a decimal with an exponent (`1e8`,
+/// `2.5e6`) or a suffix `k`, `M`, `G`, `T` (powers of 1000: `100M`, `1.5G`).
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    let bad = || format!("'{text}' is not a count (examples: 1000000, 1e8, 100M)");
+    let cleaned: String = text
+        .trim()
+        .chars()
+        .filter(|&c| c != '_' && c != ',')
+        .collect();
+    if cleaned.is_empty() {
+        return Err(bad());
+    }
+    let value = if cleaned.bytes().all(|b| b.is_ascii_digit()) {
+        cleaned.parse::<u64>().map_err(|_| bad())?
+    } else {
+        let (number, scale) = match cleaned.as_bytes()[cleaned.len() - 1] {
+            b'k' | b'K' => (&cleaned[..cleaned.len() - 1], 1e3),
+            b'm' | b'M' => (&cleaned[..cleaned.len() - 1], 1e6),
+            b'g' | b'G' => (&cleaned[..cleaned.len() - 1], 1e9),
+            b't' | b'T' => (&cleaned[..cleaned.len() - 1], 1e12),
+            _ => (cleaned.as_str(), 1.0),
+        };
+        if !number
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"eE.+".contains(&b))
+        {
+            return Err(bad());
+        }
+        let value = number.parse::<f64>().map_err(|_| bad())? * scale;
+        if !value.is_finite() || value < 0.0 || value.fract() != 0.0 || value > 1e15 {
+            return Err(bad());
+        }
+        value as u64
+    };
+    if value == 0 {
+        return Err("the count must be at least 1".to_string());
+    }
+    Ok(value)
+}
+
+/// Pass 1's running state.
+struct Collector {
+    files: Option<BucketFiles>,
+    bits: u32,
+    sketch: HyperLogLog,
+    generated: [u64; 2],
+    avalanche: [Avalanche; 2],
+}
+
+impl Collector {
+    #[inline]
+    fn add(&mut self, visit: &Visit) -> Result<(), String> {
+        let id = visit.id;
+        let hash = id.hash();
+        self.sketch.insert(hash);
+        let record = Record {
+            id,
+            sources: visit.source,
+            keys: visit.keys,
+        };
+        let files = self.files.as_mut().expect("the bucket files are open");
+        files.write(bucket_of(hash, self.bits), &record.encode())?;
+        if let Some(parent) = visit.parent {
+            for ((avalanche, parent), child) in
+                self.avalanche.iter_mut().zip(parent).zip(visit.keys)
+            {
+                avalanche.add(parent, child);
+            }
+        }
+        self.generated[usize::from(visit.source == FROM_GAME)] += 1;
+        Ok(())
+    }
+}
+
+/// Runs the whole measurement on the positions of `engine`. The parent directory must exist;
+/// the working directory made in it is removed whatever the outcome (see [`catch_signals`]
+/// for signals).
+pub fn run(config: &Config, engine: &mut impl Engine) -> Result<Report, String> {
+    let wanted = config.positions.max(1);
+    let dir = config
+        .parent_dir
+        .join(format!("ccr-keystats-{}", std::process::id()));
+    fs::create_dir(&dir).map_err(io_error("cannot create", &dir))?;
+    let work = WorkDir(dir);
+    let dir = work.0.as_path();
+    let bits = bucket_bits(wanted);
+
+    let mut collector = Collector {
+        files: None,
+        bits,
+        sketch: HyperLogLog::try_new()?,
+        generated: [0; 2],
+        avalanche: Default::default(),
+    };
+    let mut target = wanted as f64 * 1.02 + 64.0;
+    let mut seconds = [0.0; 4];
+    let mut passes = 0;
+    let distinct = loop {
+        passes += 1;
+        collector.files = Some(BucketFiles::open(dir, "ids", 1 << bits, passes > 1)?);
+        let mut bar = Progress::new(config.progress, "generate", wanted);
+        let mut since_check = 0u32;
+        loop {
+            let visit = engine.next_visit()?;
+            collector.add(&visit)?;
+            since_check += 1;
+            if since_check == 64 {
+                since_check = 0;
+                check_signal()?;
+                let estimate = collector.sketch.estimate();
+                if estimate >= target {
+                    break;
+                }
+                bar.update(estimate as u64, || {
+                    format!(
+                        "distinct (estimated), {} generated",
+                        group(collector.generated.iter().sum())
+                    )
+                });
+            }
+        }
+        collector
+            .files
+            .take()
+            .expect("the bucket files are open")
+            .finish()?;
+        seconds[0] += bar.finish(&format!(
+            "{} positions generated",
+            group(collector.generated.iter().sum())
+        ));
+        let start = Instant::now();
+        let distinct = dedupe(dir, bits, config.progress, &|id| engine.describe(id))?;
+        seconds[1] += start.elapsed().as_secs_f64();
+        if distinct.n >= wanted {
+            break distinct;
+        }
+        target = collector.sketch.estimate() + (wanted - distinct.n) as f64 * 1.1 + 64.0;
+    };
+
+    let start = Instant::now();
+    let pairs = count_pairs(dir, bits, config.progress)?;
+    let repeated = [pairs[0].repeated.clone(), pairs[2].repeated.clone()];
+    let collisions = resolve_collisions(dir, bits, &repeated, &|id| engine.describe(id))?;
+    seconds[2] = start.elapsed().as_secs_f64();
+    drop(work);
+
+    let start = Instant::now();
+    if config.progress {
+        let _ = writeln!(io::stderr(), "cost: timing the key operations…");
+    }
+    let costs = engine.measure_costs(config.seed, config.cost_calls)?;
+    check_signal()?;
+    seconds[3] = start.elapsed().as_secs_f64();
+
+    Ok(Report {
+        commit: config.commit.clone(),
+        requested: wanted,
+        seed: config.seed,
+        distinct,
+        generated: collector.generated,
+        tree_ply: engine.tree_ply(),
+        games: engine.games(),
+        passes,
+        pairs,
+        collisions,
+        avalanche: collector.avalanche,
+        costs,
+        seconds,
+        buckets: 1 << bits,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,69 @@
+//! `ccr key`: one key per FEN line of standard input.
+
+use std::io;
+
+use ccr::ccr::Position;
+use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
+
+use super::{Failure, emit};
+
+/// The arguments of `ccr key`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The Zobrist baseline instead of the rotation key.
+    #[arg(long)]
+    zobrist: bool,
+}
+
+/// Runs `ccr key`.
+pub fn run(args: Args) -> Result<(), Failure> {
+    let Args { zobrist } = args;
+    let input = read_stdin()?;
+    let scheme: &dyn KeyScheme = if zobrist {
+        Zobrist::get()
+    } else {
+        &RotationKey
+    };
+    // 17 bytes per key line, reserved fallibly: the input can be as long as the user likes.
+    let mut out = String::new();
+    out.try_reserve_exact(input.lines().count().saturating_mul(17))
+        .map_err(|_| Failure("no memory for the keys".to_string()))?;
+    // Blank lines are skipped; any bad line fails the whole run before anything is written.
+    for (number, line) in input
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let pos = Position::from_fen(line)
+            .map_err(|e| Failure(format!("invalid FEN: line {}: {e}", number + 1)))?;
+        out.push_str(&format!("{:016x}\n", scheme.key(&pos)));
+    }
+    emit(&out)
+}
+
+/// All of standard input as text, in a buffer grown fallibly (it can be as long as the user
+/// likes).
+fn read_stdin() -> Result<String, Failure> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 1 << 14];
+    let mut stdin = io::stdin().lock();
+    loop {
+        let n = match stdin.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure(format!("cannot read standard input: {e}"))),
+        };
+        bytes.try_reserve(n).map_err(|_| {
+            Failure(format!(
+                "no memory to read standard input (after {} bytes)",
+                bytes.len()
+            ))
+        })?;
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        Failure("cannot read standard input: stream did not contain valid UTF-8".to_string())
+    })
+}

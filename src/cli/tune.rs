@@ -1,0 +1,235 @@
+//! `ccr datagen` (self-play training data) and `ccr tune` (Texel's method on it).
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use super::{Failure, emit};
+
+/// The arguments of `ccr datagen`.
+#[derive(clap::Args)]
+pub struct DatagenArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Random plies at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Where to write (appended to).
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+/// The arguments of `ccr tune`.
+#[derive(clap::Args)]
+pub struct TuneArgs {
+    /// `FEN;RESULT` lines (as `ccr datagen` writes them).
+    #[arg(long)]
+    data: std::path::PathBuf,
+    /// Gradient steps.
+    #[arg(long, default_value_t = 2_000)]
+    epochs: usize,
+    /// Adam's step size (centipawns; finite, above 0).
+    #[arg(long, default_value_t = 0.5, value_parser = positive_finite, allow_hyphen_values = true)]
+    rate: f64,
+    /// Pull toward the starting weights (L2, per centipawn²; finite, at least 0).
+    #[arg(long, default_value_t = 1e-9, value_parser = non_negative_finite, allow_hyphen_values = true)]
+    l2: f64,
+    /// Skip positions before this move number (close to the random opening).
+    #[arg(long, default_value_t = 10)]
+    from_move: u16,
+    /// Weight groups to keep as they are, comma-separated: material, pst.
+    #[arg(long, default_value = "")]
+    freeze: String,
+    /// Where to write the weights file.
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+/// Runs `ccr datagen`.
+pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
+    let DatagenArgs {
+        games,
+        nodes,
+        random_plies,
+        seed,
+        threads,
+        out,
+    } = args;
+    let config = ccr::tune::datagen::Config {
+        games,
+        nodes,
+        random_plies,
+        seed,
+    };
+    use ccr::tune::datagen::{self, Error};
+    let start = Instant::now();
+    let written = datagen::run(&config, threads as usize, &out).map_err(|e| match e {
+        Error::NoMemory(e) => Failure(format!("datagen: {e}")),
+        Error::Open(e) => Failure(format!("cannot open {}: {e}", out.display())),
+        Error::Write(e) => Failure(format!(
+            "cannot write {}: {e} (it keeps the games written before)",
+            out.display()
+        )),
+    })?;
+    emit(&format!(
+        "{games} games, {written} positions written to {} in {:.1} s\n",
+        out.display(),
+        start.elapsed().as_secs_f64()
+    ))
+}
+
+/// Runs `ccr tune`.
+pub fn tune(args: TuneArgs) -> Result<(), Failure> {
+    let TuneArgs {
+        data,
+        epochs,
+        rate,
+        l2,
+        freeze,
+        from_move,
+        out,
+    } = args;
+    use ccr::tune::texel;
+    let mut frozen = Vec::new();
+    for name in freeze.split(',').filter(|n| !n.is_empty()) {
+        let group = texel::FREEZABLE
+            .iter()
+            .find(|(n, _)| *n == name)
+            .ok_or_else(|| {
+                Failure(format!(
+                    "--freeze: unknown group '{name}'; groups: material, pst"
+                ))
+            })?;
+        frozen.push(group.1.clone());
+    }
+    if same_file(&data, &out) {
+        return Err(Failure(format!(
+            "--out {} is the --data file; the weights would overwrite the training data",
+            out.display()
+        )));
+    }
+    let text = read_text(&data)?;
+    let (samples, skipped) = texel::load(&text, from_move).map_err(Failure)?;
+    drop(text);
+    if samples.is_empty() {
+        return Err(Failure(format!(
+            "no usable positions in {}",
+            data.display()
+        )));
+    }
+    let start = ccr::eval::weights::WEIGHTS;
+    let _ = writeln!(
+        io::stderr(),
+        "{} positions ({skipped} skipped)",
+        samples.len()
+    );
+    // Every tenth position is held out to watch for overfitting.
+    let held = samples.len() / 10;
+    let mut validation = texel::buffer(held, "the held-out positions").map_err(Failure)?;
+    let mut train =
+        texel::buffer(samples.len() - held, "the training positions").map_err(Failure)?;
+    for (i, sample) in samples.into_iter().enumerate() {
+        if i % 10 == 9 {
+            validation.push(sample);
+        } else {
+            train.push(sample);
+        }
+    }
+    let settings = texel::Settings {
+        epochs,
+        rate,
+        l2,
+        frozen,
+    };
+    let (weights, k) = texel::tune(
+        &train,
+        &validation,
+        &start,
+        &settings,
+        &mut |epoch, train, valid| {
+            let _ = writeln!(
+                io::stderr(),
+                "epoch {epoch}: error {train:.6}, held out {valid:.6}"
+            );
+        },
+    )
+    .map_err(|e| Failure(format!("tune: {e}")))?;
+    let held_out = |w: &[ccr::eval::S]| texel::error_of(&validation, w, k);
+    let summary = format!(
+        "K {k:.3}; held-out error {:.6} before, {:.6} after; weights written to {}\n",
+        held_out(&start),
+        held_out(&weights),
+        out.display()
+    );
+    let provenance = format!(
+        "//! Fitted by `ccr tune --epochs {epochs} --rate {rate} --l2 {l2} --freeze '{freeze}' --from-move {from_move}`\n\
+         //! (Texel's method, K = {k:.3}) to {} positions of `ccr datagen` self-play\n\
+         //! ({} more held out; docs/STRENGTH.md, \"Tuning\").",
+        train.len(),
+        validation.len()
+    );
+    std::fs::write(&out, texel::weights_file(&weights, &provenance))
+        .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
+    emit(&summary)
+}
+
+/// A floating-point argument that is finite and above 0.
+fn positive_finite(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        Ok(_) => Err(format!("'{text}' is not a finite number above 0")),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
+}
+
+/// A floating-point argument that is finite and at least 0.
+fn non_negative_finite(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        Ok(_) => Err(format!("'{text}' is not a finite number of at least 0")),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
+}
+
+/// Reads a whole text file into a buffer reserved fallibly (training data can be large).
+fn read_text(path: &std::path::Path) -> Result<String, Failure> {
+    use std::io::Read;
+    let cannot = |e: io::Error| Failure(format!("cannot read {}: {e}", path.display()));
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let len = file.metadata().map_err(cannot)?.len();
+    let mut text = String::new();
+    let size = usize::try_from(len).unwrap_or(usize::MAX);
+    text.try_reserve_exact(size).map_err(|_| {
+        Failure(format!(
+            "no memory to read {} ({len} bytes)",
+            path.display()
+        ))
+    })?;
+    file.read_to_string(&mut text).map_err(cannot)?;
+    Ok(text)
+}
+
+/// Whether two paths name one existing file (the same device and inode, whatever the
+/// spelling: links, `..`, symbolic links).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return a.dev() == b.dev() && a.ino() == b.ino();
+        }
+    }
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
