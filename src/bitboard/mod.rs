@@ -32,7 +32,7 @@ pub use hybrid::Hybrid;
 use crate::bitboard::movegen::PieceSets;
 use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::make::CASTLING_KEPT;
-use crate::ccr::{CastlingRights, Ccr, Position};
+use crate::ccr::{CastlingRights, Ccr, Invariant, Position};
 use crate::convert::{PieceBoards, to_bitboards};
 use crate::moves::MoveList;
 use crate::repr::Representation;
@@ -180,7 +180,7 @@ impl Bitboards {
         };
         let pawn_moved = self.types[PAWNS] & from_bit != 0;
         let captured = self.colours[us.flip() as usize] & to_bit != 0;
-        Bitboards {
+        let next = Bitboards {
             colours,
             types,
             side: us.flip(),
@@ -196,7 +196,32 @@ impl Bitboards {
                 (self.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK)
             },
             fullmove_number: (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER),
+        };
+        debug_assert_eq!(next.validate(), Ok(()), "{next:?} after {mv:?}");
+        next
+    }
+
+    /// Checks what the bitboards cache against each other, then the position they stand
+    /// for: the colour boards are disjoint, the type boards are disjoint and together cover
+    /// exactly the colour boards, and the conversion to the C.C.R. and back gives the same
+    /// boards; then [`Position::validate`] of [`Bitboards::to_position`].
+    pub fn validate(&self) -> Result<(), Invariant> {
+        let mut covered = 0u64;
+        for &board in &self.types {
+            if covered & board != 0 {
+                return Err(Invariant::Occupancy);
+            }
+            covered |= board;
         }
+        let [white, black] = self.colours;
+        let position = self.to_position();
+        if white & black != 0
+            || covered != white | black
+            || Bitboards::from_position(&position) != *self
+        {
+            return Err(Invariant::Occupancy);
+        }
+        position.validate()
     }
 
     /// Plays `mv`, which must be legal here, in place.

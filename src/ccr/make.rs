@@ -28,7 +28,16 @@ impl Position {
         next
     }
 
-    /// Plays `mv`, which must be legal here, in place.
+    /// Plays `mv`, which must be legal here, in place (debug builds then check every
+    /// invariant of the result).
+    #[inline(always)]
+    pub fn play(&mut self, mv: Move) {
+        self.play_unchecked(mv);
+        debug_assert_eq!(self.validate(), Ok(()), "{} after {mv:?}", self.to_fen());
+    }
+
+    /// Plays `mv` in place without checking the result: the generator's legality test plays
+    /// pseudo-legal en-passant captures, which may leave the mover in check.
     ///
     /// The common move touches two nibbles with two read-modify-writes; every special move
     /// (double push, castling, en passant, promotion) takes one branch to `special`, last.
@@ -37,7 +46,7 @@ impl Position {
     /// makes the leaf loop spill the piece, the target and the side around it
     /// (docs/BENCHMARKS.md, "Fewer live values on i686").
     #[inline(always)]
-    pub fn play(&mut self, mv: Move) {
+    pub(crate) fn play_unchecked(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());
         let us = self.side;
         let words = &mut self.board.0;

@@ -586,7 +586,8 @@ impl Position {
         list.retain(|mv| {
             // Two pawns leave one rank at once: test the result directly.
             mv.kind() != MoveKind::EnPassant || {
-                let after = self.make(mv);
+                let mut after = *self;
+                after.play_unchecked(mv);
                 !is_attacked(&after.board, king, after.side)
             }
         });

@@ -29,9 +29,18 @@ impl X88 {
         next
     }
 
-    /// Plays `mv`, which must be legal here, in place.
+    /// Plays `mv`, which must be legal here, in place (debug builds then check every
+    /// invariant of the result).
     #[inline(always)]
     pub fn play(&mut self, mv: Move) {
+        self.play_unchecked(mv);
+        debug_assert_eq!(self.validate(), Ok(()), "{self:?} after {mv:?}");
+    }
+
+    /// Plays `mv` in place without checking the result: the generator's legality test plays
+    /// pseudo-legal en-passant captures, which may leave the mover in check.
+    #[inline(always)]
+    pub(crate) fn play_unchecked(&mut self, mv: Move) {
         let from = X88_OF[mv.from().index()];
         let to = X88_OF[mv.to().index()];
         let us = self.side();

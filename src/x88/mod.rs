@@ -41,7 +41,7 @@ pub mod tables;
 use std::fmt;
 
 use crate::ccr::fen::MAX_HALFMOVE_CLOCK;
-use crate::ccr::{CastlingRights, Ccr, Position};
+use crate::ccr::{CastlingRights, Ccr, Invariant, Position};
 use crate::moves::MoveList;
 use crate::repr::Representation;
 use crate::types::{Colour, Move, PieceCode, Square};
@@ -159,6 +159,40 @@ impl X88 {
             squares,
             len: self.board[COUNTS + colour as usize] as usize,
         }
+    }
+
+    /// Checks what the 0x88 board caches against its squares, then the position it stands
+    /// for: each side's piece list (its king first, every listed square on the board and
+    /// holding a piece of that side, each once, and every such piece listed) and the
+    /// side-to-move byte, then [`Position::validate`] of [`Representation::to_position`].
+    pub fn validate(&self) -> Result<(), Invariant> {
+        for colour in [Colour::White, Colour::Black] {
+            let ours = |sq: u8| {
+                sq & 0x88 == 0
+                    && self.board[sq as usize] != 0
+                    && PieceCode(self.board[sq as usize]).colour() == colour
+            };
+            let count = self.board[COUNTS + colour as usize] as usize;
+            let on_board = (0..128u8).filter(|&sq| ours(sq)).count();
+            let list = self.pieces(colour);
+            let listed = list.as_slice();
+            let mut seen = 0u128;
+            let each_once = listed.iter().all(|&sq| {
+                let fresh = ours(sq) && seen & 1 << sq == 0;
+                seen |= 1 << (sq & 0x7F);
+                fresh
+            });
+            let king_first = listed
+                .first()
+                .is_some_and(|&sq| self.code(sq) == PieceCode::new(colour, PieceCode::KING));
+            if count > 16 || count != on_board || !each_once || !king_first {
+                return Err(Invariant::PieceList(colour));
+            }
+        }
+        if self.board[SIDE] > 1 {
+            return Err(Invariant::PieceList(self.side()));
+        }
+        self.to_position().validate()
     }
 
     /// Whether a piece of `by` attacks the on-board square `sq`.
@@ -297,6 +331,33 @@ mod tests {
             assert_eq!(x.code(x.king(Colour::Black)).0, 14);
         }
         assert_eq!(X88::size_in_bytes(), 128);
+    }
+
+    #[test]
+    fn piece_lists_that_disagree_with_the_board() {
+        let good = X88::from_fen(STARTPOS).unwrap();
+        assert_eq!(good.validate(), Ok(()));
+        // A white knight on e4 that no list holds; Black's count one short; a list slot
+        // repeating another; the king not first.
+        let mut x = good;
+        x.board[0x34] = PieceCode::new(Colour::White, PieceCode::KNIGHT).0;
+        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::White)));
+        let mut x = good;
+        x.board[COUNTS + 1] -= 1;
+        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::Black)));
+        let mut x = good;
+        x.board[X88::slot_index(Colour::White, 3)] = x.board[X88::slot_index(Colour::White, 2)];
+        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::White)));
+        let mut x = good;
+        x.board.swap(
+            X88::slot_index(Colour::Black, 0),
+            X88::slot_index(Colour::Black, 1),
+        );
+        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::Black)));
+        // Consistent lists, then the position's own invariants.
+        let mut x = good;
+        x.board[HALFMOVE] = 151;
+        assert_eq!(x.validate(), Err(Invariant::HalfmoveClock(151)));
     }
 
     #[test]

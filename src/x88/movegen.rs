@@ -403,7 +403,8 @@ impl X88 {
             SQUARE_OF[to as usize & 0x7F],
             MoveKind::EnPassant,
         );
-        let after = self.make(mv);
+        let mut after = *self;
+        after.play_unchecked(mv);
         if !after.is_attacked(after.king(self.side()), after.side()) {
             list.push(mv);
         }
