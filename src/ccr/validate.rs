@@ -100,9 +100,12 @@ impl fmt::Display for Invariant {
 
 impl std::error::Error for Invariant {}
 
-/// Each castling right: its bit, its FEN letter, and the king's and the rook's home squares
+/// A castling right: its bit, its FEN letter, and the king's and the rook's home squares
 /// as (file, rank).
-pub(crate) const CASTLING_HOMES: [(u8, char, (u8, u8), (u8, u8)); 4] = [
+pub(crate) type CastlingHome = (u8, char, (u8, u8), (u8, u8));
+
+/// Each castling right's [`CastlingHome`], in the order of the bits.
+pub(crate) const CASTLING_HOMES: [CastlingHome; 4] = [
     (CastlingRights::WHITE_KING, 'K', (4, 0), (7, 0)),
     (CastlingRights::WHITE_QUEEN, 'Q', (4, 0), (0, 0)),
     (CastlingRights::BLACK_KING, 'k', (4, 7), (7, 7)),
