@@ -1,10 +1,14 @@
 //! The position invariants: perft over the six standard positions with every node checked
-//! by `validate` (in any build, where make's own `debug_assert!` only runs in debug builds),
-//! and one hand-broken position per invariant, so that the checks are seen to fail.
+//! in full by `validate` (in any build; make's own `debug_assert!` runs in debug builds only
+//! and checks only what the move could have broken), and one hand-broken position per
+//! invariant, so that the checks are seen to fail.
+
+mod common;
 
 use ccr::bitboard::Bitboards;
 use ccr::ccr::{CastlingRights, Invariant, Position};
 use ccr::moves::MoveList;
+use ccr::positions::{STANDARD, STARTPOS};
 use ccr::repr::Representation;
 use ccr::types::{Colour, PieceCode, Square};
 use ccr::x88::X88;
@@ -12,36 +16,27 @@ use ccr::x88::X88;
 /// The largest count walked per position: a few seconds for all three representations in
 /// a release build. Every node is validated, so a debug build walks less.
 const NODE_BUDGET: u64 = if cfg!(debug_assertions) {
-    10_000
+    3_000
 } else {
     700_000
 };
 
 /// Each standard position's FEN and its deepest (depth, count) within [`NODE_BUDGET`].
 fn standard_cases() -> Vec<(String, u32, u64)> {
-    let path = format!(
-        "{}/tests/data/standard-perft.epd",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let cases: Vec<_> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let mut fields = line.split(';');
-            let fen = fields.next().expect("a FEN").trim().to_string();
-            let (depth, count) = fields
-                .filter_map(|f| {
-                    let (d, n) = f.trim().strip_prefix('D')?.split_once(' ')?;
-                    Some((d.parse::<u32>().ok()?, n.trim().parse::<u64>().ok()?))
-                })
+    let cases: Vec<_> = common::epd::load("standard-perft.epd")
+        .into_iter()
+        .map(|case| {
+            let (depth, count) = case
+                .counts
+                .iter()
+                .copied()
                 .filter(|&(_, n)| n <= NODE_BUDGET)
                 .max()
-                .unwrap_or_else(|| panic!("{fen}: no count within the budget"));
-            (fen, depth, count)
+                .unwrap_or_else(|| panic!("{}: no count within the budget", case.id));
+            (case.fen, depth, count)
         })
         .collect();
-    assert_eq!(cases.len(), 6, "{path}");
+    assert_eq!(cases.len(), STANDARD.len());
     cases
 }
 
@@ -98,14 +93,13 @@ fn broken(fen: &str, corrupt: impl FnOnce(&mut Position)) -> Result<(), Invarian
     pos.validate()
 }
 
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
 
 #[test]
 fn codes_that_are_no_piece() {
     for code in [7, 8, 15] {
         assert_eq!(
-            broken(START, |p| p.board.set(square("e4"), PieceCode(code))),
+            broken(STARTPOS, |p| p.board.set(square("e4"), PieceCode(code))),
             Err(Invariant::BadCode(square("e4"))),
             "code {code}"
         );
@@ -115,14 +109,14 @@ fn codes_that_are_no_piece() {
 #[test]
 fn king_count_and_cached_king_square() {
     assert_eq!(
-        broken(START, |p| p.board.set(square("e1"), PieceCode::EMPTY)),
+        broken(STARTPOS, |p| p.board.set(square("e1"), PieceCode::EMPTY)),
         Err(Invariant::KingCount {
             colour: Colour::White,
             count: 0
         })
     );
     assert_eq!(
-        broken(START, |p| p.board.set(
+        broken(STARTPOS, |p| p.board.set(
             square("e5"),
             PieceCode::new(Colour::Black, PieceCode::KING)
         )),
@@ -132,7 +126,7 @@ fn king_count_and_cached_king_square() {
         })
     );
     assert_eq!(
-        broken(START, |p| p.kings[Colour::Black as usize] = square("d8")),
+        broken(STARTPOS, |p| p.kings[Colour::Black as usize] = square("d8")),
         Err(Invariant::KingSquare(Colour::Black))
     );
 }
@@ -151,7 +145,7 @@ fn pawn_on_a_back_rank() {
 #[test]
 fn material_no_game_reaches() {
     assert_eq!(
-        broken(START, |p| p.board.set(
+        broken(STARTPOS, |p| p.board.set(
             square("e4"),
             PieceCode::new(Colour::White, PieceCode::PAWN)
         )),
@@ -162,12 +156,12 @@ fn material_no_game_reaches() {
 #[test]
 fn castling_rights_against_the_pieces() {
     assert_eq!(
-        broken(START, |p| p.castling = CastlingRights(0x1F)),
+        broken(STARTPOS, |p| p.castling = CastlingRights(0x1F)),
         Err(Invariant::CastlingBits(0x1F))
     );
     for (emptied, letter) in [("h1", 'K'), ("a1", 'Q'), ("h8", 'k'), ("a8", 'q')] {
         assert_eq!(
-            broken(START, |p| p.board.set(square(emptied), PieceCode::EMPTY)),
+            broken(STARTPOS, |p| p.board.set(square(emptied), PieceCode::EMPTY)),
             Err(Invariant::CastlingWithoutPieces(letter)),
             "{emptied}"
         );
@@ -220,13 +214,13 @@ fn en_passant_square_that_no_push_made() {
 #[test]
 fn clocks_out_of_range() {
     assert_eq!(
-        broken(START, |p| p.halfmove_clock = 151),
+        broken(STARTPOS, |p| p.halfmove_clock = 151),
         Err(Invariant::HalfmoveClock(151))
     );
-    assert_eq!(broken(START, |p| p.halfmove_clock = 150), Ok(()));
+    assert_eq!(broken(STARTPOS, |p| p.halfmove_clock = 150), Ok(()));
     for n in [0, 10_001] {
         assert_eq!(
-            broken(START, |p| p.fullmove_number = n),
+            broken(STARTPOS, |p| p.fullmove_number = n),
             Err(Invariant::FullmoveNumber(n))
         );
     }
@@ -242,7 +236,7 @@ fn side_not_to_move_in_check() {
 
 #[test]
 fn bitboards_that_disagree() {
-    let good = Bitboards::from_position(&position(START));
+    let good = Bitboards::from_position(&position(STARTPOS));
     assert_eq!(good.validate(), Ok(()));
     let e2 = 1u64 << square("e2").index();
     let e4 = 1u64 << square("e4").index();

@@ -161,7 +161,7 @@ impl Position {
             return Err(FenError::PawnOnBackRank(sq));
         }
         for colour in [Colour::White, Colour::Black] {
-            if !material_is_possible(&board, colour) {
+            if !material_is_possible(|sq| board.get(sq), colour) {
                 return Err(FenError::ImpossibleMaterial(colour));
             }
         }
@@ -290,7 +290,7 @@ fn parse_castling(text: &str, board: &Ccr) -> Result<CastlingRights, FenError> {
         if rights & bit != 0 {
             return Err(bad());
         }
-        if !castling_pieces_present(board, right) {
+        if !castling_pieces_present(|sq| board.get(sq), right) {
             return Err(FenError::CastlingWithoutPieces(c));
         }
         rights |= bit;
@@ -306,7 +306,7 @@ fn parse_en_passant(text: &str, board: &Ccr, side: Colour) -> Result<Option<Squa
         return Ok(None);
     }
     let sq = Square::parse(text).ok_or_else(|| FenError::BadEnPassantField(text.to_string()))?;
-    let ok = en_passant_is_possible(board, side, sq);
+    let ok = en_passant_is_possible(|sq| board.get(sq), side, sq);
     if ok {
         Ok(Some(sq))
     } else {

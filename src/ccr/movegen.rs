@@ -586,8 +586,7 @@ impl Position {
         list.retain(|mv| {
             // Two pawns leave one rank at once: test the result directly.
             mv.kind() != MoveKind::EnPassant || {
-                let mut after = *self;
-                after.play_unchecked(mv);
+                let after = self.make(mv);
                 !is_attacked(&after.board, king, after.side)
             }
         });

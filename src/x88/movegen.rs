@@ -403,8 +403,7 @@ impl X88 {
             SQUARE_OF[to as usize & 0x7F],
             MoveKind::EnPassant,
         );
-        let mut after = *self;
-        after.play_unchecked(mv);
+        let after = self.make(mv);
         if !after.is_attacked(after.king(self.side()), after.side()) {
             list.push(mv);
         }
