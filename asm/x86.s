@@ -10,15 +10,14 @@
 #   (mul needs them), ebx/ecx the cross products and shifted copies. splitmix64 on 32-bit
 #   registers: the word is zero-extended, so the first product is lo*lo plus one cross
 #   product, the second lo*lo plus both. 64-bit shifts and the rotation are pairs of 32-bit
-#   shifts, not shrd/shld: those are microcoded on this AMD EPYC, and a version with them
-#   took 23.6 ns a key against 19.8 (a scratch harness, same build flags).
+#   shifts, not shrd/shld, which AMD's cores microcode.
 # - ccr_asm_convert: esi board, edi out. Each square ORs one bit into the BYTE of its rank
 #   in the board of its code (bit 8y+x of a little-endian u64 is bit x of byte y), always a
 #   byte, straight into out.
 # - ccr_asm_knight_targets / ccr_asm_king_targets: ecx out, edx the mask, ebx and edx the
 #   two target masks, eax the word; a target off the board is skipped by the unsigned
-#   compare of its word index (a cmov to a dummy slot needed two more registers and was
-#   slower).
+#   compare of its word index (a cmov to a dummy slot would need two more registers, which
+#   cdecl leaves none of).
 # - ccr_asm_slider_targets: the rank by the subtraction trick toward file a and BSR toward
 #   file h; the files and diagonals by one loop per vertical direction carrying three masks
 #   (eax toward file a, ebx the file, edx toward file h), each cleared on its first blocker;
@@ -33,37 +32,25 @@
 #   a slider once the rays stop. The per-word empty squares and fill sources live in a
 #   100-byte frame. Branches skip what a word lacks (pieces, pawns, knights, king, rooks).
 #
-# Measured on i686 (Debian rustc 1.85, `cargo bench --target i686-unknown-linux-gnu --bench
-# asm` and `--bench asm_instructions`, benches/asm.rs: the six standard positions), asm
-# against the compiler's output of the portable twin. Criterion medians of two runs of this
-# code per whole workload, on a 2-core machine shared with other builds (load 2 to 3.5: the
-# second run is about 45 % slower throughout, so read the ratios); callgrind instructions
-# per call (the Rust wrapper included):
-#
-#   routine         portable ns   asm ns        portable instr  asm instr  asm time vs twin
-#   convert         409 / 594     187 / 327     293             303        -54 % / -45 %
-#   board_key       63 / 98       124 / 177     179             385        +98 % / +81 % LOSES
-#   attacks_of      643 / 876     385 / 570     1030            637        -40 % / -35 %
-#   knight_targets  355 / 542     458 / 668     42              63         +29 % / +23 % LOSES
-#   king_targets    355 / 518     420 / 662     32              55         +18 % / +28 % LOSES
-#   slider_targets  5285 / 8118   3870 / 5796   310             188        -27 % / -29 %
-#
-# Why:
-# - convert: the same instruction count, half the time. The compiler's twin ORs most bits as
+# Against its portable twin (the compiler's output for i686), each routine either beats it
+# or is kept for what it shows; the figures are in docs/BENCHMARKS.md, "Hand-written
+# assembly and SIMD hot loops", from `cargo bench --target i686-unknown-linux-gnu --bench
+# asm` (time) and `--bench asm_instructions` (instructions). Why:
+# - convert: the same instruction count, less time. The compiler's twin ORs most bits as
 #   bytes too, but the bit of file h (x = 0) as a dword, into an array on its stack that it
 #   then copies out: a dword load cannot be forwarded from the byte stores still pending on
 #   the same bytes, so the chain stalls. Here every OR is a byte, into out.
-# - board_key LOSES and is kept for the lesson: the compiler vectorises the eight
-#   independent word terms with SSE2 (pmuludq, two 32x32->64 products an instruction),
-#   179 instructions against 385 here, where a 64-bit product costs three scalar multiplies
-#   (five a word) and every 64-bit shift two shifts and two XORs. On 32-bit x86 the paper's
-#   register style cannot beat a key made of 64-bit multiplies.
-# - attacks_of: 38 % fewer instructions; the twin's frame calls a handler per piece and
-#   walks each slider's rays, this code treats a word's pieces of one kind at once and
-#   fills all sliders' rays together.
-# - knight_targets / king_targets LOSE and are kept for the lesson: a dozen stores of work,
-#   less than the call (cdecl arguments on the stack, ebx saved) and eight scalar stores to
-#   clear out, where the inlined twin clears with two 16-byte SSE2 stores and needs no call.
+# - board_key loses and shows why: the compiler vectorises the eight independent word
+#   terms with SSE2 (pmuludq, two 32x32->64 products an instruction), where here a 64-bit
+#   product costs three scalar multiplies (five a word) and every 64-bit shift two shifts
+#   and two XORs. On 32-bit x86 the paper's register style cannot beat a key made of 64-bit
+#   multiplies.
+# - attacks_of: fewer instructions; the twin's frame calls a handler per piece and walks
+#   each slider's rays, this code treats a word's pieces of one kind at once and fills all
+#   sliders' rays together.
+# - knight_targets / king_targets lose and show why: a dozen stores of work, less than the
+#   call (cdecl arguments on the stack, ebx saved) and eight scalar stores to clear out,
+#   where the inlined twin clears with two 16-byte SSE2 stores and needs no call.
 # - slider_targets: the three rays of a vertical direction in one loop and the rank without
 #   a loop, against the twin's one loop per direction.
 
@@ -198,7 +185,7 @@ ccr_asm_convert:
 
 # Stores \value to out[eax + \delta] (ecx = out) unless that word is off the board: the
 # unsigned compare of the word index with its edge, and a branch (the compiler's twin
-# branches too; a cmov to a dummy address cost a register, so a push, and was slower).
+# branches too; a cmov to a dummy address would cost a register, so a push and a pop).
 .macro CCR_STORE_TARGET delta, value, skip
 .if \delta < 0
     cmp eax, -(\delta)

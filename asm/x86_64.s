@@ -6,49 +6,31 @@
 # addressing. No brace characters anywhere in this file: `global_asm!` reads it as a
 # format template.
 #
-# MEASUREMENTS (x86_64, a 2-core AMD EPYC VM shared with other builds; `cargo bench --bench
-# asm` criterion medians of one whole workload, `cargo bench --bench asm_instructions`
-# iai-callgrind instruction counts of the same workload; the portable twin is the
-# compiler's output, inlined into the workload loop; the assembly is one call per routine):
+# Against its portable twin (the compiler's output, inlined into the caller), each routine
+# either beats it or is kept for what it shows; the figures are in docs/BENCHMARKS.md,
+# "Hand-written assembly and SIMD hot loops", from `cargo bench --bench asm` (time) and
+# `cargo bench --bench asm_instructions` (instructions).
 #
-#   routine          workload                     criterion ns         instructions
-#                                                 portable    asm     portable    asm
-#   convert          6 boards                       606.7    212.4       1738     1853
-#   board_key        6 boards                        51.5     53.0        815      843
-#   attacks_of       6 boards x 2 colours           705.1    604.8      10181     9048
-#   knight_targets   64 squares                     486.0    559.7       2582     3216
-#   king_targets     64 squares                     521.1    525.7       2030     2576
-#   slider_targets   6 occupancies x 64, queen     6922.8   4728.1      97476    62586
-#
-# - convert: beats the compiler, 65 % less time (2.9x), with 7 % MORE instructions, so the
-#   gain is in the schedule, not the work: the paper's loop ORs into one u64 per code, a
+# - convert: beats the compiler in time with about as many instructions, so the gain is in
+#   the schedule, not the work: the paper's loop ORs into one u64 per code, a
 #   read-modify-write chain through memory as long as the code's count (32 for the empty
 #   squares of the start position); the byte-per-rank ORs here cut every chain to at most 8.
-#   (The compiler's code was not read; the counts say it does about as much work.) In
-#   perft 5 from the start position with --repr bitboard (the hybrid converting at every
-#   node) that is 39.0 M nodes/s against 34.8 portable (and 41.5 for the AVX2
-#   conversion): best of two runs each.
-# - board_key: does not beat the compiler (3 % more time, within the noise, 3 % more
-#   instructions). The routine is 13 straight-line instructions per word, and the counts
-#   say the compiler's is as short; the eight words' multiply chains are independent, so
-#   out-of-order execution overlaps them in any order, and the assembly only adds the call
-#   and the constant loads an inlined twin can keep out of the loop. Kept because the
-#   interface asks for the routine and because it shows where nothing is left to win by
-#   hand.
-# - attacks_of: beats the compiler, 14 % less time, 11 % fewer instructions, by changing the
-#   algorithm (bit-plane decoding and fills for all pieces of a word at once, no piece scan,
-#   no jump table, no data-dependent branch but "this word / pair of words has none") rather
-#   than by out-scheduling it.
-# - knight_targets, king_targets: do NOT beat the compiler: knight 15 % more time and 25 %
-#   more instructions, king equal time and 27 % more instructions. The geometry is 4 to 6
-#   shifts; the inlined twin needs no call, while the routine pays the call, clears the 32
-#   bytes with four stores and redirects each off-board store through lea, cmp and cmov:
-#   about 30 instructions, where the counts give the twin about 40 per call, loop and
-#   black_box included, against 50. Kept because the interface asks for them and they are
+# - board_key: does not beat the compiler. The routine is 13 straight-line instructions per
+#   word and the compiler's is as short; the eight words' multiply chains are independent,
+#   so out-of-order execution overlaps them in any order, and the assembly only adds the
+#   call and the constant loads an inlined twin can keep out of the loop. It shows where
+#   nothing is left to win by hand.
+# - attacks_of: beats the compiler in time and instructions by changing the algorithm
+#   (bit-plane decoding and fills for all pieces of a word at once, no piece scan, no jump
+#   table, no data-dependent branch but "this word / pair of words has none") rather than
+#   by out-scheduling it.
+# - knight_targets, king_targets: do not beat the compiler. The geometry is 4 to 6 shifts;
+#   the inlined twin needs no call, while the routine pays the call, clears the 32 bytes
+#   with four stores and redirects each off-board store through lea, cmp and cmov. They are
 #   the paper's branch-free edge test in its plainest form.
-# - slider_targets: beats the compiler, 32 % less time, 36 % fewer instructions: the rank
-#   in one subtraction and one BSR, the other six rays in two loops of three masks, where
-#   the twin (src/asm.rs, the plain reference) walks each ray on its own.
+# - slider_targets: beats the compiler in time and instructions: the rank in one
+#   subtraction and one BSR, the other six rays in two loops of three masks, where the twin
+#   (src/asm.rs, the plain reference) walks each ray on its own.
 
     .text
 

@@ -1,5 +1,6 @@
-//! FEN in and out: round trips on canonical FENs, the four-field form, and one rejection
-//! test per [`FenError`] class, including hostile input (empty, non-ASCII, very long).
+//! FEN in and out: round trips on canonical FENs, the four-field form, a table of rejected
+//! FENs with the error each gives (every [`FenError`] variant), and hostile input (empty,
+//! non-ASCII, very long).
 
 mod common;
 
@@ -197,39 +198,643 @@ fn castling_letters_in_any_order_mean_the_same_rights() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Rejections, one block per FenError variant
+// Rejections: every FenError variant, each with the text it shows
+
+/// FENs the parser must reject, each with its error's text (which carries the variant's
+/// data: the count, character, rank, square or field found).
+const REJECTED: &[(&str, &str)] = &[
+    // Field count (missing clocks default; any other count is an error).
+    (
+        "",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 0",
+    ),
+    (
+        " ",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 0",
+    ),
+    (
+        " \t\r\n  \u{c} ",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 0",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 1",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 2",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 3",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 7",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0 1 2 3",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 10",
+    ),
+    (
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 3",
+    ),
+    (
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 7 33 1",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 7",
+    ),
+    // Characters that are no piece.
+    (
+        "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "unexpected character 'x' in the piece placement",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNx w KQkq - 0 1",
+        "unexpected character 'x' in the piece placement",
+    ),
+    (
+        "rnbqkbnr/pppppppp/0/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "unexpected character '0' in the piece placement",
+    ),
+    (
+        "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "unexpected character '0' in the piece placement",
+    ),
+    (
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "unexpected character '9' in the piece placement",
+    ),
+    (
+        "rnbqkbnr/pppppppp/p9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "unexpected character '9' in the piece placement",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN- w KQkq - 0 1",
+        "unexpected character '-' in the piece placement",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN. w KQkq - 0 1",
+        "unexpected character '.' in the piece placement",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN* w KQkq - 0 1",
+        "unexpected character '*' in the piece placement",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNё w KQkq - 0 1",
+        "unexpected character 'ё' in the piece placement",
+    ),
+    // Two digits in a row.
+    (
+        "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "two digits in a row on rank 6",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/71/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "two digits in a row on rank 3",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/3K13 w - - 0 1",
+        "two digits in a row on rank 1",
+    ),
+    // Too few or too many ranks.
+    (
+        "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "expected 8 ranks separated by '/', found 7",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "expected 8 ranks separated by '/', found 9",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
+        "expected 8 ranks separated by '/', found 9",
+    ),
+    ("8 w - - 0 1", "expected 8 ranks separated by '/', found 1"),
+    ("/ w - - 0 1", "expected 8 ranks separated by '/', found 2"),
+    // Ranks short, long with a digit, long with pieces only (nothing past file h).
+    (
+        "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rank 7 covers 7 squares instead of 8",
+    ),
+    (
+        "rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rank 6 covers 7 squares instead of 8",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/ w KQkq - 0 1",
+        "rank 1 covers 0 squares instead of 8",
+    ),
+    (
+        "rnbqkbnr/pppppppp//8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rank 6 covers 0 squares instead of 8",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8p/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rank 6 covers 9 squares instead of 8",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR1 w KQkq - 0 1",
+        "rank 1 covers 9 squares instead of 8",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/8R7 w KQkq - 0 1",
+        "rank 1 covers 16 squares instead of 8",
+    ),
+    (
+        "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rank 7 covers 9 squares instead of 8",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRRRRRRRRRRRRR w KQkq - 0 1",
+        "rank 1 covers 20 squares instead of 8",
+    ),
+    (
+        "kkkkkkkkkk/8/8/8/8/8/8/4K3 w - - 0 1",
+        "rank 8 covers 10 squares instead of 8",
+    ),
+    // Not one king a side.
+    (
+        "4k3/8/8/8/8/8/8/8 w - - 0 1",
+        "White has 0 kings instead of 1",
+    ),
+    (
+        "8/8/8/8/8/8/8/4K3 b - - 0 1",
+        "Black has 0 kings instead of 1",
+    ),
+    (
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "White has 0 kings instead of 1",
+    ),
+    (
+        "k6k/8/8/8/8/8/8/4K3 w - - 0 1",
+        "Black has 2 kings instead of 1",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/K3K3 b - - 0 1",
+        "White has 2 kings instead of 1",
+    ),
+    (
+        "4k3/8/8/8/8/8/KKKKKKKK/KKKKKKKK w - - 0 1",
+        "White has 16 kings instead of 1",
+    ),
+    // A pawn on a back rank.
+    (
+        "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "pawn on a8, a first or last rank",
+    ),
+    (
+        "4k2p/8/8/8/8/8/8/4K3 w - - 0 1",
+        "pawn on h8, a first or last rank",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/p3K3 w - - 0 1",
+        "pawn on a1, a first or last rank",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K2P b - - 0 1",
+        "pawn on h1, a first or last rank",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNP w - - 0 1",
+        "pawn on h1, a first or last rank",
+    ),
+    // Material no game reaches: nine pawns; eight and a promoted piece of each kind; seven and two promoted; ten queens; more than sixteen men.
+    (
+        "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",
+        "White has more pawns or promoted pieces than a game can produce",
+    ),
+    (
+        "4k3/pppppppp/p7/8/8/8/8/4K3 b - - 0 1",
+        "Black has more pawns or promoted pieces than a game can produce",
+    ),
+    (
+        "4k3/8/8/8/8/Q7/PPPPPPPP/3QK3 w - - 0 1",
+        "White has more pawns or promoted pieces than a game can produce",
+    ),
+    (
+        "4k3/8/8/8/8/R7/PPPPPPPP/R2RK3 w - - 0 1",
+        "White has more pawns or promoted pieces than a game can produce",
+    ),
+    (
+        "4k3/8/8/8/8/B7/PPPPPPPP/1BB1K3 w - - 0 1",
+        "White has more pawns or promoted pieces than a game can produce",
+    ),
+    (
+        "4k3/nnn5/pppppppp/8/8/8/8/4K3 w - - 0 1",
+        "Black has more pawns or promoted pieces than a game can produce",
+    ),
+    (
+        "4k3/8/8/8/8/QQ6/PPPPPPP1/3QK3 w - - 0 1",
+        "White has more pawns or promoted pieces than a game can produce",
+    ),
+    (
+        "QQQQQQQQ/QQ6/8/8/8/8/8/k6K b - - 0 1",
+        "White has more pawns or promoted pieces than a game can produce",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "White has more pawns or promoted pieces than a game can produce",
+    ),
+    // Side to move.
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "side to move must be 'w' or 'b', found \"x\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR W KQkq - 0 1",
+        "side to move must be 'w' or 'b', found \"W\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR B KQkq - 0 1",
+        "side to move must be 'w' or 'b', found \"B\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR - KQkq - 0 1",
+        "side to move must be 'w' or 'b', found \"-\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white KQkq - 0 1",
+        "side to move must be 'w' or 'b', found \"white\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR ww KQkq - 0 1",
+        "side to move must be 'w' or 'b', found \"ww\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR wb KQkq - 0 1",
+        "side to move must be 'w' or 'b', found \"wb\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR 0 KQkq - 0 1",
+        "side to move must be 'w' or 'b', found \"0\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR ё KQkq - 0 1",
+        "side to move must be 'w' or 'b', found \"ё\"",
+    ),
+    // The side not to move in check: by rook, bishop, knight, pawn, queen; kings side by side.
+    (
+        "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
+        "the side not to move is in check",
+    ),
+    (
+        "4k3/8/8/1B6/8/8/8/4K3 w - - 0 1",
+        "the side not to move is in check",
+    ),
+    (
+        "4k3/8/5N2/8/8/8/8/4K3 w - - 0 1",
+        "the side not to move is in check",
+    ),
+    (
+        "4k3/3P4/8/8/8/8/8/4K3 w - - 0 1",
+        "the side not to move is in check",
+    ),
+    (
+        "4k3/8/8/8/Q7/8/8/4K3 w - - 0 1",
+        "the side not to move is in check",
+    ),
+    (
+        "4k3/8/8/8/8/8/3p4/4K3 b - - 0 1",
+        "the side not to move is in check",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/r3K3 b - - 0 1",
+        "the side not to move is in check",
+    ),
+    (
+        "4k3/8/8/8/8/3n4/8/4K3 b - - 0 1",
+        "the side not to move is in check",
+    ),
+    (
+        "8/8/8/3kK3/8/8/8/8 w - - 0 1",
+        "the side not to move is in check",
+    ),
+    (
+        "8/8/8/3kK3/8/8/8/8 b - - 0 1",
+        "the side not to move is in check",
+    ),
+    // Castling field.
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KK - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"KK\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w X - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"X\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqK - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"KQkqK\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kk - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"kk\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w qq - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"qq\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -- - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"--\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K- - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"K-\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -K - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"-K\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq- - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"KQkq-\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w x - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"x\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0 - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"0\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w A - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"A\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w H - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"H\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqkq - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"KQkqkq\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K🙂 - 0 1",
+        "castling field must be '-' or distinct letters of 'KQkq', found \"K🙂\"",
+    ),
+    // Castling rights without king or rook at home: no rook; king off home; rook on the wrong square or of the wrong colour; another piece there.
+    (
+        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+        "castling right 'K' without king and rook on their home squares",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 w Q - 0 1",
+        "castling right 'Q' without king and rook on their home squares",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 b k - 0 1",
+        "castling right 'k' without king and rook on their home squares",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 b q - 0 1",
+        "castling right 'q' without king and rook on their home squares",
+    ),
+    (
+        "r3k2r/8/8/8/8/8/8/R2K3R w Q - 0 1",
+        "castling right 'Q' without king and rook on their home squares",
+    ),
+    (
+        "r2k3r/8/8/8/8/8/8/R3K2R w KQk - 0 1",
+        "castling right 'k' without king and rook on their home squares",
+    ),
+    (
+        "1r2k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "castling right 'q' without king and rook on their home squares",
+    ),
+    (
+        "r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1",
+        "castling right 'K' without king and rook on their home squares",
+    ),
+    (
+        "r3k2R/8/8/8/8/8/8/R3K3 b Qk - 0 1",
+        "castling right 'k' without king and rook on their home squares",
+    ),
+    (
+        "r3k2r/8/8/8/8/8/8/N3K2R w KQkq - 0 1",
+        "castling right 'Q' without king and rook on their home squares",
+    ),
+    // En-passant field.
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+        "en-passant field must be '-' or a square, found \"e9\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z3 0 1",
+        "en-passant field must be '-' or a square, found \"z3\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e 0 1",
+        "en-passant field must be '-' or a square, found \"e\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e33 0 1",
+        "en-passant field must be '-' or a square, found \"e33\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq E3 0 1",
+        "en-passant field must be '-' or a square, found \"E3\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 3e 0 1",
+        "en-passant field must be '-' or a square, found \"3e\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e0 0 1",
+        "en-passant field must be '-' or a square, found \"e0\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq i6 0 1",
+        "en-passant field must be '-' or a square, found \"i6\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 33 0 1",
+        "en-passant field must be '-' or a square, found \"33\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -- 0 1",
+        "en-passant field must be '-' or a square, found \"--\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3e6 0 1",
+        "en-passant field must be '-' or a square, found \"e3e6\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq ee 0 1",
+        "en-passant field must be '-' or a square, found \"ee\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e🙂 0 1",
+        "en-passant field must be '-' or a square, found \"e🙂\"",
+    ),
+    // En-passant squares no push made: wrong rank for the side; no pawn, a pawn of the wrong colour or a piece in front; the skipped square or the origin occupied.
+    (
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
+        "en-passant square e3 does not follow a two-square pawn advance",
+    ),
+    (
+        "rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR b KQkq d6 0 1",
+        "en-passant square d6 does not follow a two-square pawn advance",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1",
+        "en-passant square e4 does not follow a two-square pawn advance",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1",
+        "en-passant square e3 does not follow a two-square pawn advance",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 1",
+        "en-passant square d6 does not follow a two-square pawn advance",
+    ),
+    (
+        "rnbqkbnr/pppp1ppp/8/8/4p3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        "en-passant square e3 does not follow a two-square pawn advance",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/4N3/8/PPPP1PPP/RNBQKB1R b KQkq e3 0 1",
+        "en-passant square e3 does not follow a two-square pawn advance",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/4P3/4N3/PPPP1PPP/RNBQKB1R b KQkq e3 0 1",
+        "en-passant square e3 does not follow a two-square pawn advance",
+    ),
+    (
+        "rnbqkb1r/ppp1pppp/3n4/3p4/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 1",
+        "en-passant square d6 does not follow a two-square pawn advance",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPPNPPP/RNBQKB1R b KQkq e3 0 1",
+        "en-passant square e3 does not follow a two-square pawn advance",
+    ),
+    (
+        "rnbqkb1r/pppnpppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 1",
+        "en-passant square d6 does not follow a two-square pawn advance",
+    ),
+    // Half-move clocks.
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1",
+        "bad halfmove clock \"-1\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+        "bad halfmove clock \"x\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - +3 1",
+        "bad halfmove clock \"+3\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1.5 1",
+        "bad halfmove clock \"1.5\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 151 1",
+        "bad halfmove clock \"151\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1000 1",
+        "bad halfmove clock \"1000\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 65536 1",
+        "bad halfmove clock \"65536\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999999999999 1",
+        "bad halfmove clock \"99999999999999999999\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0x1 1",
+        "bad halfmove clock \"0x1\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1e2 1",
+        "bad halfmove clock \"1e2\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ١ 1",
+        "bad halfmove clock \"١\"",
+    ),
+    // Move numbers.
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+        "bad fullmove number \"0\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1",
+        "bad fullmove number \"-1\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x",
+        "bad fullmove number \"x\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 +3",
+        "bad fullmove number \"+3\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1.5",
+        "bad fullmove number \"1.5\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 10001",
+        "bad fullmove number \"10001\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 65536",
+        "bad fullmove number \"65536\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 99999999999999999999",
+        "bad fullmove number \"99999999999999999999\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -0",
+        "bad fullmove number \"-0\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 00",
+        "bad fullmove number \"00\"",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1🙂",
+        "bad fullmove number \"1🙂\"",
+    ),
+    // Non-ASCII whitespace separates no fields.
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\u{a0}w KQkq - 0 1",
+        "unexpected character '\\u{a0}' in the piece placement",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\u{3000}w\u{3000}KQkq\u{3000}-\u{3000}0\u{3000}1",
+        "expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found 1",
+    ),
+];
 
 #[test]
-fn wrong_field_count() {
-    assert!(matches!(err(""), FenError::FieldCount(0)));
-    assert!(matches!(err(" "), FenError::FieldCount(0)));
-    assert!(matches!(err(" \t\r\n  \x0c "), FenError::FieldCount(0)));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"),
-        FenError::FieldCount(1)
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"),
-        FenError::FieldCount(2)
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq"),
-        FenError::FieldCount(3)
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra"),
-        FenError::FieldCount(7)
-    ));
-    assert!(matches!(
-        err(&format!("{STARTPOS} 0 1 2 3")),
-        FenError::FieldCount(10)
-    ));
+fn rejected_fens_give_their_error() {
+    let mut wrong = Vec::new();
+    for &(fen, expected) in REJECTED {
+        match Position::from_fen(fen) {
+            Ok(p) => wrong.push(format!("{fen:?} was accepted as {}", p.to_fen())),
+            Err(e) if e.to_string() != expected => {
+                wrong.push(format!("{fen:?}: {e:?} shows {e}, expected {expected}"))
+            }
+            Err(e) => assert!(!expected.is_empty() && !expected.contains('\n'), "{e:?}"),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// Four, five or six fields: missing clocks default to 0 and 1, and the error for any other
-/// count says so.
+/// The accepted neighbours of the rejections: four, five or six fields (missing clocks
+/// default to 0 and 1), material a game reaches, a blocked line, the clocks' limits.
 #[test]
-fn four_five_or_six_fields() {
+fn accepted_next_to_the_rejections() {
     let board = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq -";
     for (fen, clocks) in [
         (board.to_string(), (0, 1)),
@@ -244,474 +849,16 @@ fn four_five_or_six_fields() {
             "{fen}"
         );
     }
-    for (fen, n) in [
-        ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq".to_string(), 3),
-        (format!("{board} 7 33 1"), 7),
-    ] {
-        let e = err(&fen);
-        assert_eq!(e, FenError::FieldCount(n), "{fen}");
-        assert_eq!(
-            e.to_string(),
-            format!("expected 4, 5 or 6 fields (missing clocks default to 0 and 1), found {n}")
-        );
-    }
-}
-
-#[test]
-fn bad_piece_characters() {
-    for (bad, c) in [
-        (
-            "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            'x',
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNx w KQkq - 0 1",
-            'x',
-        ),
-        (
-            "rnbqkbnr/pppppppp/0/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            '0',
-        ),
-        (
-            "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            '0',
-        ),
-        (
-            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            '9',
-        ),
-        (
-            "rnbqkbnr/pppppppp/p9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            '9',
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN- w KQkq - 0 1",
-            '-',
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN. w KQkq - 0 1",
-            '.',
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN* w KQkq - 0 1",
-            '*',
-        ),
-    ] {
-        let e = err(bad);
-        assert!(
-            matches!(e, FenError::BadPieceChar(found) if found == c),
-            "{bad}: {e:?}"
-        );
-    }
-}
-
-#[test]
-fn adjacent_digits() {
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::AdjacentDigits { rank: 6 }
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-            .replace("/8/8/8/8/", "/8/8/8/71/")
-            .as_str()),
-        FenError::AdjacentDigits { rank: 3 }
-    ));
-    assert!(matches!(
-        err("4k3/8/8/8/8/8/8/3K13 w - - 0 1"),
-        FenError::AdjacentDigits { rank: 1 }
-    ));
-}
-
-#[test]
-fn too_few_or_too_many_ranks() {
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankCount(7)
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankCount(9)
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"),
-        FenError::RankCount(9)
-    ));
-    assert!(matches!(err("8 w - - 0 1"), FenError::RankCount(1)));
-    assert!(matches!(err("/ w - - 0 1"), FenError::RankCount(2)));
-}
-
-#[test]
-fn rank_width_not_eight() {
-    // Short.
-    assert!(matches!(
-        err("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankWidth {
-            rank: 7,
-            squares: 7
-        }
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankWidth {
-            rank: 6,
-            squares: 7
-        }
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/ w KQkq - 0 1"),
-        FenError::RankWidth {
-            rank: 1,
-            squares: 0
-        }
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp//8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankWidth {
-            rank: 6,
-            squares: 0
-        }
-    ));
-    // Long, with a digit.
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8p/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankWidth {
-            rank: 6,
-            squares: 9
-        }
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR1 w KQkq - 0 1"),
-        FenError::RankWidth {
-            rank: 1,
-            squares: 9
-        }
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/8R7 w KQkq - 0 1"),
-        FenError::RankWidth {
-            rank: 1,
-            squares: 16
-        }
-    ));
-    // Long, pieces only: nothing past file h may be written anywhere.
-    assert!(matches!(
-        err("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        FenError::RankWidth {
-            rank: 7,
-            squares: 9
-        }
-    ));
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRRRRRRRRRRRRR w KQkq - 0 1"),
-        FenError::RankWidth {
-            rank: 1,
-            squares: 20
-        }
-    ));
-    assert!(matches!(
-        err("kkkkkkkkkk/8/8/8/8/8/8/4K3 w - - 0 1"),
-        FenError::RankWidth {
-            rank: 8,
-            squares: 10
-        }
-    ));
-}
-
-#[test]
-fn king_count() {
-    assert!(matches!(
-        err("4k3/8/8/8/8/8/8/8 w - - 0 1"),
-        FenError::KingCount {
-            colour: Colour::White,
-            count: 0
-        }
-    ));
-    assert!(matches!(
-        err("8/8/8/8/8/8/8/4K3 b - - 0 1"),
-        FenError::KingCount {
-            colour: Colour::Black,
-            count: 0
-        }
-    ));
-    assert!(matches!(
-        err("8/8/8/8/8/8/8/8 w - - 0 1"),
-        FenError::KingCount { count: 0, .. }
-    ));
-    assert!(matches!(
-        err("k6k/8/8/8/8/8/8/4K3 w - - 0 1"),
-        FenError::KingCount {
-            colour: Colour::Black,
-            count: 2
-        }
-    ));
-    assert!(matches!(
-        err("4k3/8/8/8/8/8/8/K3K3 b - - 0 1"),
-        FenError::KingCount {
-            colour: Colour::White,
-            count: 2
-        }
-    ));
-    assert!(matches!(
-        err("4k3/8/8/8/8/8/KKKKKKKK/KKKKKKKK w - - 0 1"),
-        FenError::KingCount {
-            colour: Colour::White,
-            count: 16
-        }
-    ));
-}
-
-#[test]
-fn pawn_on_back_rank() {
-    for (fen, at) in [
-        ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "a8"),
-        ("4k2p/8/8/8/8/8/8/4K3 w - - 0 1", "h8"),
-        ("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", "a1"),
-        ("4k3/8/8/8/8/8/8/4K2P b - - 0 1", "h1"),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNP w - - 0 1",
-            "h1",
-        ),
-    ] {
-        let e = err(fen);
-        assert!(
-            matches!(e, FenError::PawnOnBackRank(s) if s == sq(at)),
-            "{fen}: {e:?}"
-        );
-    }
-}
-
-#[test]
-fn impossible_material() {
-    for (fen, colour) in [
-        // Nine pawns.
-        ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", Colour::White),
-        ("4k3/pppppppp/p7/8/8/8/8/4K3 b - - 0 1", Colour::Black),
-        // Eight pawns and a promoted piece of each kind.
-        ("4k3/8/8/8/8/Q7/PPPPPPPP/3QK3 w - - 0 1", Colour::White),
-        ("4k3/8/8/8/8/R7/PPPPPPPP/R2RK3 w - - 0 1", Colour::White),
-        ("4k3/8/8/8/8/B7/PPPPPPPP/1BB1K3 w - - 0 1", Colour::White),
-        ("4k3/nnn5/pppppppp/8/8/8/8/4K3 w - - 0 1", Colour::Black),
-        // Seven pawns and two promoted pieces.
-        ("4k3/8/8/8/8/QQ6/PPPPPPP1/3QK3 w - - 0 1", Colour::White),
-        // Ten queens and no pawns.
-        ("QQQQQQQQ/QQ6/8/8/8/8/8/k6K b - - 0 1", Colour::White),
-        // More than sixteen men with all piece kinds.
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-                .replace("/8/8/8/8/", "/8/8/8/N7/")
-                .leak(),
-            Colour::White,
-        ),
-    ] {
-        let e = err(fen);
-        assert!(
-            matches!(e, FenError::ImpossibleMaterial(c) if c == colour),
-            "{fen}: {e:?}"
-        );
-    }
-    // Reachable material: nine queens and no pawns (the 218-move position), a promoted
-    // piece for every missing pawn, and the full army.
+    // Nine queens and no pawns (the 218-move position), a promoted piece for every missing
+    // pawn, and the full army.
     parse("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1");
     parse("4k3/8/8/8/8/Q7/1PPPPPPP/3QK3 w - - 0 1");
     parse("4k3/8/8/8/8/QRBN4/PPPP4/RNBQK1NB w - - 0 1");
     parse(STARTPOS);
-}
-
-#[test]
-fn bad_side_to_move() {
-    for side in ["x", "W", "B", "-", "white", "ww", "wb", "0"] {
-        let e = err(&startpos_with(1, side));
-        assert!(
-            matches!(&e, FenError::BadSideToMove(s) if s == side),
-            "{side}: {e:?}"
-        );
-    }
-}
-
-#[test]
-fn side_not_to_move_in_check() {
-    for fen in [
-        // White to move while the black king is attacked: rook, bishop, knight, pawn, queen.
-        "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
-        "4k3/8/8/1B6/8/8/8/4K3 w - - 0 1",
-        "4k3/8/5N2/8/8/8/8/4K3 w - - 0 1",
-        "4k3/3P4/8/8/8/8/8/4K3 w - - 0 1",
-        "4k3/8/8/8/Q7/8/8/4K3 w - - 0 1",
-        // Black to move while the white king is attacked.
-        "4k3/8/8/8/8/8/3p4/4K3 b - - 0 1",
-        "4k3/8/8/8/8/8/8/r3K3 b - - 0 1",
-        "4k3/8/8/8/8/3n4/8/4K3 b - - 0 1",
-        // Kings side by side.
-        "8/8/8/3kK3/8/8/8/8 w - - 0 1",
-        "8/8/8/3kK3/8/8/8/8 b - - 0 1",
-    ] {
-        let e = err(fen);
-        assert!(matches!(e, FenError::OpponentInCheck), "{fen}: {e:?}");
-    }
     // A blocked line is no check.
     parse("4k3/8/8/8/8/8/4P3/4RK2 w - - 0 1");
     parse("4k3/4p3/8/8/8/8/8/4RK2 w - - 0 1");
-}
-
-#[test]
-fn bad_castling_field() {
-    for field in [
-        "KK", "X", "KQkqK", "kk", "qq", "--", "K-", "-K", "KQkq-", "x", "0", "A", "H", "KQkqkq",
-    ] {
-        let e = err(&startpos_with(2, field));
-        assert!(
-            matches!(&e, FenError::BadCastlingField(s) if s == field),
-            "{field}: {e:?}"
-        );
-    }
-}
-
-#[test]
-fn castling_without_king_or_rook_at_home() {
-    for (fen, right) in [
-        // No rook at all.
-        ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", 'K'),
-        ("4k3/8/8/8/8/8/8/4K3 w Q - 0 1", 'Q'),
-        ("4k3/8/8/8/8/8/8/4K3 b k - 0 1", 'k'),
-        ("4k3/8/8/8/8/8/8/4K3 b q - 0 1", 'q'),
-        // King off its home square.
-        ("r3k2r/8/8/8/8/8/8/R2K3R w Q - 0 1", 'Q'),
-        ("r2k3r/8/8/8/8/8/8/R3K2R w KQk - 0 1", 'k'),
-        // Rook on the wrong square or of the wrong colour.
-        ("1r2k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 'q'),
-        ("r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1", 'K'),
-        ("r3k2R/8/8/8/8/8/8/R3K3 b Qk - 0 1", 'k'),
-        // Another piece where the rook should be.
-        ("r3k2r/8/8/8/8/8/8/N3K2R w KQkq - 0 1", 'Q'),
-    ] {
-        let e = err(fen);
-        assert!(
-            matches!(e, FenError::CastlingWithoutPieces(c) if c == right),
-            "{fen}: {e:?}"
-        );
-    }
-}
-
-#[test]
-fn bad_en_passant_field() {
-    for field in [
-        "e9", "z3", "e", "e33", "E3", "3e", "e0", "i6", "33", "--", "e3e6", "ee",
-    ] {
-        let e = err(&startpos_with(3, field));
-        assert!(
-            matches!(&e, FenError::BadEnPassantField(s) if s == field),
-            "{field}: {e:?}"
-        );
-    }
-}
-
-#[test]
-fn impossible_en_passant() {
-    for (fen, at) in [
-        // White to move: the square must be on rank 6, not 3.
-        (
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
-            "e3",
-        ),
-        // Black to move: the square must be on rank 3, not 6.
-        (
-            "rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR b KQkq d6 0 1",
-            "d6",
-        ),
-        // Right rank but some other rank altogether.
-        (
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1",
-            "e4",
-        ),
-        // No pawn in front of the square.
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1",
-            "e3",
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 1",
-            "d6",
-        ),
-        // A pawn of the wrong colour in front.
-        (
-            "rnbqkbnr/pppp1ppp/8/8/4p3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
-            "e3",
-        ),
-        // A piece, not a pawn, in front.
-        (
-            "rnbqkbnr/pppppppp/8/8/4N3/8/PPPP1PPP/RNBQKB1R b KQkq e3 0 1",
-            "e3",
-        ),
-        // The skipped square is occupied.
-        (
-            "rnbqkbnr/pppppppp/8/8/4P3/4N3/PPPP1PPP/RNBQKB1R b KQkq e3 0 1",
-            "e3",
-        ),
-        (
-            "rnbqkb1r/ppp1pppp/3n4/3p4/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 1",
-            "d6",
-        ),
-        // The square the pawn came from is occupied.
-        (
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPPNPPP/RNBQKB1R b KQkq e3 0 1",
-            "e3",
-        ),
-        (
-            "rnbqkb1r/pppnpppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 1",
-            "d6",
-        ),
-    ] {
-        let e = err(fen);
-        assert!(
-            matches!(e, FenError::ImpossibleEnPassant(s) if s == sq(at)),
-            "{fen}: {e:?}"
-        );
-    }
-}
-
-#[test]
-fn absurd_clocks() {
-    let halfmove = [
-        "-1",
-        "x",
-        "+3",
-        "1.5",
-        "151",
-        "1000",
-        "65536",
-        "99999999999999999999",
-        "0x1",
-        "1e2",
-        "١",
-    ];
-    for text in halfmove {
-        let e = err(&startpos_with(4, text));
-        assert!(
-            matches!(&e, FenError::BadClock { which: "halfmove clock", text: t } if t == text),
-            "{text}: {e:?}"
-        );
-    }
-    let fullmove = [
-        "0",
-        "-1",
-        "x",
-        "+3",
-        "1.5",
-        "10001",
-        "65536",
-        "99999999999999999999",
-        "-0",
-        "00",
-    ];
-    for text in fullmove {
-        let e = err(&startpos_with(5, text));
-        assert!(
-            matches!(&e, FenError::BadClock { which: "fullmove number", text: t } if t == text),
-            "{text}: {e:?}"
-        );
-    }
-    // The limits themselves are accepted.
+    // The clocks' limits themselves.
     parse(&startpos_with(4, "150"));
     parse(&startpos_with(5, "10000"));
     parse(&startpos_with(4, "0"));
@@ -723,35 +870,6 @@ fn absurd_clocks() {
 
 #[test]
 fn non_ascii_anywhere_is_rejected() {
-    assert!(matches!(
-        err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNё w KQkq - 0 1"),
-        FenError::BadPieceChar('ё')
-    ));
-    assert!(matches!(
-        err(&startpos_with(1, "ё")),
-        FenError::BadSideToMove(_)
-    ));
-    assert!(matches!(
-        err(&startpos_with(2, "K🙂")),
-        FenError::BadCastlingField(_)
-    ));
-    assert!(matches!(
-        err(&startpos_with(3, "e🙂")),
-        FenError::BadEnPassantField(_)
-    ));
-    assert!(matches!(
-        err(&startpos_with(5, "1🙂")),
-        FenError::BadClock { .. }
-    ));
-    // Non-ASCII whitespace does not separate fields.
-    assert!(matches!(
-        err(&STARTPOS.replace(" w ", "\u{a0}w ")),
-        FenError::BadPieceChar('\u{a0}')
-    ));
-    assert!(matches!(
-        err(&STARTPOS.replace(' ', "\u{3000}")),
-        FenError::FieldCount(1)
-    ));
     // Every insertion point of the start position, with several kinds of non-ASCII text.
     for insert in [
         "ё", "🙂", "\u{a0}", "\u{200b}", "\u{feff}", "é", "Ｋ", "８", "\u{0}",
@@ -831,22 +949,4 @@ fn very_long_input_is_rejected() {
     assert!(matches!(err(&many_fields), FenError::FieldCount(100_006)));
     // Long non-ASCII.
     assert!(Position::from_fen(&"ё".repeat(1_000_000)).is_err());
-}
-
-#[test]
-fn errors_display_as_one_line() {
-    let fens = [
-        "",
-        "8/8/8/8/8/8/8/8/8 w - - 0 1",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNx w KQkq - 0 1",
-        &startpos_with(1, "x"),
-        &startpos_with(2, "X"),
-        &startpos_with(3, "e9"),
-        &startpos_with(4, "-1"),
-        "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
-    ];
-    for fen in fens {
-        let text = err(fen).to_string();
-        assert!(!text.is_empty() && !text.contains('\n'), "{fen}: {text:?}");
-    }
 }

@@ -32,7 +32,8 @@ pub use hybrid::Hybrid;
 use crate::bitboard::movegen::PieceSets;
 use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::make::CASTLING_KEPT;
-use crate::ccr::{CastlingRights, Ccr, Position};
+use crate::ccr::validate::{self, State};
+use crate::ccr::{CastlingRights, Ccr, Invariant, Position};
 use crate::convert::{PieceBoards, to_bitboards};
 use crate::moves::MoveList;
 use crate::repr::Representation;
@@ -180,7 +181,7 @@ impl Bitboards {
         };
         let pawn_moved = self.types[PAWNS] & from_bit != 0;
         let captured = self.colours[us.flip() as usize] & to_bit != 0;
-        Bitboards {
+        let next = Bitboards {
             colours,
             types,
             side: us.flip(),
@@ -196,7 +197,78 @@ impl Bitboards {
                 (self.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK)
             },
             fullmove_number: (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER),
+        };
+        debug_assert_eq!(next.check_move(mv), Ok(()), "{next:?} after {mv:?}");
+        next
+    }
+
+    /// Checks the boards against each other: the colour boards are disjoint and the type
+    /// boards are disjoint and together cover exactly the colour boards.
+    fn check_occupancy(&self) -> Result<(), Invariant> {
+        // Straight-line, as make checks it after every move in debug builds.
+        let [pawns, knights, bishops, rooks, queens, kings] = self.types;
+        let covered = pawns | knights | bishops | rooks | queens | kings;
+        let overlap = pawns & (knights | bishops | rooks | queens | kings)
+            | knights & (bishops | rooks | queens | kings)
+            | bishops & (rooks | queens | kings)
+            | rooks & (queens | kings)
+            | queens & kings;
+        let [white, black] = self.colours;
+        if overlap != 0 || white & black != 0 || covered != white | black {
+            return Err(Invariant::Occupancy);
         }
+        Ok(())
+    }
+
+    /// The piece code on `sq`, read from the type boards (disjoint, as
+    /// [`Bitboards::check_occupancy`] checks, so their bits add up to one type) and the
+    /// black board.
+    fn piece(&self, sq: Square) -> PieceCode {
+        let i = sq.index();
+        let [pawns, knights, bishops, rooks, queens, kings] = self.types;
+        let piece_type = (pawns >> i & 1)
+            + (knights >> i & 1) * 2
+            + (bishops >> i & 1) * 3
+            + (rooks >> i & 1) * 4
+            + (queens >> i & 1) * 5
+            + (kings >> i & 1) * 6;
+        let black = (self.colours[Colour::Black as usize] >> i & 1) << 3;
+        PieceCode(if piece_type == 0 {
+            0
+        } else {
+            (piece_type | black) as u8
+        })
+    }
+
+    /// Checks what the bitboards cache against each other ([`Bitboards::check_occupancy`])
+    /// and the conversion to the C.C.R. and back, which must give the same boards; then
+    /// [`Position::validate`] of [`Bitboards::to_position`].
+    pub fn validate(&self) -> Result<(), Invariant> {
+        self.check_occupancy()?;
+        let position = self.to_position();
+        if Bitboards::from_position(&position) != *self {
+            return Err(Invariant::Occupancy);
+        }
+        position.validate()
+    }
+
+    /// Checks what `mv`, just played, could have broken: the boards against each other,
+    /// then [`validate::check_move`] on the squares they give.
+    fn check_move(&self, mv: Move) -> Result<(), Invariant> {
+        self.check_occupancy()?;
+        let king = |colour: Colour| {
+            let kings = self.types[PieceCode::KING as usize - 1] & self.colours[colour as usize];
+            Square::new(kings.trailing_zeros() as u8 & 63)
+        };
+        let state = State {
+            side: self.side,
+            castling: self.castling.0,
+            en_passant: self.en_passant,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            kings: [king(Colour::White), king(Colour::Black)],
+        };
+        validate::check_move(mv, &state, |sq| self.piece(sq))
     }
 
     /// Plays `mv`, which must be legal here, in place.
@@ -402,39 +474,24 @@ mod tests {
     }
 
     #[test]
-    fn make_updates_everything() {
-        let play = |fen: &str, moves: &[&str]| {
-            let mut pos = Position::from_fen(fen).unwrap();
-            let mut native = Bitboards::from_position(&pos);
-            for text in moves {
-                let mv = pos.parse_uci_move(text).unwrap();
-                pos = pos.make(mv);
-                native = native.make(mv);
-            }
-            assert_eq!(native.to_position(), pos);
-            native.to_position().to_fen()
-        };
+    fn check_move_sees_boards_that_disagree() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").expect("a valid FEN");
+        let mv = pos.parse_uci_move("e1d1").expect("a legal move");
+        let good = Bitboards::from_position(&pos).make(mv);
+        assert_eq!(good.check_move(mv), Ok(()));
+        // The king left in White's board on e1; the king turned into a pawn on d1.
+        let square = |name| 1u64 << Square::parse(name).expect("a square").index();
+        let mut b = good;
+        b.colours[0] |= square("e1");
+        assert_eq!(b.check_move(mv), Err(Invariant::Occupancy));
+        let mut b = good;
+        b.types[PieceCode::KING as usize - 1] &= !square("d1");
+        b.types[PAWNS] |= square("d1");
         assert_eq!(
-            play(
-                crate::ccr::fen::STARTPOS,
-                &["e2e4", "d7d5", "e4d5", "c7c5", "d5c6"]
-            ),
-            "rnbqkbnr/pp2pppp/2P5/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
-        );
-        assert_eq!(
-            play("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 9", &["e1g1", "e8c8"]),
-            "2kr3r/8/8/8/8/8/8/R4RK1 w - - 7 10"
-        );
-        assert_eq!(
-            play("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1", &["b7a8n", "h8h1"]),
-            "N3k3/8/8/8/8/8/8/R3K2r w Q - 0 2"
-        );
-        assert_eq!(
-            play(
-                "4k3/8/8/8/8/8/4P3/4K3 w - - 150 10000",
-                &["e1d1", "e8d8", "e2e4"]
-            ),
-            "3k4/8/8/8/4P3/8/8/3K4 b - e3 0 10000"
+            b.check_move(mv),
+            Err(Invariant::PawnOnBackRank(
+                Square::parse("d1").expect("a square")
+            ))
         );
     }
 

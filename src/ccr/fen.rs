@@ -5,6 +5,10 @@ use std::fmt;
 
 use crate::ccr::board::{CastlingRights, Ccr, Position};
 use crate::ccr::checks::is_attacked;
+use crate::ccr::validate::{
+    self, CASTLING_HOMES, back_rank_pawn, castling_pieces_present, en_passant_is_possible,
+    material_is_possible,
+};
 use crate::types::{Colour, PieceCode, Square};
 
 /// The standard starting position.
@@ -153,13 +157,13 @@ impl Position {
             king_square(&board, Colour::White)?,
             king_square(&board, Colour::Black)?,
         ];
-        for sq in (0..8).chain(56..64).map(Square::new) {
-            if board.get(sq).piece_type() == PieceCode::PAWN {
-                return Err(FenError::PawnOnBackRank(sq));
-            }
+        if let Some(sq) = back_rank_pawn(&board) {
+            return Err(FenError::PawnOnBackRank(sq));
         }
         for colour in [Colour::White, Colour::Black] {
-            check_material(&board, colour)?;
+            if !material_is_possible(|sq| board.get(sq), colour) {
+                return Err(FenError::ImpossibleMaterial(colour));
+            }
         }
         let castling = parse_castling(fields[2], &board)?;
         let en_passant = parse_en_passant(fields[3], &board, side)?;
@@ -266,33 +270,9 @@ fn parse_placement(text: &str) -> Result<Ccr, FenError> {
     Ok(board)
 }
 
+/// The square of `colour`'s only king, as the shared check finds it.
 fn king_square(board: &Ccr, colour: Colour) -> Result<Square, FenError> {
-    let king = PieceCode::new(colour, PieceCode::KING);
-    let count = (0..64)
-        .filter(|&i| board.get(Square::new(i)) == king)
-        .count() as u32;
-    match (count, board.find(king)) {
-        (1, Some(sq)) => Ok(sq),
-        _ => Err(FenError::KingCount { colour, count }),
-    }
-}
-
-fn check_material(board: &Ccr, colour: Colour) -> Result<(), FenError> {
-    let count = |piece_type| {
-        let code = PieceCode::new(colour, piece_type);
-        (0..64)
-            .filter(|&i| board.get(Square::new(i)) == code)
-            .count() as i32
-    };
-    let pawns = count(PieceCode::PAWN);
-    let promoted = (count(PieceCode::QUEEN) - 1).max(0)
-        + (count(PieceCode::ROOK) - 2).max(0)
-        + (count(PieceCode::BISHOP) - 2).max(0)
-        + (count(PieceCode::KNIGHT) - 2).max(0);
-    if pawns + promoted > 8 {
-        return Err(FenError::ImpossibleMaterial(colour));
-    }
-    Ok(())
+    validate::king_square(board, colour).map_err(|count| FenError::KingCount { colour, count })
 }
 
 fn parse_castling(text: &str, board: &Ccr) -> Result<CastlingRights, FenError> {
@@ -302,25 +282,15 @@ fn parse_castling(text: &str, board: &Ccr) -> Result<CastlingRights, FenError> {
     let bad = || FenError::BadCastlingField(text.to_string());
     let mut rights = 0u8;
     for c in text.chars() {
-        let (bit, king, rook) = match c {
-            'K' => (CastlingRights::WHITE_KING, "e1", "h1"),
-            'Q' => (CastlingRights::WHITE_QUEEN, "e1", "a1"),
-            'k' => (CastlingRights::BLACK_KING, "e8", "h8"),
-            'q' => (CastlingRights::BLACK_QUEEN, "e8", "a8"),
-            _ => return Err(bad()),
-        };
+        let right = CASTLING_HOMES
+            .iter()
+            .position(|&(_, letter, _, _)| letter == c)
+            .ok_or_else(bad)?;
+        let bit = CASTLING_HOMES[right].0;
         if rights & bit != 0 {
             return Err(bad());
         }
-        let colour = if c.is_ascii_uppercase() {
-            Colour::White
-        } else {
-            Colour::Black
-        };
-        let at = |name: &str| board.get(Square::parse(name).expect("a valid square name"));
-        if at(king) != PieceCode::new(colour, PieceCode::KING)
-            || at(rook) != PieceCode::new(colour, PieceCode::ROOK)
-        {
+        if !castling_pieces_present(|sq| board.get(sq), right) {
             return Err(FenError::CastlingWithoutPieces(c));
         }
         rights |= bit;
@@ -336,18 +306,7 @@ fn parse_en_passant(text: &str, board: &Ccr, side: Colour) -> Result<Option<Squa
         return Ok(None);
     }
     let sq = Square::parse(text).ok_or_else(|| FenError::BadEnPassantField(text.to_string()))?;
-    // The pawn that just advanced two squares stands one rank past `sq` (seen from the side
-    // that moved), and both the skipped square and the square it came from are empty.
-    let (skipped_rank, pawn_rank, origin_rank) = match side {
-        Colour::White => (5, 4, 6),
-        Colour::Black => (2, 3, 1),
-    };
-    let mover = side.flip();
-    let ok = sq.rank() == skipped_rank
-        && board.get(Square::from_file_rank(sq.file(), pawn_rank))
-            == PieceCode::new(mover, PieceCode::PAWN)
-        && board.get(sq) == PieceCode::EMPTY
-        && board.get(Square::from_file_rank(sq.file(), origin_rank)) == PieceCode::EMPTY;
+    let ok = en_passant_is_possible(|sq| board.get(sq), side, sq);
     if ok {
         Ok(Some(sq))
     } else {

@@ -4,6 +4,7 @@ use crate::ccr::board::{Position, nibbles_equal};
 use crate::ccr::checks::is_attacked;
 use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::frame::sideways;
+use crate::ccr::validate::check_move;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
 /// For each C.C.R. square index, the castling rights that survive a move from or to it.
@@ -28,7 +29,8 @@ impl Position {
         next
     }
 
-    /// Plays `mv`, which must be legal here, in place.
+    /// Plays `mv`, which must be legal here, in place (debug builds then check what the
+    /// move could have broken).
     ///
     /// The common move touches two nibbles with two read-modify-writes; every special move
     /// (double push, castling, en passant, promotion) takes one branch to `special`, last.
@@ -65,6 +67,12 @@ impl Position {
         if mv.kind() != MoveKind::Normal {
             self.special(mv, us);
         }
+        debug_assert_eq!(
+            check_move(mv, &self.state(), |sq| self.board.get(sq)),
+            Ok(()),
+            "{} after {mv:?}",
+            self.to_fen()
+        );
     }
 
     /// The rest of a move other than [`MoveKind::Normal`] by `us`, after `play` has done
@@ -136,38 +144,5 @@ impl Position {
             capturers &= !mask;
         }
         false
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn after(fen: &str, moves: &[&str]) -> String {
-        let mut p = Position::from_fen(fen).unwrap();
-        for m in moves {
-            let mv = p
-                .parse_uci_move(m)
-                .unwrap_or_else(|| panic!("{m} is legal"));
-            p.play(mv);
-        }
-        p.to_fen()
-    }
-
-    #[test]
-    fn special_moves_update_everything() {
-        let start = crate::ccr::fen::STARTPOS;
-        assert_eq!(
-            after(start, &["e2e4", "d7d5", "e4d5", "c7c5", "d5c6"]),
-            "rnbqkbnr/pp2pppp/2P5/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
-        );
-        assert_eq!(
-            after("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 9", &["e1g1", "e8c8"]),
-            "2kr3r/8/8/8/8/8/8/R4RK1 w - - 7 10"
-        );
-        assert_eq!(
-            after("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1", &["b7a8n", "h8h1"]),
-            "N3k3/8/8/8/8/8/8/R3K2r w Q - 0 2"
-        );
     }
 }

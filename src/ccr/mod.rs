@@ -9,7 +9,9 @@ pub mod keys;
 pub mod make;
 pub mod movegen;
 pub mod simd;
+pub mod validate;
 
 pub use crate::moves::MoveList;
 pub use board::{CastlingRights, Ccr, Position};
 pub use fen::FenError;
+pub use validate::Invariant;

@@ -41,7 +41,8 @@ pub mod tables;
 use std::fmt;
 
 use crate::ccr::fen::MAX_HALFMOVE_CLOCK;
-use crate::ccr::{CastlingRights, Ccr, Position};
+use crate::ccr::validate::{self, State};
+use crate::ccr::{CastlingRights, Ccr, Invariant, Position};
 use crate::moves::MoveList;
 use crate::repr::Representation;
 use crate::types::{Colour, Move, PieceCode, Square};
@@ -159,6 +160,91 @@ impl X88 {
             squares,
             len: self.board[COUNTS + colour as usize] as usize,
         }
+    }
+
+    /// Checks `colour`'s piece list against the squares it names: at most sixteen entries,
+    /// each an on-board square holding a piece of that side, each once, the king first.
+    fn check_list(&self, colour: Colour) -> Result<(), Invariant> {
+        let ours = |sq: u8| {
+            sq & 0x88 == 0
+                && self.board[sq as usize] != 0
+                && PieceCode(self.board[sq as usize]).colour() == colour
+        };
+        let list = self.pieces(colour);
+        let listed = list.as_slice();
+        let mut seen = 0u128;
+        let each_once = listed.iter().all(|&sq| {
+            let fresh = ours(sq) && seen & 1 << sq == 0;
+            seen |= 1 << (sq & 0x7F);
+            fresh
+        });
+        let king_first = listed
+            .first()
+            .is_some_and(|&sq| self.code(sq) == PieceCode::new(colour, PieceCode::KING));
+        if list.len > 16 || !each_once || !king_first {
+            return Err(Invariant::PieceList(colour));
+        }
+        Ok(())
+    }
+
+    /// The state beside the board, for [`validate::check_move`].
+    fn state(&self) -> State {
+        let square = |sq: u8| SQUARE_OF[sq as usize & 0x7F];
+        State {
+            side: self.side(),
+            castling: self.castling(),
+            en_passant: (self.ep() != NO_EP).then(|| square(self.ep())),
+            halfmove_clock: self.halfmove_clock(),
+            fullmove_number: self.fullmove_number(),
+            kings: [
+                square(self.king(Colour::White)),
+                square(self.king(Colour::Black)),
+            ],
+        }
+    }
+
+    /// Checks what the 0x88 board caches against its squares, then the position it stands
+    /// for: each side's piece list (its king first, every listed square on the board and
+    /// holding a piece of that side, each once, and every such piece listed) and the
+    /// side-to-move byte, then [`Position::validate`] of [`Representation::to_position`].
+    pub fn validate(&self) -> Result<(), Invariant> {
+        for colour in [Colour::White, Colour::Black] {
+            self.check_list(colour)?;
+            let on_board = (0..128u8)
+                .filter(|&sq| sq & 0x88 == 0 && self.board[sq as usize] != 0)
+                .filter(|&sq| self.code(sq).colour() == colour)
+                .count();
+            if self.pieces(colour).len != on_board {
+                return Err(Invariant::PieceList(colour));
+            }
+        }
+        if self.board[SIDE] > 1 {
+            return Err(Invariant::PieceList(self.side()));
+        }
+        self.to_position().validate()
+    }
+
+    /// Checks what `mv`, just played, could have broken: each square the move touched is
+    /// listed by the side whose piece stands there and by no other (the rest of the board
+    /// and of the lists did not change), the side-to-move byte, then
+    /// [`validate::check_move`].
+    fn check_move(&self, mv: Move) -> Result<(), Invariant> {
+        let lists = [self.pieces(Colour::White), self.pieces(Colour::Black)];
+        let (squares, count) = validate::touched(mv);
+        for &sq in &squares[..count] {
+            let x = X88_OF[sq.index()];
+            let code = self.code(x);
+            for colour in [Colour::White, Colour::Black] {
+                let ours = code != PieceCode::EMPTY && code.colour() == colour;
+                if lists[colour as usize].as_slice().contains(&x) != ours {
+                    return Err(Invariant::PieceList(colour));
+                }
+            }
+        }
+        if self.board[SIDE] > 1 {
+            return Err(Invariant::PieceList(self.side()));
+        }
+        validate::check_move(mv, &self.state(), |sq| self.code(X88_OF[sq.index()]))
     }
 
     /// Whether a piece of `by` attacks the on-board square `sq`.
@@ -297,6 +383,52 @@ mod tests {
             assert_eq!(x.code(x.king(Colour::Black)).0, 14);
         }
         assert_eq!(X88::size_in_bytes(), 128);
+    }
+
+    #[test]
+    fn piece_lists_that_disagree_with_the_board() {
+        let good = X88::from_fen(STARTPOS).unwrap();
+        assert_eq!(good.validate(), Ok(()));
+        // A white knight on e4 that no list holds; Black's count one short; a list slot
+        // repeating another; the king not first.
+        let mut x = good;
+        x.board[0x34] = PieceCode::new(Colour::White, PieceCode::KNIGHT).0;
+        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::White)));
+        let mut x = good;
+        x.board[COUNTS + 1] -= 1;
+        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::Black)));
+        let mut x = good;
+        x.board[X88::slot_index(Colour::White, 3)] = x.board[X88::slot_index(Colour::White, 2)];
+        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::White)));
+        let mut x = good;
+        x.board.swap(
+            X88::slot_index(Colour::Black, 0),
+            X88::slot_index(Colour::Black, 1),
+        );
+        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::Black)));
+        // Consistent lists, then the position's own invariants.
+        let mut x = good;
+        x.board[HALFMOVE] = 151;
+        assert_eq!(x.validate(), Err(Invariant::HalfmoveClock(151)));
+    }
+
+    #[test]
+    fn check_move_sees_stale_lists() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").expect("a valid FEN");
+        let mv = pos.parse_uci_move("a1a8").expect("a legal move");
+        let good = X88::from_position(&pos).make(mv);
+        assert_eq!(good.check_move(mv), Ok(()));
+        // The rook's slot still on a1; the rook on a8 in no list.
+        let mut x = good;
+        x.board[X88::slot_index(Colour::White, 1)] = 0x00;
+        assert_eq!(x.check_move(mv), Err(Invariant::PieceList(Colour::White)));
+        let mut x = good;
+        x.board[COUNTS] = 1;
+        assert_eq!(x.check_move(mv), Err(Invariant::PieceList(Colour::White)));
+        // The squares' own invariants come after the lists.
+        let mut x = good;
+        x.board[CASTLING] = CastlingRights::WHITE_QUEEN;
+        assert_eq!(x.check_move(mv), Err(Invariant::CastlingWithoutPieces('Q')));
     }
 
     #[test]

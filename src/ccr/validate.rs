@@ -1,0 +1,487 @@
+//! Invariants of a position, checked from scratch (as Fruit's `board_is_ok` and Stockfish's
+//! `pos_is_ok`): [`Position::validate`] recomputes from the 32-byte board what the position
+//! caches or promises and names the first invariant that does not hold. The FEN parser
+//! shares the checks a FEN can break ([`king_square`], [`back_rank_pawn`],
+//! [`material_is_possible`], [`castling_pieces_present`], [`en_passant_is_possible`]), so a
+//! position is valid by one definition whether it was parsed or made.
+//!
+//! Make checks under `debug_assert!`, after every move of every representation, only what
+//! that move could have broken ([`check_move`]: a few squares and the state beside the
+//! board), so that debug builds stay fast; by induction from a validated FEN that keeps every
+//! invariant but the attack tables, which make does not cache. `tests/validate.rs` calls the
+//! full [`Position::validate`] at every node of perft.
+
+use std::fmt;
+
+use crate::ccr::attacks::AttackBlock;
+use crate::ccr::board::{CastlingRights, Ccr, Position};
+use crate::ccr::checks::is_attacked;
+use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
+use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+
+/// An invariant of a position (or of a representation's cached data) that does not hold.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Invariant {
+    /// A square holds a code that is no piece (7, 8 or 15).
+    BadCode(Square),
+    /// A side does not have exactly one king.
+    KingCount {
+        /// The side in question.
+        colour: Colour,
+        /// How many kings it has.
+        count: u32,
+    },
+    /// The cached king square of a side does not hold its king.
+    KingSquare(Colour),
+    /// A pawn stands on the first or last rank.
+    PawnOnBackRank(Square),
+    /// A side has more pawns or promoted pieces than a game can produce.
+    ImpossibleMaterial(Colour),
+    /// The castling rights have bits beyond the four rights.
+    CastlingBits(u8),
+    /// A castling right (its FEN letter) whose king or rook is not on its home square.
+    CastlingWithoutPieces(char),
+    /// An en-passant square that no pawn of the side that just moved can have skipped.
+    EnPassantSquare(Square),
+    /// The half-move clock is above the largest value a FEN may carry.
+    HalfmoveClock(u16),
+    /// The move number is 0 or above the largest value a FEN may carry.
+    FullmoveNumber(u16),
+    /// The side that is not to move is in check.
+    OpponentInCheck,
+    /// The attack tables built for the CPU disagree with the frame's, or with the attack
+    /// test of one square.
+    AttackTables,
+    /// A representation's piece list of a side disagrees with its board.
+    PieceList(Colour),
+    /// A representation's occupancy boards disagree with each other.
+    Occupancy,
+}
+
+impl fmt::Display for Invariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Invariant::BadCode(sq) => write!(f, "square {sq} holds a code that is no piece"),
+            Invariant::KingCount { colour, count } => {
+                write!(f, "{colour:?} has {count} kings instead of 1")
+            }
+            Invariant::KingSquare(colour) => {
+                write!(
+                    f,
+                    "the cached {colour:?} king square does not hold its king"
+                )
+            }
+            Invariant::PawnOnBackRank(sq) => write!(f, "pawn on {sq}, a first or last rank"),
+            Invariant::ImpossibleMaterial(colour) => write!(
+                f,
+                "{colour:?} has more pawns or promoted pieces than a game can produce"
+            ),
+            Invariant::CastlingBits(bits) => {
+                write!(
+                    f,
+                    "castling rights {bits:#04x} have bits beyond the four rights"
+                )
+            }
+            Invariant::CastlingWithoutPieces(c) => write!(
+                f,
+                "castling right '{c}' without king and rook on their home squares"
+            ),
+            Invariant::EnPassantSquare(sq) => write!(
+                f,
+                "en-passant square {sq} does not follow a two-square pawn advance"
+            ),
+            Invariant::HalfmoveClock(n) => {
+                write!(f, "half-move clock {n} is above {MAX_HALFMOVE_CLOCK}")
+            }
+            Invariant::FullmoveNumber(n) => {
+                write!(f, "move number {n} is not in 1..={MAX_FULLMOVE_NUMBER}")
+            }
+            Invariant::OpponentInCheck => write!(f, "the side not to move is in check"),
+            Invariant::AttackTables => write!(
+                f,
+                "the attack tables disagree with the frame's or with the square attack test"
+            ),
+            Invariant::PieceList(colour) => {
+                write!(f, "the {colour:?} piece list disagrees with the board")
+            }
+            Invariant::Occupancy => write!(f, "the occupancy boards disagree with each other"),
+        }
+    }
+}
+
+impl std::error::Error for Invariant {}
+
+/// A castling right: its bit, its FEN letter, and the king's and the rook's home squares
+/// as (file, rank).
+pub(crate) type CastlingHome = (u8, char, (u8, u8), (u8, u8));
+
+/// Each castling right's [`CastlingHome`], in the order of the bits.
+pub(crate) const CASTLING_HOMES: [CastlingHome; 4] = [
+    (CastlingRights::WHITE_KING, 'K', (4, 0), (7, 0)),
+    (CastlingRights::WHITE_QUEEN, 'Q', (4, 0), (0, 0)),
+    (CastlingRights::BLACK_KING, 'k', (4, 7), (7, 7)),
+    (CastlingRights::BLACK_QUEEN, 'q', (4, 7), (0, 7)),
+];
+
+/// For each square (C.C.R. index), the castling rights whose king or rook starts there.
+const RIGHTS_AT: [u8; 64] = {
+    let mut rights = [0; 64];
+    let mut i = 0;
+    while i < CASTLING_HOMES.len() {
+        let (bit, _, (king_file, king_rank), (rook_file, rook_rank)) = CASTLING_HOMES[i];
+        rights[Square::from_file_rank(king_file, king_rank).index()] |= bit;
+        rights[Square::from_file_rank(rook_file, rook_rank).index()] |= bit;
+        i += 1;
+    }
+    rights
+};
+
+/// The square of `colour`'s only king, or how many kings it has when that is not one.
+pub(crate) fn king_square(board: &Ccr, colour: Colour) -> Result<Square, u32> {
+    let king = PieceCode::new(colour, PieceCode::KING);
+    let count = (0..64)
+        .filter(|&i| board.get(Square::new(i)) == king)
+        .count() as u32;
+    match (count, board.find(king)) {
+        (1, Some(sq)) => Ok(sq),
+        _ => Err(count),
+    }
+}
+
+/// The first pawn (in C.C.R. order) on rank 8 or rank 1, if any.
+pub(crate) fn back_rank_pawn(board: &Ccr) -> Option<Square> {
+    (0..8)
+        .chain(56..64)
+        .map(Square::new)
+        .find(|&sq| board.get(sq).piece_type() == PieceCode::PAWN)
+}
+
+/// Whether `colour` has at most 8 pawns plus queens, rooks, bishops and knights beyond the
+/// initial ones (each promotion costs a pawn), on the board `piece` reads.
+pub(crate) fn material_is_possible(piece: impl Fn(Square) -> PieceCode, colour: Colour) -> bool {
+    let count = |piece_type| {
+        let code = PieceCode::new(colour, piece_type);
+        (0..64).filter(|&i| piece(Square::new(i)) == code).count() as i32
+    };
+    let pawns = count(PieceCode::PAWN);
+    let promoted = (count(PieceCode::QUEEN) - 1).max(0)
+        + (count(PieceCode::ROOK) - 2).max(0)
+        + (count(PieceCode::BISHOP) - 2).max(0)
+        + (count(PieceCode::KNIGHT) - 2).max(0);
+    pawns + promoted <= 8
+}
+
+/// Whether the king and the rook of castling right `right` (one of [`CASTLING_HOMES`]) stand
+/// on their home squares of the board `piece` reads.
+pub(crate) fn castling_pieces_present(piece: impl Fn(Square) -> PieceCode, right: usize) -> bool {
+    let (_, letter, (king_file, king_rank), (rook_file, rook_rank)) = CASTLING_HOMES[right & 3];
+    let colour = if letter.is_ascii_uppercase() {
+        Colour::White
+    } else {
+        Colour::Black
+    };
+    piece(Square::from_file_rank(king_file, king_rank)) == PieceCode::new(colour, PieceCode::KING)
+        && piece(Square::from_file_rank(rook_file, rook_rank))
+            == PieceCode::new(colour, PieceCode::ROOK)
+}
+
+/// Whether `sq` can be the square a pawn of the side not to move just skipped: on rank 6
+/// (White to move) or 3, empty, that pawn one rank past it and the square it came from empty,
+/// on the board `piece` reads.
+pub(crate) fn en_passant_is_possible(
+    piece: impl Fn(Square) -> PieceCode,
+    side: Colour,
+    sq: Square,
+) -> bool {
+    let (skipped_rank, pawn_rank, origin_rank) = match side {
+        Colour::White => (5, 4, 6),
+        Colour::Black => (2, 3, 1),
+    };
+    let mover = side.flip();
+    sq.rank() == skipped_rank
+        && piece(Square::from_file_rank(sq.file(), pawn_rank))
+            == PieceCode::new(mover, PieceCode::PAWN)
+        && piece(sq) == PieceCode::EMPTY
+        && piece(Square::from_file_rank(sq.file(), origin_rank)) == PieceCode::EMPTY
+}
+
+/// The state a position keeps beside its board, as every representation can give it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct State {
+    /// Whose turn it is.
+    pub side: Colour,
+    /// The castling rights' bits.
+    pub castling: u8,
+    /// The en-passant square, if any.
+    pub en_passant: Option<Square>,
+    /// Plies since the last capture or pawn move.
+    pub halfmove_clock: u16,
+    /// The move number.
+    pub fullmove_number: u16,
+    /// The cached king squares, indexed by [`Colour`].
+    pub kings: [Square; 2],
+}
+
+/// Whether `code` is no piece (7, 8 and 15 are unused).
+fn is_bad_code(code: PieceCode) -> bool {
+    matches!(code.0, 7 | 8 | 15)
+}
+
+/// Checks the castling rights against the board `piece` reads: no bits beyond the four
+/// rights, and each right's king and rook on their home squares.
+fn check_castling(castling: u8, piece: &impl Fn(Square) -> PieceCode) -> Result<(), Invariant> {
+    if castling > 0xF {
+        return Err(Invariant::CastlingBits(castling));
+    }
+    for (right, &(bit, letter, _, _)) in CASTLING_HOMES.iter().enumerate() {
+        if CastlingRights(castling).has(bit) && !castling_pieces_present(piece, right) {
+            return Err(Invariant::CastlingWithoutPieces(letter));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the clocks against the largest values a FEN may carry.
+fn check_clocks(state: &State) -> Result<(), Invariant> {
+    if state.halfmove_clock > MAX_HALFMOVE_CLOCK {
+        return Err(Invariant::HalfmoveClock(state.halfmove_clock));
+    }
+    if !(1..=MAX_FULLMOVE_NUMBER).contains(&state.fullmove_number) {
+        return Err(Invariant::FullmoveNumber(state.fullmove_number));
+    }
+    Ok(())
+}
+
+/// The squares `mv` changes and how many there are: its origin and target, then the
+/// castling rook's two squares or the square of the pawn taken en passant. Every other
+/// square is as it was before the move, so a representation's per-square caches need
+/// checking only here.
+pub(crate) fn touched(mv: Move) -> ([Square; 4], usize) {
+    let (from, to) = (mv.from(), mv.to());
+    match mv.kind() {
+        MoveKind::Castle => {
+            let (rook_from, rook_to) = if to.file() == 6 { (7, 5) } else { (0, 3) };
+            let rank = from.rank();
+            let rook = |file| Square::from_file_rank(file, rank);
+            ([from, to, rook(rook_from), rook(rook_to)], 4)
+        }
+        MoveKind::EnPassant => {
+            let taken = Square::from_file_rank(to.file(), from.rank());
+            ([from, to, taken, taken], 3)
+        }
+        _ => ([from, to, to, to], 2),
+    }
+}
+
+/// Checks the invariants that `mv` could have broken in the position it produced (`state`
+/// beside the board `piece` reads), given that the position before held them all and that
+/// the board changed only on [`touched`] squares. Make runs it after every move in debug
+/// builds, so it reads only what the move decides: the piece on the target (a real code; a
+/// king there is the cached one and no longer on the origin; no pawn on a back rank), the
+/// castling rights when one that is held starts on the origin or the target (a castling
+/// move starts on the king's), the en-passant square when there is one, and the clocks. Whether the mover left its king in check is the legality of `mv`,
+/// not make's to keep (the generators make pseudo-legal en-passant captures to test it);
+/// material and the other squares are [`Position::validate`]'s.
+pub(crate) fn check_move(
+    mv: Move,
+    state: &State,
+    piece: impl Fn(Square) -> PieceCode,
+) -> Result<(), Invariant> {
+    let (from, to) = (mv.from(), mv.to());
+    let mover = state.side.flip();
+    let placed = piece(to);
+    if is_bad_code(placed) {
+        return Err(Invariant::BadCode(to));
+    }
+    match placed.piece_type() {
+        PieceCode::KING if state.kings[mover as usize] != to => {
+            return Err(Invariant::KingSquare(mover));
+        }
+        PieceCode::KING if piece(from) == placed => {
+            return Err(Invariant::KingCount {
+                colour: mover,
+                count: 2,
+            });
+        }
+        PieceCode::PAWN if matches!(to.rank(), 0 | 7) => {
+            return Err(Invariant::PawnOnBackRank(to));
+        }
+        _ => {}
+    }
+    let at_risk = RIGHTS_AT[from.index()] | RIGHTS_AT[to.index()];
+    if state.castling & (at_risk | !0xF) != 0 {
+        check_castling(state.castling, &piece)?;
+    }
+    if let Some(sq) = state.en_passant
+        && !en_passant_is_possible(&piece, state.side, sq)
+    {
+        return Err(Invariant::EnPassantSquare(sq));
+    }
+    check_clocks(state)
+}
+
+impl Position {
+    /// Checks every invariant of the position against its board and returns the first
+    /// that does not hold.
+    ///
+    /// ```
+    /// # use ccr::ccr::{Position, validate::Invariant};
+    /// let mut p = Position::startpos();
+    /// assert_eq!(p.validate(), Ok(()));
+    /// p.halfmove_clock = 151;
+    /// assert_eq!(p.validate(), Err(Invariant::HalfmoveClock(151)));
+    /// ```
+    pub fn validate(&self) -> Result<(), Invariant> {
+        let board = &self.board;
+        let piece = |sq| board.get(sq);
+        if let Some(sq) = (0..64).map(Square::new).find(|&sq| is_bad_code(piece(sq))) {
+            return Err(Invariant::BadCode(sq));
+        }
+        for colour in [Colour::White, Colour::Black] {
+            let king = king_square(board, colour)
+                .map_err(|count| Invariant::KingCount { colour, count })?;
+            if self.king(colour) != king {
+                return Err(Invariant::KingSquare(colour));
+            }
+        }
+        if let Some(sq) = back_rank_pawn(board) {
+            return Err(Invariant::PawnOnBackRank(sq));
+        }
+        for colour in [Colour::White, Colour::Black] {
+            if !material_is_possible(piece, colour) {
+                return Err(Invariant::ImpossibleMaterial(colour));
+            }
+        }
+        check_castling(self.castling.0, &piece)?;
+        if let Some(sq) = self.en_passant
+            && !en_passant_is_possible(piece, self.side, sq)
+        {
+            return Err(Invariant::EnPassantSquare(sq));
+        }
+        check_clocks(&self.state())?;
+        if is_attacked(board, self.king(self.side.flip()), self.side) {
+            return Err(Invariant::OpponentInCheck);
+        }
+        let block = AttackBlock::new(board);
+        let square_disagrees = |i| {
+            let sq = Square::new(i);
+            [Colour::White, Colour::Black]
+                .into_iter()
+                .any(|by| block.is_attacked(by, sq) != is_attacked(board, sq, by))
+        };
+        if block != AttackBlock::by_frame(board) || (0..64).any(square_disagrees) {
+            return Err(Invariant::AttackTables);
+        }
+        Ok(())
+    }
+
+    /// The state beside the board, for [`check_move`].
+    pub(crate) fn state(&self) -> State {
+        State {
+            side: self.side,
+            castling: self.castling.0,
+            en_passant: self.en_passant,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            kings: self.kings,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`check_move`] on the position `fen` after `uci`, with `corrupt` applied to it (as a
+    /// make that forgot something would leave it).
+    fn after(fen: &str, uci: &str, corrupt: impl FnOnce(&mut Position)) -> Result<(), Invariant> {
+        let mut pos = Position::from_fen(fen).expect("a valid FEN");
+        let mv = pos.parse_uci_move(uci).expect("a legal move");
+        pos.play(mv);
+        corrupt(&mut pos);
+        check_move(mv, &pos.state(), |sq| pos.board.get(sq))
+    }
+
+    fn sq(name: &str) -> Square {
+        Square::parse(name).expect("a square name")
+    }
+
+    /// A start FEN, a move, how to corrupt the position after it, and what that breaks.
+    type Case = (&'static str, &'static str, fn(&mut Position), Invariant);
+
+    const CORNERS: &str = "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1";
+
+    #[test]
+    fn check_move_sees_what_the_move_broke() {
+        let white_king = PieceCode::new(Colour::White, PieceCode::KING);
+        let cases: [Case; 7] = [
+            // The king moved but its cached square did not.
+            (
+                CORNERS,
+                "e1f1",
+                |p| p.kings[0] = sq("e1"),
+                Invariant::KingSquare(Colour::White),
+            ),
+            // The king also stayed on its origin.
+            (
+                CORNERS,
+                "e1f1",
+                |p| {
+                    p.board
+                        .set(sq("e1"), PieceCode::new(Colour::White, PieceCode::KING))
+                },
+                Invariant::KingCount {
+                    colour: Colour::White,
+                    count: 2,
+                },
+            ),
+            // The rook taken on a8 but Black's queen-side right kept.
+            (
+                CORNERS,
+                "b7a8q",
+                |p| p.castling.0 |= CastlingRights::BLACK_QUEEN,
+                Invariant::CastlingWithoutPieces('q'),
+            ),
+            // The promotion left the pawn.
+            (
+                CORNERS,
+                "b7b8q",
+                |p| {
+                    p.board
+                        .set(sq("b8"), PieceCode::new(Colour::White, PieceCode::PAWN))
+                },
+                Invariant::PawnOnBackRank(sq("b8")),
+            ),
+            // The king's code half-written.
+            (
+                CORNERS,
+                "e1g1",
+                |p| p.board.set(sq("g1"), PieceCode(15)),
+                Invariant::BadCode(sq("g1")),
+            ),
+            // An en-passant square after a single push.
+            (
+                "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+                "e2e3",
+                |p| p.en_passant = Some(sq("e2")),
+                Invariant::EnPassantSquare(sq("e2")),
+            ),
+            // The clock past its stop.
+            (
+                CORNERS,
+                "e1f1",
+                |p| p.halfmove_clock = MAX_HALFMOVE_CLOCK + 1,
+                Invariant::HalfmoveClock(MAX_HALFMOVE_CLOCK + 1),
+            ),
+        ];
+        for (fen, uci, corrupt, broken) in cases {
+            assert_eq!(after(fen, uci, |_| {}), Ok(()), "{uci} as played");
+            assert_eq!(after(fen, uci, corrupt), Err(broken), "{uci}");
+        }
+        // A king off the squares the move touched is not the move's doing.
+        assert_eq!(
+            after(CORNERS, "a1a2", |p| p.board.set(sq("d4"), white_king)),
+            Ok(())
+        );
+    }
+}
