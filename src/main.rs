@@ -8,20 +8,11 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
-#[cfg(ccr_asm)]
-use ccr::asm::AsmPosition;
-use ccr::bitboard::{Bitboards, Hybrid};
-use ccr::ccr::Position;
-use ccr::ccr::attacks::AttackBlock;
+use ccr::bitboard::to_bitboards;
 use ccr::ccr::fen::STARTPOS;
 use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
-use ccr::ccr::simd::SimdPosition;
-#[cfg(ccr_asm)]
-use ccr::convert::Asm;
-use ccr::convert::{Portable, Simd, to_bitboards};
 use ccr::perft::{self, Leaves};
-use ccr::repr::Representation;
-use ccr::x88::X88;
+use ccr::{AttackBlock, Impl, Position, Repr, Representation, Variant, WithRepresentation};
 
 /// A chess engine on the Compact Chessboard Representation.
 #[derive(Parser)]
@@ -173,6 +164,8 @@ fn non_negative_finite(text: &str) -> Result<f64, String> {
 }
 
 fn main() -> ExitCode {
+    // The CPU's features, once, before any command uses a kernel.
+    ccr::arch::init();
     // A write past a file-size limit fails with an error to report (and a partial record to
     // take back) instead of killing the process.
     #[cfg(unix)]
@@ -266,15 +259,16 @@ fn fail(failure: &Failure) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Checks a `--repr` or `--impl` choice against what this build offers.
+/// Checks a `--repr` or `--impl` choice against what this build offers: its place in
+/// `available`.
 fn check_choice(
     option: &str,
     value: &str,
     available: &[&str],
     planned: &[&str],
-) -> Result<(), Failure> {
-    if available.contains(&value) {
-        Ok(())
+) -> Result<usize, Failure> {
+    if let Some(index) = available.iter().position(|&a| a == value) {
+        Ok(index)
     } else if planned.contains(&value) {
         Err(Failure(format!(
             "{option} {value} is not built yet; available: {}",
@@ -592,37 +586,28 @@ fn run(command: Command) -> Result<(), Failure> {
             bulk,
             divide,
         } => {
-            const REPRS: [&str; 4] = ["ccr", "x88", "bitboard", "bitboard-native"];
-            check_choice("--repr", &repr, &REPRS, &[])?;
+            let reprs = Repr::ALL.map(Repr::name);
+            let chosen = Repr::ALL[check_choice("--repr", &repr, &reprs, &[])?];
             // The assembly is there when build.rs found asm/ for this architecture.
-            let (impls, missing): (&[&str], &[&str]) = if cfg!(ccr_asm) {
-                (&["portable", "simd", "asm"], &[])
-            } else {
-                (&["portable", "simd"], &["asm"])
-            };
-            check_choice("--impl", &implementation, impls, missing)?;
-            let built = implementations(&repr);
-            if !built.contains(&implementation.as_str()) {
+            let (impls, missing): (Vec<Impl>, Vec<Impl>) =
+                Impl::ALL.into_iter().partition(|i| i.is_built());
+            let names = |list: &[Impl]| list.iter().map(|i| i.name()).collect::<Vec<_>>();
+            let index = check_choice("--impl", &implementation, &names(&impls), &names(&missing))?;
+            let Some(variant) = Variant::new(chosen, impls[index]) else {
                 return Err(Failure(format!(
                     "--impl {implementation} is not built for --repr {repr}; built: {}",
-                    built.join(", ")
+                    names(&chosen.implementations()).join(", ")
                 )));
-            }
+            };
             let pos = position(&fen)?;
             let leaves = if bulk { Leaves::Bulk } else { Leaves::Make };
             let start = Instant::now();
-            let (out, nodes) = match (repr.as_str(), implementation.as_str()) {
-                ("ccr", "simd") => count::<SimdPosition>(&pos, depth, leaves, divide),
-                #[cfg(ccr_asm)]
-                ("ccr", "asm") => count::<AsmPosition>(&pos, depth, leaves, divide),
-                ("ccr", _) => count::<Position>(&pos, depth, leaves, divide),
-                ("x88", _) => count::<X88>(&pos, depth, leaves, divide),
-                ("bitboard", "simd") => count::<Hybrid<Simd>>(&pos, depth, leaves, divide),
-                #[cfg(ccr_asm)]
-                ("bitboard", "asm") => count::<Hybrid<Asm>>(&pos, depth, leaves, divide),
-                ("bitboard", _) => count::<Hybrid<Portable>>(&pos, depth, leaves, divide),
-                _ => count::<Bitboards>(&pos, depth, leaves, divide),
-            };
+            let (out, nodes) = variant.dispatch(Count {
+                pos: &pos,
+                depth,
+                leaves,
+                divide,
+            });
             let seconds = start.elapsed().as_secs_f64();
             emit(&out)?;
             let rate = nodes as f64 / seconds.max(1e-9) / 1e6;
@@ -632,15 +617,26 @@ fn run(command: Command) -> Result<(), Failure> {
     }
 }
 
-/// The implementations built for a representation: the C.C.R. takes the enemy's attack
-/// table from AVX2 (`simd`) or the assembly (`asm`), the bitboard hybrid its conversion;
-/// 0x88 and native bitboards are portable only.
-fn implementations(repr: &str) -> Vec<&'static str> {
-    let asm = cfg!(ccr_asm);
-    match repr {
-        "ccr" | "bitboard" if asm => vec!["portable", "simd", "asm"],
-        "ccr" | "bitboard" => vec!["portable", "simd"],
-        _ => vec!["portable"],
+/// Perft (or divide) of `pos` to `depth`.
+struct Count<'a> {
+    pos: &'a Position,
+    depth: u32,
+    leaves: Leaves,
+    divide: bool,
+}
+
+impl WithRepresentation for Count<'_> {
+    /// The output text and the node count.
+    type Output = (String, u64);
+
+    fn run<R: Representation>(self, _: Variant) -> (String, u64) {
+        let Count {
+            pos,
+            depth,
+            leaves,
+            divide,
+        } = self;
+        count::<R>(pos, depth, leaves, divide)
     }
 }
 

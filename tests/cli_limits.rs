@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use ccr::ccr::Position;
+use ccr::Position;
 use ccr::positions::KIWIPETE;
 
 /// How long any one run may take before it counts as hung.
