@@ -7,8 +7,8 @@ pub mod fen;
 pub(crate) mod frame;
 pub mod kernel;
 pub mod keys;
-pub mod make;
-pub mod movegen;
+pub(crate) mod make;
+pub(crate) mod movegen;
 
 pub use crate::moves::MoveList;
 pub use board::{CastlingRights, Ccr, Position};
