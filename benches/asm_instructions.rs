@@ -20,73 +20,18 @@
 
 mod common;
 
-use std::hint::black_box;
-
-use ccr::asm;
+use ccr::Ccr;
+use ccr::arch::{asm, convert};
 use ccr::ccr::attacks::attacks_of;
-use ccr::ccr::board::occupied_nibbles;
-use ccr::ccr::{Ccr, Position};
-use ccr::convert::{self, PieceBoards};
-use ccr::types::{Colour, Square};
-use common::standard;
+use common::asm::{
+    attacks_all, board_key, boards, convert_all, key_all, king_targets, knight_targets, leaper_all,
+    occupancies, portable, slider_all,
+};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 
-/// The six standard positions' boards.
-fn boards() -> Vec<Ccr> {
-    standard()
-        .iter()
-        .map(|s| {
-            Position::from_fen(s.fen)
-                .expect("ccr parses the standard FEN")
-                .board
-        })
-        .collect()
-}
-
-fn occupancies() -> Vec<[u32; 8]> {
-    boards()
-        .iter()
-        .map(|b| b.0.map(|w| occupied_nibbles(w) * 0xF))
-        .collect()
-}
-
-#[inline(always)]
-fn convert_all(boards: &[Ccr], f: impl Fn(&Ccr) -> PieceBoards) {
-    for board in boards {
-        black_box(f(black_box(board)));
-    }
-}
-
-#[inline(always)]
-fn key_all(boards: &[Ccr], f: impl Fn(&Ccr) -> u64) {
-    for board in boards {
-        black_box(f(black_box(board)));
-    }
-}
-
-#[inline(always)]
-fn attacks_all(boards: &[Ccr], f: impl Fn(&Ccr, Colour) -> [u32; 8]) {
-    for board in boards {
-        for by in [Colour::White, Colour::Black] {
-            black_box(f(black_box(board), black_box(by)));
-        }
-    }
-}
-
-#[inline(always)]
-fn leaper_all(f: impl Fn(Square) -> [u32; 8]) {
-    for index in 0..64 {
-        black_box(f(black_box(Square::new(index))));
-    }
-}
-
-#[inline(always)]
-fn slider_all(occupied: &[[u32; 8]], f: impl Fn(&[u32; 8], Square, u32) -> [u32; 8]) {
-    for occ in occupied {
-        for index in 0..64 {
-            black_box(f(black_box(occ), black_box(Square::new(index)), asm::QUEEN));
-        }
-    }
+/// The six boards' occupancies.
+fn six_occupancies() -> Vec<[u32; 8]> {
+    occupancies(&boards())
 }
 
 #[library_benchmark]
@@ -104,13 +49,13 @@ fn convert_asm(boards: Vec<Ccr>) {
 #[library_benchmark]
 #[bench::six(boards())]
 fn board_key_portable(boards: Vec<Ccr>) {
-    key_all(&boards, asm::portable::board_key);
+    key_all(&boards, portable::board_key);
 }
 
 #[library_benchmark]
 #[bench::six(boards())]
 fn board_key_asm(boards: Vec<Ccr>) {
-    key_all(&boards, asm::board_key);
+    key_all(&boards, board_key);
 }
 
 #[library_benchmark]
@@ -127,32 +72,32 @@ fn attacks_of_asm(boards: Vec<Ccr>) {
 
 #[library_benchmark]
 fn knight_targets_portable() {
-    leaper_all(asm::portable::knight_targets);
+    leaper_all(portable::knight_targets);
 }
 
 #[library_benchmark]
 fn knight_targets_asm() {
-    leaper_all(asm::knight_targets);
+    leaper_all(knight_targets);
 }
 
 #[library_benchmark]
 fn king_targets_portable() {
-    leaper_all(asm::portable::king_targets);
+    leaper_all(portable::king_targets);
 }
 
 #[library_benchmark]
 fn king_targets_asm() {
-    leaper_all(asm::king_targets);
+    leaper_all(king_targets);
 }
 
 #[library_benchmark]
-#[bench::six(occupancies())]
+#[bench::six(six_occupancies())]
 fn slider_targets_portable(occupied: Vec<[u32; 8]>) {
-    slider_all(&occupied, asm::portable::slider_targets);
+    slider_all(&occupied, portable::slider_targets);
 }
 
 #[library_benchmark]
-#[bench::six(occupancies())]
+#[bench::six(six_occupancies())]
 fn slider_targets_asm(occupied: Vec<[u32; 8]>) {
     slider_all(&occupied, asm::slider_targets);
 }

@@ -6,11 +6,11 @@
 //! generator reads:
 //!
 //! - `ccr_block_new`: `AttackBlock::new`, the board and both tables (SIMD where the CPU has
-//!   it: `simd::attack_tables`, both colours in one AVX-512 register);
+//!   it: `arch::attacks::attack_tables`, both colours in one AVX-512 register);
 //! - `ccr_block_by_frame`: `AttackBlock::by_frame`, the same block by one pass of the frame;
 //! - `ccr_attacks_of`: `attacks_of`, the enemy's table alone;
 //! - `ccr_attacks_of_avx2`: the same table with the eight rank words in one AVX2 register
-//!   (`ccr::ccr::simd`; the portable frame where the CPU lacks AVX2);
+//!   (`ccr::arch::attacks::attacks_of`; the portable frame where the CPU lacks AVX2);
 //! - `ccr_in_check`: `AttackBlock::in_check` of the side to move, on a built block;
 //! - `ccr_is_attacked_x64`, `ccr_cheapest_x64`: `is_attacked` and `cheapest_attacker` of the
 //!   enemy on each of the 64 squares, on a built block;
@@ -22,12 +22,13 @@
 //!   classes), the counterpart of `attacks_of`;
 //! - `shakmaty_is_check`: `Position::is_check` of the side to move.
 //!
-//! One more group, `attacks_many`, times the batch API `ccr::ccr::simd::Batch` on 256 boards
+//! One more group, `attacks_many`, times the ways of building many boards' tables ([`Batch`],
+//! here beside its only benchmark: no engine path builds several boards' tables) on 256 boards
 //! (every 8th position two plies from the six standard positions), per board
 //! (`Throughput::Elements`), the table of the side to move on each:
 //!
 //! - `portable`: the frame, one board at a time;
-//! - `avx2`: `simd::attacks_of` per board (the one-at-a-time AVX2 baseline);
+//! - `avx2`: `arch::attacks::attacks_of` per board (the one-at-a-time AVX2 baseline);
 //! - `avx2_pairs`: AVX2 with two boards per loop step, their kernels inlined side by side;
 //! - `avx512_pairs`: AVX-512, two boards per `zmm` register (skipped where the CPU lacks it).
 //!
@@ -43,13 +44,116 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
-use ccr::ccr::attacks::{AttackBlock, attacks_of};
-use ccr::ccr::simd::Batch;
-use ccr::ccr::{Ccr, Position};
-use ccr::types::Colour;
+use ccr::arch::Tier;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+use ccr::arch::avx2::{self, load, store, table};
+use ccr::ccr::attacks::attacks_of;
+use ccr::{AttackBlock, Ccr, Colour, Position};
 use common::{attack, shak, standard};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::Position as _;
+
+/// The attack table of `by` by AVX2, the frame where the CPU lacks it.
+#[inline]
+fn simd_attacks_of(board: &Ccr, by: Colour) -> [u32; 8] {
+    ccr::arch::attacks::attacks_of(board, by, attacks_of)
+}
+
+/// One way to build the attack tables of many boards ([`Batch::attacks_of_many`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Batch {
+    /// The portable frame, one board at a time.
+    Portable,
+    /// AVX2, one board per call (the one-at-a-time baseline).
+    Avx2,
+    /// AVX2, two boards per loop step, their kernels inlined side by side.
+    Avx2Pairs,
+    /// AVX-512F, two boards per `zmm` register (an odd last board by AVX2).
+    Avx512Pairs,
+}
+
+impl Batch {
+    /// Every way, slowest expected first, with its name in the reports.
+    const ALL: [(Batch, &'static str); 4] = [
+        (Batch::Portable, "portable"),
+        (Batch::Avx2, "avx2"),
+        (Batch::Avx2Pairs, "avx2_pairs"),
+        (Batch::Avx512Pairs, "avx512_pairs"),
+    ];
+
+    /// The SIMD tier the way needs, if any.
+    fn tier(self) -> Option<Tier> {
+        match self {
+            Batch::Portable => None,
+            Batch::Avx2 | Batch::Avx2Pairs => Some(Tier::Avx2),
+            Batch::Avx512Pairs => Some(Tier::Avx512),
+        }
+    }
+
+    /// The attack table of `by` on each of `boards` into the same place of `out`, this way,
+    /// or the portable way where the CPU lacks it.
+    fn attacks_of_many(self, boards: &[Ccr], by: Colour, out: &mut [[u32; 8]]) {
+        assert_eq!(boards.len(), out.len(), "one table per board");
+        let available = self.tier().is_none_or(Tier::is_available);
+        match self {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Batch::Avx2 if available => {
+                for (board, table) in boards.iter().zip(out) {
+                    *table = simd_attacks_of(board, by);
+                }
+            }
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: the CPU has AVX2 (checked by the guard).
+            Batch::Avx2Pairs if available => unsafe { pairs(boards, by, out) },
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Batch::Avx512Pairs if available => {
+                let mut pairs = boards.chunks_exact(2);
+                let mut tables = out.chunks_exact_mut(2);
+                for (pair, two) in (&mut pairs).zip(&mut tables) {
+                    let two: &mut [[u32; 8]; 2] = two.try_into().expect("chunks of two");
+                    // SAFETY: the CPU has AVX-512F (checked by the guard).
+                    unsafe {
+                        ccr::arch::avx512::attacks_of_pair(&pair[0], &pair[1], (by, by), two)
+                    };
+                }
+                for (board, table) in pairs.remainder().iter().zip(tables.into_remainder()) {
+                    // SAFETY: the CPU has AVX2 (checked by the guard).
+                    *table = unsafe { avx2::attacks_of(board, by) };
+                }
+            }
+            _ => {
+                for (board, table) in boards.iter().zip(out) {
+                    *table = attacks_of(board, by);
+                }
+            }
+        }
+    }
+}
+
+/// The tables of `by` on `boards` into `out` (as long), two boards per loop step: the
+/// two kernels inlined side by side share their constants and give the out-of-order
+/// core two independent chains.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+unsafe fn pairs(boards: &[Ccr], by: Colour, out: &mut [[u32; 8]]) {
+    let mut pairs = boards.chunks_exact(2);
+    let mut tables = out.chunks_exact_mut(2);
+    for (pair, two) in (&mut pairs).zip(&mut tables) {
+        // SAFETY: AVX2 is enabled here.
+        unsafe {
+            let (a, b) = (table(load(&pair[0]), by), table(load(&pair[1]), by));
+            two[0] = store(a);
+            two[1] = store(b);
+        }
+    }
+    for (board, table) in pairs.remainder().iter().zip(tables.into_remainder()) {
+        // SAFETY: AVX2 is enabled here.
+        *table = unsafe { avx2::attacks_of(board, by) };
+    }
+}
 
 fn attacks(c: &mut Criterion) {
     for s in standard() {
@@ -99,12 +203,9 @@ fn attacks(c: &mut Criterion) {
         group.bench_function("ccr_attacks_of", |b| {
             b.iter(|| attacks_of(black_box(&board), black_box(them)))
         });
-        assert_eq!(
-            ccr::ccr::simd::attacks_of(&board, them),
-            *block.attacks(them)
-        );
+        assert_eq!(simd_attacks_of(&board, them), *block.attacks(them));
         group.bench_function("ccr_attacks_of_avx2", |b| {
-            b.iter(|| ccr::ccr::simd::attacks_of(black_box(&board), black_box(them)))
+            b.iter(|| simd_attacks_of(black_box(&board), black_box(them)))
         });
         group.bench_function("ccr_in_check", |b| {
             b.iter(|| black_box(&block).in_check(black_box(us), black_box(king)))
@@ -161,16 +262,20 @@ fn many(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(2))
         .throughput(Throughput::Elements(boards.len() as u64));
     let mut out = vec![[0u32; 8]; boards.len()];
-    for (batch, name) in
-        Batch::ALL
-            .into_iter()
-            .zip(["portable", "avx2", "avx2_pairs", "avx512_pairs"])
-    {
-        if !batch.is_available() {
+    for (batch, name) in Batch::ALL {
+        if !batch.tier().is_none_or(Tier::is_available) {
             continue;
         }
         batch.attacks_of_many(&boards, by, &mut out);
         assert!(out == expected, "{name}");
+        // Every batch length from 0 to 9 (odd remainders included) at offsets into the boards.
+        for len in 0..=9 {
+            for start in (0..boards.len() - len).step_by(31) {
+                let mut part = vec![[0xDEAD_BEEF; 8]; len];
+                batch.attacks_of_many(&boards[start..start + len], by, &mut part);
+                assert_eq!(part, expected[start..start + len], "{name} {len}");
+            }
+        }
         group.bench_function(name, |b| {
             b.iter(|| batch.attacks_of_many(black_box(&boards), black_box(by), &mut out))
         });

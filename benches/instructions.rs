@@ -37,59 +37,51 @@ mod common;
 
 use std::hint::black_box;
 
+use ccr::arch::convert::{PieceBoards, WAYS, function as conversion};
 use ccr::bitboard::{Bitboards, Hybrid};
-use ccr::ccr::attacks::{AttackBlock, attacks_of};
+use ccr::ccr::attacks::attacks_of;
 use ccr::ccr::keys::{RotationKey, Zobrist};
-use ccr::ccr::{Ccr, MoveList, Position};
-use ccr::convert::{Conversion, PieceBoards, Portable, Simd};
-use ccr::perft::{Leaves, perft};
-use ccr::repr::Representation;
-use ccr::types::{Colour, Square};
 use ccr::x88::X88;
+use ccr::{
+    AttackBlock, Ccr, Colour, Leaves, MoveList, Portable, Position, Representation, Simd, Square,
+    perft,
+};
 use common::keys::Input;
 use common::{attack, cozy, shak, standard};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 use shakmaty::Position as _;
 
-/// The FEN of the standard position `id`.
-fn fen(id: &str) -> &'static str {
-    standard()
-        .into_iter()
-        .find(|s| s.id == id)
-        .unwrap_or_else(|| panic!("no standard position {id}"))
-        .fen
+/// The FEN of standard position `index` (0 startpos, 1 kiwipete, 2-5 positions 3-6: the
+/// bench ids `six_N` and `two_N` are these indices).
+fn fen(index: usize) -> &'static str {
+    standard()[index].fen
 }
 
-fn ccr_setup(id: &str) -> (Position, MoveList) {
+fn ccr_setup(id: usize) -> (Position, MoveList) {
     (
         Position::from_fen(fen(id)).expect("ccr parses the standard FEN"),
         MoveList::new(),
     )
 }
 
-fn ccr_position(id: &str) -> Position {
+fn ccr_position(id: usize) -> Position {
     Position::from_fen(fen(id)).expect("ccr parses the standard FEN")
 }
 
-fn shak_position(id: &str) -> shakmaty::Chess {
+fn shak_position(id: usize) -> shakmaty::Chess {
     shak::position(fen(id))
 }
 
-fn cozy_setup(id: &str) -> (cozy_chess::Board, Vec<cozy_chess::Move>) {
+fn cozy_setup(id: usize) -> (cozy_chess::Board, Vec<cozy_chess::Move>) {
     (cozy::position(fen(id)), Vec::with_capacity(256))
 }
 
-fn cozy_position(id: &str) -> cozy_chess::Board {
+fn cozy_position(id: usize) -> cozy_chess::Board {
     cozy::position(fen(id))
 }
 
 #[library_benchmark]
-#[bench::startpos(ccr_setup("startpos"))]
-#[bench::kiwipete(ccr_setup("kiwipete"))]
-#[bench::position3(ccr_setup("position3"))]
-#[bench::position4(ccr_setup("position4"))]
-#[bench::position5(ccr_setup("position5"))]
-#[bench::position6(ccr_setup("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_setup)]
 fn ccr_movegen(mut input: (Position, MoveList)) -> usize {
     // Borrowed in place: moving the tuple apart would copy the list, and valgrind would
     // count every word of that copy.
@@ -98,46 +90,33 @@ fn ccr_movegen(mut input: (Position, MoveList)) -> usize {
 }
 
 #[library_benchmark]
-#[bench::startpos(shak_position("startpos"))]
-#[bench::kiwipete(shak_position("kiwipete"))]
-#[bench::position3(shak_position("position3"))]
-#[bench::position4(shak_position("position4"))]
-#[bench::position5(shak_position("position5"))]
-#[bench::position6(shak_position("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = shak_position)]
 fn shakmaty_movegen(pos: shakmaty::Chess) -> usize {
     let moves = black_box(&pos).legal_moves();
     black_box(&moves).len()
 }
 
 #[library_benchmark]
-#[bench::startpos(cozy_setup("startpos"))]
-#[bench::kiwipete(cozy_setup("kiwipete"))]
-#[bench::position3(cozy_setup("position3"))]
-#[bench::position4(cozy_setup("position4"))]
-#[bench::position5(cozy_setup("position5"))]
-#[bench::position6(cozy_setup("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = cozy_setup)]
 fn cozy_chess_movegen(mut input: (cozy_chess::Board, Vec<cozy_chess::Move>)) -> usize {
     cozy::legal_moves(black_box(&input.0), &mut input.1);
     black_box(&input.1).len()
 }
 
 #[library_benchmark]
-#[bench::startpos(ccr_position("startpos"))]
-#[bench::kiwipete(ccr_position("kiwipete"))]
+#[benches::two(args = [0, 1], setup = ccr_position)]
 fn ccr_perft_make_d3(pos: Position) -> u64 {
     perft(black_box(&pos), black_box(3), Leaves::Make)
 }
 
 #[library_benchmark]
-#[bench::startpos(shak_position("startpos"))]
-#[bench::kiwipete(shak_position("kiwipete"))]
+#[benches::two(args = [0, 1], setup = shak_position)]
 fn shakmaty_perft_make_d3(pos: shakmaty::Chess) -> u64 {
     shak::perft_make(black_box(&pos), black_box(3))
 }
 
 #[library_benchmark]
-#[bench::startpos(cozy_position("startpos"))]
-#[bench::kiwipete(cozy_position("kiwipete"))]
+#[benches::two(args = [0, 1], setup = cozy_position)]
 fn cozy_chess_perft_make_d3(board: cozy_chess::Board) -> u64 {
     cozy::perft_make(black_box(&board), black_box(3))
 }
@@ -155,155 +134,101 @@ library_benchmark_group!(
 );
 
 /// The board and the enemy (the side not to move).
-fn ccr_board(id: &str) -> (Ccr, Colour) {
+fn ccr_board(id: usize) -> (Ccr, Colour) {
     let pos = ccr_position(id);
     (pos.board, pos.side.flip())
 }
 
 /// The built attack block and the enemy.
-fn ccr_block(id: &str) -> (AttackBlock, Colour) {
+fn ccr_block(id: usize) -> (AttackBlock, Colour) {
     let (board, them) = ccr_board(id);
     (AttackBlock::new(&board), them)
 }
 
 /// The built attack block, the side to move and its king.
-fn ccr_king(id: &str) -> (AttackBlock, Colour, Square) {
+fn ccr_king(id: usize) -> (AttackBlock, Colour, Square) {
     let pos = ccr_position(id);
     (AttackBlock::new(&pos.board), pos.side, pos.king(pos.side))
 }
 
 /// shakmaty's board and the enemy.
-fn shak_board(id: &str) -> (shakmaty::Board, shakmaty::Color) {
+fn shak_board(id: usize) -> (shakmaty::Board, shakmaty::Color) {
     let pos = shak_position(id);
     (pos.board().clone(), !pos.turn())
 }
 
 #[library_benchmark]
-#[bench::startpos(ccr_board("startpos"))]
-#[bench::kiwipete(ccr_board("kiwipete"))]
-#[bench::position3(ccr_board("position3"))]
-#[bench::position4(ccr_board("position4"))]
-#[bench::position5(ccr_board("position5"))]
-#[bench::position6(ccr_board("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_board_detected)]
 fn ccr_block_new(input: (Ccr, Colour)) -> u32 {
     let block = AttackBlock::new(black_box(&input.0));
     black_box(&block).words()[23]
 }
 
 #[library_benchmark]
-#[bench::startpos(ccr_board("startpos"))]
-#[bench::kiwipete(ccr_board("kiwipete"))]
-#[bench::position3(ccr_board("position3"))]
-#[bench::position4(ccr_board("position4"))]
-#[bench::position5(ccr_board("position5"))]
-#[bench::position6(ccr_board("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_board)]
 fn ccr_attacks_of(input: (Ccr, Colour)) -> u32 {
     let table = attacks_of(black_box(&input.0), black_box(input.1));
     black_box(&table)[7]
 }
 
-/// [`ccr_board`] after std's CPU-feature detection has run (its first use is not counted).
-fn ccr_board_detected(id: &str) -> (Ccr, Colour) {
-    let _ = ccr::ccr::simd::is_available();
+/// [`ccr_board`] after the CPU-feature detection has run (its first use is not counted: the
+/// binary runs it at start-up).
+fn ccr_board_detected(id: usize) -> (Ccr, Colour) {
+    ccr::arch::init();
     ccr_board(id)
 }
 
 #[library_benchmark]
-#[bench::startpos(ccr_board_detected("startpos"))]
-#[bench::kiwipete(ccr_board_detected("kiwipete"))]
-#[bench::position3(ccr_board_detected("position3"))]
-#[bench::position4(ccr_board_detected("position4"))]
-#[bench::position5(ccr_board_detected("position5"))]
-#[bench::position6(ccr_board_detected("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_board_detected)]
 fn ccr_attacks_of_avx2(input: (Ccr, Colour)) -> u32 {
-    let table = ccr::ccr::simd::attacks_of(black_box(&input.0), black_box(input.1));
+    let table = ccr::arch::attacks::attacks_of(black_box(&input.0), black_box(input.1), attacks_of);
     black_box(&table)[7]
 }
 
 #[library_benchmark]
-#[bench::startpos(ccr_king("startpos"))]
-#[bench::kiwipete(ccr_king("kiwipete"))]
-#[bench::position3(ccr_king("position3"))]
-#[bench::position4(ccr_king("position4"))]
-#[bench::position5(ccr_king("position5"))]
-#[bench::position6(ccr_king("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_king)]
 fn ccr_in_check(input: (AttackBlock, Colour, Square)) -> bool {
     black_box(&input.0).in_check(black_box(input.1), black_box(input.2))
 }
 
 #[library_benchmark]
-#[bench::startpos(ccr_block("startpos"))]
-#[bench::kiwipete(ccr_block("kiwipete"))]
-#[bench::position3(ccr_block("position3"))]
-#[bench::position4(ccr_block("position4"))]
-#[bench::position5(ccr_block("position5"))]
-#[bench::position6(ccr_block("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_block)]
 fn ccr_is_attacked_x64(input: (AttackBlock, Colour)) -> u32 {
     attack::ccr_is_attacked_64(black_box(&input.0), black_box(input.1))
 }
 
 #[library_benchmark]
-#[bench::startpos(ccr_block("startpos"))]
-#[bench::kiwipete(ccr_block("kiwipete"))]
-#[bench::position3(ccr_block("position3"))]
-#[bench::position4(ccr_block("position4"))]
-#[bench::position5(ccr_block("position5"))]
-#[bench::position6(ccr_block("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_block)]
 fn ccr_cheapest_x64(input: (AttackBlock, Colour)) -> u32 {
     attack::ccr_cheapest_64(black_box(&input.0), black_box(input.1))
 }
 
 #[library_benchmark]
-#[bench::startpos(ccr_board("startpos"))]
-#[bench::kiwipete(ccr_board("kiwipete"))]
-#[bench::position3(ccr_board("position3"))]
-#[bench::position4(ccr_board("position4"))]
-#[bench::position5(ccr_board("position5"))]
-#[bench::position6(ccr_board("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_board)]
 fn ccr_ray_scan_x64(input: (Ccr, Colour)) -> u32 {
     attack::ccr_ray_scan_64(black_box(&input.0), black_box(input.1))
 }
 
 #[library_benchmark]
-#[bench::startpos(shak_board("startpos"))]
-#[bench::kiwipete(shak_board("kiwipete"))]
-#[bench::position3(shak_board("position3"))]
-#[bench::position4(shak_board("position4"))]
-#[bench::position5(shak_board("position5"))]
-#[bench::position6(shak_board("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = shak_board)]
 fn shakmaty_attacks_to_x64(input: (shakmaty::Board, shakmaty::Color)) -> u32 {
     attack::shakmaty_attacks_to_64(black_box(&input.0), black_box(input.1))
 }
 
 #[library_benchmark]
-#[bench::startpos(shak_board("startpos"))]
-#[bench::kiwipete(shak_board("kiwipete"))]
-#[bench::position3(shak_board("position3"))]
-#[bench::position4(shak_board("position4"))]
-#[bench::position5(shak_board("position5"))]
-#[bench::position6(shak_board("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = shak_board)]
 fn shakmaty_cheapest_x64(input: (shakmaty::Board, shakmaty::Color)) -> u32 {
     attack::shakmaty_cheapest_64(black_box(&input.0), black_box(input.1))
 }
 
 #[library_benchmark]
-#[bench::startpos(shak_board("startpos"))]
-#[bench::kiwipete(shak_board("kiwipete"))]
-#[bench::position3(shak_board("position3"))]
-#[bench::position4(shak_board("position4"))]
-#[bench::position5(shak_board("position5"))]
-#[bench::position6(shak_board("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = shak_board)]
 fn shakmaty_attack_map(input: (shakmaty::Board, shakmaty::Color)) -> u64 {
     attack::shakmaty_attack_map(black_box(&input.0), black_box(input.1)).0
 }
 
 #[library_benchmark]
-#[bench::startpos(shak_position("startpos"))]
-#[bench::kiwipete(shak_position("kiwipete"))]
-#[bench::position3(shak_position("position3"))]
-#[bench::position4(shak_position("position4"))]
-#[bench::position5(shak_position("position5"))]
-#[bench::position6(shak_position("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = shak_position)]
 fn shakmaty_is_check(pos: shakmaty::Chess) -> bool {
     black_box(&pos).is_check()
 }
@@ -326,94 +251,54 @@ library_benchmark_group!(
 
 /// The key workloads' input: the position, its legal moves, its children and its keys. Leaked,
 /// so that the benchmark neither copies it nor counts freeing its vectors.
-fn key_input(id: &str) -> &'static Input {
+fn key_input(id: usize) -> &'static Input {
     Box::leak(Box::new(Input::new(fen(id))))
 }
 
 #[library_benchmark]
-#[bench::startpos(key_input("startpos"))]
-#[bench::kiwipete(key_input("kiwipete"))]
-#[bench::position3(key_input("position3"))]
-#[bench::position4(key_input("position4"))]
-#[bench::position5(key_input("position5"))]
-#[bench::position6(key_input("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
 fn make(input: &'static Input) {
     common::keys::make(black_box(input));
 }
 
 #[library_benchmark]
-#[bench::startpos(key_input("startpos"))]
-#[bench::kiwipete(key_input("kiwipete"))]
-#[bench::position3(key_input("position3"))]
-#[bench::position4(key_input("position4"))]
-#[bench::position5(key_input("position5"))]
-#[bench::position6(key_input("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
 fn make_keyed(input: &'static Input) {
     common::keys::make_keyed(black_box(input));
 }
 
 #[library_benchmark]
-#[bench::startpos(key_input("startpos"))]
-#[bench::kiwipete(key_input("kiwipete"))]
-#[bench::position3(key_input("position3"))]
-#[bench::position4(key_input("position4"))]
-#[bench::position5(key_input("position5"))]
-#[bench::position6(key_input("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
 fn make_rotation_update(input: &'static Input) {
     common::keys::make_update(&RotationKey, black_box(input), input.rotation);
 }
 
 #[library_benchmark]
-#[bench::startpos(key_input("startpos"))]
-#[bench::kiwipete(key_input("kiwipete"))]
-#[bench::position3(key_input("position3"))]
-#[bench::position4(key_input("position4"))]
-#[bench::position5(key_input("position5"))]
-#[bench::position6(key_input("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
 fn make_zobrist_update(input: &'static Input) {
     common::keys::make_update(Zobrist::get(), black_box(input), input.zobrist);
 }
 
 #[library_benchmark]
-#[bench::startpos(key_input("startpos"))]
-#[bench::kiwipete(key_input("kiwipete"))]
-#[bench::position3(key_input("position3"))]
-#[bench::position4(key_input("position4"))]
-#[bench::position5(key_input("position5"))]
-#[bench::position6(key_input("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
 fn make_rotation_key(input: &'static Input) {
     common::keys::make_key(&RotationKey, black_box(input));
 }
 
 #[library_benchmark]
-#[bench::startpos(key_input("startpos"))]
-#[bench::kiwipete(key_input("kiwipete"))]
-#[bench::position3(key_input("position3"))]
-#[bench::position4(key_input("position4"))]
-#[bench::position5(key_input("position5"))]
-#[bench::position6(key_input("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
 fn make_zobrist_key(input: &'static Input) {
     common::keys::make_key(Zobrist::get(), black_box(input));
 }
 
 #[library_benchmark]
-#[bench::startpos(key_input("startpos"))]
-#[bench::kiwipete(key_input("kiwipete"))]
-#[bench::position3(key_input("position3"))]
-#[bench::position4(key_input("position4"))]
-#[bench::position5(key_input("position5"))]
-#[bench::position6(key_input("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
 fn rotation_key(input: &'static Input) {
     common::keys::key(&RotationKey, black_box(input));
 }
 
 #[library_benchmark]
-#[bench::startpos(key_input("startpos"))]
-#[bench::kiwipete(key_input("kiwipete"))]
-#[bench::position3(key_input("position3"))]
-#[bench::position4(key_input("position4"))]
-#[bench::position5(key_input("position5"))]
-#[bench::position6(key_input("position6"))]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
 fn zobrist_key(input: &'static Input) {
     common::keys::key(Zobrist::get(), black_box(input));
 }
@@ -432,14 +317,14 @@ library_benchmark_group!(
 );
 
 /// The position `id` in representation `R`, and an empty list.
-fn repr_setup<R: Representation>(id: &str) -> (R, MoveList) {
+fn repr_setup<R: Representation>(id: usize) -> (R, MoveList) {
     (repr_position(id), MoveList::new())
 }
 
 /// The position `id` in representation `R`, after one move generation so that tables
 /// filled on first use (the magic attack table, the CPU-feature choice of the conversion)
 /// are filled in setup, not counted.
-fn repr_position<R: Representation>(id: &str) -> R {
+fn repr_position<R: Representation>(id: usize) -> R {
     let pos = R::from_fen(fen(id)).expect("a standard FEN");
     let mut list = MoveList::new();
     pos.generate_legal(&mut list);
@@ -452,39 +337,27 @@ fn repr_position<R: Representation>(id: &str) -> R {
 macro_rules! representation_benches {
     ($r:ty, $movegen:ident, $captures:ident, $make:ident, $bulk:ident) => {
         #[library_benchmark]
-        #[bench::startpos(repr_setup::<$r>("startpos"))]
-        #[bench::kiwipete(repr_setup::<$r>("kiwipete"))]
-        #[bench::position3(repr_setup::<$r>("position3"))]
-        #[bench::position4(repr_setup::<$r>("position4"))]
-        #[bench::position5(repr_setup::<$r>("position5"))]
-        #[bench::position6(repr_setup::<$r>("position6"))]
+        #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = repr_setup::<$r>)]
         fn $movegen(mut input: ($r, MoveList)) -> usize {
             black_box(&input.0).generate_legal(&mut input.1);
             black_box(&input.1).len()
         }
 
         #[library_benchmark]
-        #[bench::startpos(repr_setup::<$r>("startpos"))]
-        #[bench::kiwipete(repr_setup::<$r>("kiwipete"))]
-        #[bench::position3(repr_setup::<$r>("position3"))]
-        #[bench::position4(repr_setup::<$r>("position4"))]
-        #[bench::position5(repr_setup::<$r>("position5"))]
-        #[bench::position6(repr_setup::<$r>("position6"))]
+        #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = repr_setup::<$r>)]
         fn $captures(mut input: ($r, MoveList)) -> usize {
             black_box(&input.0).generate_captures(&mut input.1);
             black_box(&input.1).len()
         }
 
         #[library_benchmark]
-        #[bench::startpos(repr_position::<$r>("startpos"))]
-        #[bench::kiwipete(repr_position::<$r>("kiwipete"))]
+        #[benches::two(args = [0, 1], setup = repr_position::<$r>)]
         fn $make(pos: $r) -> u64 {
             perft(black_box(&pos), black_box(3), Leaves::Make)
         }
 
         #[library_benchmark]
-        #[bench::startpos(repr_position::<$r>("startpos"))]
-        #[bench::kiwipete(repr_position::<$r>("kiwipete"))]
+        #[benches::two(args = [0, 1], setup = repr_position::<$r>)]
         fn $bulk(pos: $r) -> u64 {
             perft(black_box(&pos), black_box(3), Leaves::Bulk)
         }
@@ -550,22 +423,17 @@ library_benchmark_group!(
         bitboard_native_perft_bulk
 );
 
-/// The board of position `id` and the conversion's function (chosen in setup: the CPU
-/// feature detection is not counted).
-fn conversion_setup(id: &str, conversion: Conversion) -> (Ccr, fn(&Ccr) -> PieceBoards) {
-    (ccr_position(id).board, conversion.function())
+/// The board of position `id` and the conversion `WAYS[WAY]` as a function (chosen
+/// in setup: the CPU feature detection is not counted).
+fn conversion_setup<const WAY: usize>(id: usize) -> (Ccr, fn(&Ccr) -> PieceBoards) {
+    (ccr_position(id).board, conversion(WAYS[WAY]))
 }
 
 /// One conversion of the standard position's board with each implementation.
 macro_rules! conversion_bench {
-    ($name:ident, $conversion:expr) => {
+    ($name:ident, $way:expr) => {
         #[library_benchmark]
-        #[bench::startpos(conversion_setup("startpos", $conversion))]
-        #[bench::kiwipete(conversion_setup("kiwipete", $conversion))]
-        #[bench::position3(conversion_setup("position3", $conversion))]
-        #[bench::position4(conversion_setup("position4", $conversion))]
-        #[bench::position5(conversion_setup("position5", $conversion))]
-        #[bench::position6(conversion_setup("position6", $conversion))]
+        #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = conversion_setup::<$way>)]
         fn $name(input: (Ccr, fn(&Ccr) -> PieceBoards)) -> u64 {
             let (board, convert) = input;
             black_box(black_box(convert)(black_box(&board)))[0]
@@ -573,9 +441,9 @@ macro_rules! conversion_bench {
     };
 }
 
-conversion_bench!(convert_portable, Conversion::Portable);
-conversion_bench!(convert_ssse3, Conversion::Ssse3);
-conversion_bench!(convert_avx2, Conversion::Avx2);
+conversion_bench!(convert_portable, 0);
+conversion_bench!(convert_ssse3, 1);
+conversion_bench!(convert_avx2, 2);
 
 library_benchmark_group!(
     name = convert;

@@ -27,8 +27,7 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
-use ccr::ccr::{MoveList, Position};
-use ccr::perft::{Leaves, perft};
+use ccr::{Leaves, MoveList, Position, perft};
 use common::{Standard, chess3, cozy, shak, standard};
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,

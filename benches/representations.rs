@@ -26,18 +26,8 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
-#[cfg(ccr_asm)]
-use ccr::asm::AsmPosition;
-use ccr::bitboard::{Bitboards, Hybrid};
-use ccr::ccr::Position;
-use ccr::ccr::simd::SimdPosition;
-#[cfg(ccr_asm)]
-use ccr::convert::Asm;
-use ccr::convert::{Conversion, Portable, Simd};
-use ccr::moves::MoveList;
-use ccr::perft::{Leaves, perft};
-use ccr::repr::Representation;
-use ccr::x88::X88;
+use ccr::arch::convert;
+use ccr::{Leaves, MoveList, Position, Representation, Variant, WithRepresentation, perft};
 use common::{Standard, standard};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
@@ -55,52 +45,40 @@ fn depths(id: &str) -> (u32, u32) {
     }
 }
 
-/// The name a representation goes by in the reports (the hybrid's conversion spelled out).
-trait Named: Representation {
-    const LABEL: &'static str;
+/// One workload, benchmarked in one group for the representation it is dispatched to (named
+/// in the reports by [`Variant::name`]: `bitboard` is the hybrid with the SIMD conversion).
+struct Bench<'g, 'c, 's> {
+    group: &'g mut BenchmarkGroup<'c, WallTime>,
+    s: &'s Standard,
+    workload: Workload,
 }
 
-impl Named for Position {
-    const LABEL: &'static str = "ccr";
-}
-impl Named for X88 {
-    const LABEL: &'static str = "x88";
-}
-impl Named for Hybrid<Simd> {
-    const LABEL: &'static str = "bitboard";
-}
-impl Named for Hybrid<Portable> {
-    const LABEL: &'static str = "bitboard-portable";
-}
-impl Named for Bitboards {
-    const LABEL: &'static str = "bitboard-native";
-}
-impl Named for SimdPosition {
-    const LABEL: &'static str = "ccr-simd";
-}
-#[cfg(ccr_asm)]
-impl Named for AsmPosition {
-    const LABEL: &'static str = "ccr-asm";
-}
-#[cfg(ccr_asm)]
-impl Named for Hybrid<Asm> {
-    const LABEL: &'static str = "bitboard-asm";
+/// What a [`Bench`] times.
+#[derive(Copy, Clone)]
+enum Workload {
+    Movegen,
+    Captures,
+    Perft(Leaves),
 }
 
-/// Runs `bench` for every representation in one group.
-macro_rules! for_each_representation {
-    ($bench:ident, $group:expr, $s:expr) => {
-        $bench::<Position>($group, $s);
-        $bench::<X88>($group, $s);
-        $bench::<Hybrid<Simd>>($group, $s);
-        $bench::<Hybrid<Portable>>($group, $s);
-        $bench::<Bitboards>($group, $s);
-        $bench::<SimdPosition>($group, $s);
-        #[cfg(ccr_asm)]
-        $bench::<AsmPosition>($group, $s);
-        #[cfg(ccr_asm)]
-        $bench::<Hybrid<Asm>>($group, $s);
-    };
+impl WithRepresentation for Bench<'_, '_, '_> {
+    type Output = ();
+
+    fn run<R: Representation>(self, variant: Variant) {
+        let label = variant.name();
+        match self.workload {
+            Workload::Movegen => movegen_of::<R>(self.group, self.s, &label),
+            Workload::Captures => captures_of::<R>(self.group, self.s, &label),
+            Workload::Perft(leaves) => perft_of::<R>(self.group, self.s, leaves, &label),
+        }
+    }
+}
+
+/// Runs `workload` for every representation in one group.
+fn for_each_representation(group: &mut BenchmarkGroup<WallTime>, s: &Standard, workload: Workload) {
+    for variant in Variant::all() {
+        variant.dispatch(Bench { group, s, workload });
+    }
 }
 
 fn group<'a>(c: &'a mut Criterion, name: &str, s: &Standard) -> BenchmarkGroup<'a, WallTime> {
@@ -112,18 +90,12 @@ fn group<'a>(c: &'a mut Criterion, name: &str, s: &Standard) -> BenchmarkGroup<'
     group
 }
 
-fn movegen_of<R: Named>(group: &mut BenchmarkGroup<WallTime>, s: &Standard) {
+fn movegen_of<R: Representation>(group: &mut BenchmarkGroup<WallTime>, s: &Standard, label: &str) {
     let pos = R::from_fen(s.fen).expect("a standard FEN");
     let mut list = MoveList::new();
     pos.generate_legal(&mut list);
-    assert_eq!(
-        list.len() as u64,
-        s.nodes(1),
-        "{} movegen {}",
-        R::LABEL,
-        s.id
-    );
-    group.bench_function(R::LABEL, |b| {
+    assert_eq!(list.len() as u64, s.nodes(1), "{} movegen {}", label, s.id);
+    group.bench_function(label, |b| {
         b.iter(|| {
             black_box(&pos).generate_legal(&mut list);
             black_box(&list);
@@ -131,7 +103,7 @@ fn movegen_of<R: Named>(group: &mut BenchmarkGroup<WallTime>, s: &Standard) {
     });
 }
 
-fn captures_of<R: Named>(group: &mut BenchmarkGroup<WallTime>, s: &Standard) {
+fn captures_of<R: Representation>(group: &mut BenchmarkGroup<WallTime>, s: &Standard, label: &str) {
     let pos = R::from_fen(s.fen).expect("a standard FEN");
     let mut list = MoveList::new();
     let mut reference = MoveList::new();
@@ -139,14 +111,8 @@ fn captures_of<R: Named>(group: &mut BenchmarkGroup<WallTime>, s: &Standard) {
         .expect("a standard FEN")
         .generate_captures(&mut reference);
     pos.generate_captures(&mut list);
-    assert_eq!(
-        list.len(),
-        reference.len(),
-        "{} captures {}",
-        R::LABEL,
-        s.id
-    );
-    group.bench_function(R::LABEL, |b| {
+    assert_eq!(list.len(), reference.len(), "{} captures {}", label, s.id);
+    group.bench_function(label, |b| {
         b.iter(|| {
             black_box(&pos).generate_captures(&mut list);
             black_box(&list);
@@ -154,7 +120,12 @@ fn captures_of<R: Named>(group: &mut BenchmarkGroup<WallTime>, s: &Standard) {
     });
 }
 
-fn perft_of<R: Named>(group: &mut BenchmarkGroup<WallTime>, s: &Standard, leaves: Leaves) {
+fn perft_of<R: Representation>(
+    group: &mut BenchmarkGroup<WallTime>,
+    s: &Standard,
+    leaves: Leaves,
+    label: &str,
+) {
     let pos = R::from_fen(s.fen).expect("a standard FEN");
     let depth = match leaves {
         Leaves::Make => depths(s.id).0,
@@ -164,34 +135,27 @@ fn perft_of<R: Named>(group: &mut BenchmarkGroup<WallTime>, s: &Standard, leaves
         perft(&pos, depth, leaves),
         s.nodes(depth),
         "{} perft {}",
-        R::LABEL,
+        label,
         s.id
     );
-    group.bench_function(R::LABEL, |b| {
+    group.bench_function(label, |b| {
         b.iter(|| perft(black_box(&pos), black_box(depth), leaves))
     });
 }
 
-fn perft_make_of<R: Named>(group: &mut BenchmarkGroup<WallTime>, s: &Standard) {
-    perft_of::<R>(group, s, Leaves::Make);
-}
-
-fn perft_bulk_of<R: Named>(group: &mut BenchmarkGroup<WallTime>, s: &Standard) {
-    perft_of::<R>(group, s, Leaves::Bulk);
-}
-
 /// Prints the position sizes and writes them where `scripts/bench-report.py` reads them.
 fn sizes() {
-    let sizes = [
-        ("ccr", Position::size_in_bytes()),
-        ("x88", X88::size_in_bytes()),
-        ("bitboard", Hybrid::<Simd>::size_in_bytes()),
-        ("bitboard-portable", Hybrid::<Portable>::size_in_bytes()),
-        ("bitboard-native", Bitboards::size_in_bytes()),
-        ("ccr-simd", SimdPosition::size_in_bytes()),
-        ("ccr-asm", Position::size_in_bytes()),
-        ("bitboard-asm", Position::size_in_bytes()),
-    ];
+    struct Size;
+    impl WithRepresentation for Size {
+        type Output = usize;
+        fn run<R: Representation>(self, _: Variant) -> usize {
+            R::size_in_bytes()
+        }
+    }
+    let sizes: Vec<(String, usize)> = Variant::all()
+        .into_iter()
+        .map(|v| (v.name(), v.dispatch(Size)))
+        .collect();
     eprintln!("position sizes in bytes (what copy-make copies per node): {sizes:?}");
     let json: Vec<String> = sizes.iter().map(|(n, s)| format!("\"{n}\": {s}")).collect();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/target/criterion");
@@ -211,7 +175,7 @@ fn movegen(c: &mut Criterion) {
     for s in standard() {
         let mut g = group(c, "repr_movegen", &s);
         g.throughput(Throughput::Elements(s.nodes(1)));
-        for_each_representation!(movegen_of, &mut g, &s);
+        for_each_representation(&mut g, &s, Workload::Movegen);
         g.finish();
     }
 }
@@ -219,7 +183,7 @@ fn movegen(c: &mut Criterion) {
 fn captures(c: &mut Criterion) {
     for s in standard() {
         let mut g = group(c, "repr_captures", &s);
-        for_each_representation!(captures_of, &mut g, &s);
+        for_each_representation(&mut g, &s, Workload::Captures);
         g.finish();
     }
 }
@@ -228,7 +192,7 @@ fn perft_make(c: &mut Criterion) {
     for s in standard() {
         let mut g = group(c, "repr_perft_make", &s);
         g.throughput(Throughput::Elements(s.nodes(depths(s.id).0)));
-        for_each_representation!(perft_make_of, &mut g, &s);
+        for_each_representation(&mut g, &s, Workload::Perft(Leaves::Make));
         g.finish();
     }
 }
@@ -237,7 +201,7 @@ fn perft_bulk(c: &mut Criterion) {
     for s in standard() {
         let mut g = group(c, "repr_perft_bulk", &s);
         g.throughput(Throughput::Elements(s.nodes(depths(s.id).1)));
-        for_each_representation!(perft_bulk_of, &mut g, &s);
+        for_each_representation(&mut g, &s, Workload::Perft(Leaves::Bulk));
         g.finish();
     }
 }
@@ -246,14 +210,13 @@ fn convert(c: &mut Criterion) {
     for s in standard() {
         let board = Position::from_fen(s.fen).expect("a standard FEN").board;
         let mut g = group(c, "convert", &s);
-        let reference = ccr::convert::portable(&board);
-        for conversion in Conversion::available() {
-            assert_eq!(conversion.convert(&board), reference, "{conversion:?}");
-            let (name, convert) = (
-                format!("{conversion:?}").to_lowercase(),
-                conversion.function(),
-            );
-            g.bench_function(name, |b| b.iter(|| convert(black_box(&board))));
+        let reference = convert::portable(&board);
+        for way in convert::available() {
+            let function = convert::function(way);
+            assert_eq!(function(&board), reference, "{}", convert::name(way));
+            g.bench_function(convert::name(way), |b| {
+                b.iter(|| function(black_box(&board)))
+            });
         }
         g.finish();
     }

@@ -313,6 +313,10 @@ def iai(log):
         m = HEADER.match(line)
         if m:
             group, func, position = m.groups()
+            # The benches' ids `six_N` and `two_N` are indices into the standard positions.
+            index = re.fullmatch(r"(?:six|two)_(\d)", position)
+            if index:
+                position = POSITIONS[int(index.group(1))]
             per_function = group in ("attacks", "keys", "repr_movegen", "repr_captures", "repr_perft", "convert")
             current = (group, position, func if per_function else engine_of(func))
             continue

@@ -16,15 +16,17 @@
 //! A move one file toward a is `mask << 4`, toward h `mask >> 4`; a rank is ±1 word. A
 //! mask shifted off the word becomes zero and a word index off the board is caught by one
 //! compare: those are the edge tests. Move generation is one frame (words × nibbles) that
-//! jumps through a table indexed by the piece code ([`ccr::frame`]).
+//! jumps through a table indexed by the piece code (`ccr::frame`).
+//!
+//! The types a user of the library needs are re-exported here, at the root
+//! (`ccr::Position`, `ccr::MoveList`, `ccr::perft`, …); docs/ARCHITECTURE.md maps the modules.
 
 #![deny(missing_docs)]
 
-pub mod asm;
+pub mod arch;
 pub mod bench;
 pub mod bitboard;
 pub mod ccr;
-pub mod convert;
 pub mod eval;
 pub mod history;
 pub mod moves;
@@ -32,8 +34,17 @@ pub mod perft;
 pub mod positions;
 pub mod repr;
 pub mod search;
-pub mod tiers;
 pub mod tune;
 pub mod types;
 pub mod uci;
 pub mod x88;
+
+pub use arch::{Impl, Tier};
+#[cfg(ccr_asm)]
+pub use ccr::Asm;
+pub use ccr::attacks::AttackBlock;
+pub use ccr::{CastlingRights, Ccr, FenError, Kernel, Portable, Position, Simd};
+pub use moves::MoveList;
+pub use perft::{Leaves, divide, perft};
+pub use repr::{CcrWith, Repr, Representation, Variant, WithRepresentation};
+pub use types::{Colour, Move, MoveKind, PieceCode, Square};

@@ -49,6 +49,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // The CPU's features, once, before any command uses a kernel.
+    ccr::arch::init();
     // A write past a file-size limit fails with an error to report (and a partial record to
     // take back) instead of killing the process.
     #[cfg(unix)]

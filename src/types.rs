@@ -3,7 +3,7 @@
 //! Squares are numbered in *C.C.R. order*: `index = 8 * word + nibble`, where `word` is
 //! the rank word (0 = rank 8, displacement `4 * word`) and `nibble` counts from the least
 //! significant nibble (0 = file h). This is the bit order of the paper's bitboard
-//! conversion ([`crate::convert`]) and the bit reversal of the usual a1 = 0 layout.
+//! conversion ([`crate::arch::convert`]) and the bit reversal of the usual a1 = 0 layout.
 
 use std::fmt;
 

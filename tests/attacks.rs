@@ -22,11 +22,10 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use ccr::ccr::Position as CcrPosition;
-use ccr::ccr::attacks::{AttackBlock, AttackClass, attacks_of};
+use ccr::ccr::attacks::{AttackClass, attacks_of};
 use ccr::ccr::checks;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, POSITION_6, STARTPOS};
-use ccr::types::{Colour, Square};
+use ccr::{AttackBlock, Colour, Position as CcrPosition, Square};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use shakmaty::fen::Fen;

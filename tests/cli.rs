@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::process::{Command, Output};
 
-use ccr::ccr::Position;
+use ccr::Position;
 use ccr::positions::{KIWIPETE, STARTPOS as STARTPOS_FEN};
 use common::cli::{assert_no_panic, ccr, text};
 use common::epd;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use ccr::ccr::Position;
+use ccr::Position;
 use ccr::positions::KIWIPETE;
 use common::cli::{arg, datagen_args, tune_args};
 

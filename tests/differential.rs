@@ -16,21 +16,14 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-#[cfg(ccr_asm)]
-use ccr::asm::AsmPosition;
-use ccr::bitboard::{Bitboards, Hybrid};
-use ccr::ccr::Position as CcrPosition;
-use ccr::ccr::simd::SimdPosition;
-#[cfg(ccr_asm)]
-use ccr::convert::Asm;
-use ccr::convert::{Conversion, Portable, Simd, portable};
-use ccr::moves::MoveList;
-use ccr::perft::{Leaves, divide, perft};
+use ccr::arch::convert::{self, portable};
+use ccr::bitboard::Bitboards;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
-use ccr::repr::Representation;
-use ccr::tiers::Tier;
-use ccr::types::{Move, MoveKind, Square};
 use ccr::x88::X88;
+use ccr::{
+    Leaves, Move, MoveKind, MoveList, Position as CcrPosition, Representation, Square, Tier,
+    Variant, WithRepresentation, divide, perft,
+};
 use common::games::choose_move;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -152,28 +145,13 @@ fn play_game(start: &str, seed: u64, out: &mut Vec<(CcrPosition, Chess)>, covera
         let context = || format!("{} after {start} {}", pos.to_fen(), history.join(" "));
         check_representation(&x88, &pos, &expected, context);
         check_representation(&native, &pos, &expected, context);
-        check_representation(
-            &Hybrid::<Portable>::from_position(&pos),
-            &pos,
-            &expected,
-            context,
-        );
-        check_representation(
-            &Hybrid::<Simd>::from_position(&pos),
-            &pos,
-            &expected,
-            context,
-        );
-        #[cfg(ccr_asm)]
-        check_representation(
-            &Hybrid::<Asm>::from_position(&pos),
-            &pos,
-            &expected,
-            context,
-        );
-        check_representation(&SimdPosition(pos), &pos, &expected, context);
-        #[cfg(ccr_asm)]
-        check_representation(&AsmPosition(pos), &pos, &expected, context);
+        for variant in Variant::all() {
+            variant.dispatch(FromPosition {
+                pos: &pos,
+                expected: &expected,
+                context: &context,
+            });
+        }
         check_conversions(&pos);
         coverage.count(&pos, &sh, &moves);
         out.push((pos, sh.clone()));
@@ -243,6 +221,27 @@ fn sorted(fill: impl FnOnce(&mut MoveList)) -> Vec<(String, MoveKind)> {
 
 /// One representation at one position of a game: the same position as the C.C.R., and
 /// shakmaty's moves (with their kinds), captures and check.
+/// [`check_representation`] on the position converted into one variant.
+struct FromPosition<'a> {
+    pos: &'a CcrPosition,
+    expected: &'a Expected,
+    context: &'a dyn Fn() -> String,
+}
+
+impl WithRepresentation for FromPosition<'_> {
+    type Output = ();
+
+    fn run<R: Representation>(self, variant: Variant) {
+        let context = || format!("{} ({})", (self.context)(), variant.name());
+        check_representation(
+            &R::from_position(self.pos),
+            self.pos,
+            self.expected,
+            context,
+        );
+    }
+}
+
 fn check_representation<R: Representation>(
     board: &R,
     pos: &CcrPosition,
@@ -299,11 +298,12 @@ fn check_conversions(pos: &CcrPosition) {
             );
         }
     }
-    for conversion in Conversion::available() {
+    for way in convert::available() {
         assert_eq!(
-            conversion.convert(&pos.board),
+            convert::function(way)(&pos.board),
             boards,
-            "{conversion:?}: {}",
+            "{}: {}",
+            convert::name(way),
             pos.to_fen()
         );
     }
@@ -506,9 +506,9 @@ fn divide_difference(pos: &CcrPosition, sh: &Chess, depth: u32, leaves: Leaves) 
 
 #[test]
 fn random_games_agree_with_shakmaty() {
-    // The games check the SIMD conversions and `SimdPosition` only where the CPU has them.
+    // The games check the SIMD conversions and the SIMD kernel only where the CPU has them.
     for tier in [Tier::Ssse3, Tier::Avx2] {
-        ccr::tiers::runs(tier, "differential::random_games_agree_with_shakmaty");
+        ccr::arch::runs(tier, "differential::random_games_agree_with_shakmaty");
     }
     let games = games();
     println!(
@@ -529,7 +529,7 @@ fn random_games_agree_with_shakmaty() {
 
 #[test]
 fn sampled_perft_agrees_with_shakmaty() {
-    ccr::tiers::runs(
+    ccr::arch::runs(
         Tier::Avx2,
         "differential::sampled_perft_agrees_with_shakmaty",
     );
@@ -538,48 +538,15 @@ fn sampled_perft_agrees_with_shakmaty() {
     for (pos, sh) in &games.samples {
         let expected = shakmaty::perft(sh, PERFT_DEPTH);
         for leaves in [Leaves::Make, Leaves::Bulk] {
-            for (name, got) in [
-                ("x88", perft(&X88::from_position(pos), PERFT_DEPTH, leaves)),
-                (
-                    "bitboard-native",
-                    perft(&Bitboards::from_position(pos), PERFT_DEPTH, leaves),
-                ),
-                (
-                    "bitboard portable",
-                    perft(&Hybrid::<Portable>::from_position(pos), PERFT_DEPTH, leaves),
-                ),
-                (
-                    "bitboard simd",
-                    perft(&Hybrid::<Simd>::from_position(pos), PERFT_DEPTH, leaves),
-                ),
-            ] {
+            for variant in Variant::all() {
                 assert_eq!(
-                    got,
+                    variant.dispatch(Perft { pos, leaves }),
                     expected,
-                    "{name}: perft({PERFT_DEPTH}, {leaves:?}) differs from shakmaty for {}",
+                    "{}: perft({PERFT_DEPTH}, {leaves:?}) differs from shakmaty for {}",
+                    variant.name(),
                     pos.to_fen()
                 );
             }
-            #[cfg(ccr_asm)]
-            assert_eq!(
-                perft(&Hybrid::<Asm>::from_position(pos), PERFT_DEPTH, leaves),
-                expected,
-                "bitboard asm: perft({PERFT_DEPTH}, {leaves:?}) differs from shakmaty for {}",
-                pos.to_fen()
-            );
-            assert_eq!(
-                perft(&SimdPosition(*pos), PERFT_DEPTH, leaves),
-                expected,
-                "ccr simd: perft({PERFT_DEPTH}, {leaves:?}) differs from shakmaty for {}",
-                pos.to_fen()
-            );
-            #[cfg(ccr_asm)]
-            assert_eq!(
-                perft(&AsmPosition(*pos), PERFT_DEPTH, leaves),
-                expected,
-                "ccr asm: perft({PERFT_DEPTH}, {leaves:?}) differs from shakmaty for {}",
-                pos.to_fen()
-            );
             let got = perft(pos, PERFT_DEPTH, leaves);
             assert_eq!(
                 got,
@@ -589,5 +556,19 @@ fn sampled_perft_agrees_with_shakmaty() {
                 divide_difference(pos, sh, PERFT_DEPTH, leaves)
             );
         }
+    }
+}
+
+/// Perft to [`PERFT_DEPTH`] of the position in one variant.
+struct Perft<'a> {
+    pos: &'a CcrPosition,
+    leaves: Leaves,
+}
+
+impl WithRepresentation for Perft<'_> {
+    type Output = u64;
+
+    fn run<R: Representation>(self, _: Variant) -> u64 {
+        perft(&R::from_position(self.pos), PERFT_DEPTH, self.leaves)
     }
 }

@@ -23,10 +23,9 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
-use ccr::ccr::Position;
 use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
-use ccr::types::{Colour, Move, MoveKind, PieceCode};
+use ccr::{Colour, Move, MoveKind, PieceCode, Position};
 use common::games::choose_move;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};

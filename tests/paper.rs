@@ -1,9 +1,7 @@
 //! The paper's own reference vectors (Vučković 2012, Figure 1 / Table 2, section 4.3, and
 //! Figure 3 / Tables 4-6 of section 4.4, with the paper's errata corrected).
 
-use ccr::ccr::Position;
-use ccr::ccr::attacks::AttackBlock;
-use ccr::types::{Colour, Square};
+use ccr::{AttackBlock, Colour, Position, Square};
 
 const FIGURE_1: &str = "4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1";
 

@@ -6,59 +6,61 @@
 
 mod common;
 
-#[cfg(ccr_asm)]
-use ccr::asm::AsmPosition;
-use ccr::bitboard::{Bitboards, Hybrid};
-use ccr::ccr::Position;
-use ccr::ccr::simd::SimdPosition;
-#[cfg(ccr_asm)]
-use ccr::convert::Asm;
-use ccr::convert::{Portable, Simd};
-use ccr::perft::{Leaves, divide, perft};
-use ccr::repr::Representation;
-use ccr::tiers::Tier;
-use ccr::x88::X88;
+use ccr::{Leaves, Position, Representation, Tier, Variant, WithRepresentation, divide, perft};
 use common::epd::load;
 
 /// The largest count checked in the quick suite (a few seconds for all positions).
 const QUICK_NODES: u64 = 20_000_000;
 
-fn check<R: Representation>(file: &str, selected: impl Fn(u64) -> bool, leaves: Leaves) {
-    let cases = load(file);
-    assert!(!cases.is_empty(), "{file} holds positions");
-    let mut checked = 0;
-    for case in cases {
-        let pos = R::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
-        for &(depth, expected) in case.counts.iter().filter(|(_, n)| selected(*n)) {
-            assert_eq!(
-                perft(&pos, depth, leaves),
-                expected,
-                "{} {} ({}) depth {depth} {leaves:?}",
-                R::NAME,
-                case.id,
-                case.fen
-            );
-            checked += 1;
+/// The counts of `file` that `selected` picks, in one representation.
+struct Check<'a> {
+    file: &'a str,
+    selected: &'a dyn Fn(u64) -> bool,
+    leaves: Leaves,
+}
+
+impl WithRepresentation for Check<'_> {
+    type Output = ();
+
+    fn run<R: Representation>(self, variant: Variant) {
+        let Check {
+            file,
+            selected,
+            leaves,
+        } = self;
+        let cases = load(file);
+        assert!(!cases.is_empty(), "{file} holds positions");
+        let mut checked = 0;
+        for case in cases {
+            let pos = R::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+            for &(depth, expected) in case.counts.iter().filter(|(_, n)| selected(*n)) {
+                assert_eq!(
+                    perft(&pos, depth, leaves),
+                    expected,
+                    "{} {} ({}) depth {depth} {leaves:?}",
+                    variant.name(),
+                    case.id,
+                    case.fen
+                );
+                checked += 1;
+            }
         }
+        assert!(checked > 0, "{file}: no count selected");
     }
-    assert!(checked > 0, "{file}: no count selected");
 }
 
 /// The counts of `file` that `selected` picks, in every representation and implementation
-/// the build has. The SIMD ones fall back to portable code on a CPU without AVX2, which
-/// [`ccr::tiers::runs`] reports.
-fn check_every(file: &str, selected: impl Fn(u64) -> bool + Copy, leaves: Leaves) {
-    ccr::tiers::runs(Tier::Avx2, &format!("perft {file} (simd)"));
-    check::<Position>(file, selected, leaves);
-    check::<X88>(file, selected, leaves);
-    check::<Hybrid<Portable>>(file, selected, leaves);
-    check::<Hybrid<Simd>>(file, selected, leaves);
-    #[cfg(ccr_asm)]
-    check::<Hybrid<Asm>>(file, selected, leaves);
-    check::<SimdPosition>(file, selected, leaves);
-    #[cfg(ccr_asm)]
-    check::<AsmPosition>(file, selected, leaves);
-    check::<Bitboards>(file, selected, leaves);
+/// the build has ([`Variant::all`]). The SIMD ones fall back to portable code on a CPU
+/// without AVX2, which [`ccr::arch::runs`] reports.
+fn check_every(file: &str, selected: impl Fn(u64) -> bool, leaves: Leaves) {
+    ccr::arch::runs(Tier::Avx2, &format!("perft {file} (simd)"));
+    for variant in Variant::all() {
+        variant.dispatch(Check {
+            file,
+            selected: &selected,
+            leaves,
+        });
+    }
 }
 
 /// The quick suite of `file` in every representation.
@@ -91,48 +93,46 @@ fn edge_cases_bulk() {
     check_all("tricky-perft.epd", Leaves::Bulk);
 }
 
-/// Divide of every representation sums to the published count, root move by root move
-/// equal to the C.C.R.'s.
-fn divide_sums<R: Representation>() {
-    let cases = load("standard-perft.epd");
-    assert_eq!(cases.len(), 6, "the six standard positions");
-    for case in cases {
-        let pos = R::from_fen(&case.fen).unwrap();
-        let mut split = divide(&pos, 3, Leaves::Make);
-        assert_eq!(
-            split.len() as u64,
-            perft(&pos, 1, Leaves::Make),
-            "{} {}",
-            R::NAME,
-            case.id
-        );
-        let (_, expected) = case.counts.iter().find(|(d, _)| *d == 3).unwrap();
-        assert_eq!(
-            split.iter().map(|(_, n)| n).sum::<u64>(),
-            *expected,
-            "{} {}",
-            R::NAME,
-            case.id
-        );
-        let mut reference = divide(&Position::from_fen(&case.fen).unwrap(), 3, Leaves::Make);
-        split.sort_by_key(|(mv, _)| mv.to_string());
-        reference.sort_by_key(|(mv, _)| mv.to_string());
-        assert_eq!(split, reference, "{} {}", R::NAME, case.id);
+/// Divide of a representation sums to the published count, root move by root move equal to
+/// the C.C.R.'s.
+struct DivideSums;
+
+impl WithRepresentation for DivideSums {
+    type Output = ();
+
+    fn run<R: Representation>(self, variant: Variant) {
+        let name = variant.name();
+        let cases = load("standard-perft.epd");
+        assert_eq!(cases.len(), 6, "the six standard positions");
+        for case in cases {
+            let pos = R::from_fen(&case.fen).unwrap();
+            let mut split = divide(&pos, 3, Leaves::Make);
+            assert_eq!(
+                split.len() as u64,
+                perft(&pos, 1, Leaves::Make),
+                "{name} {}",
+                case.id
+            );
+            let (_, expected) = case.counts.iter().find(|(d, _)| *d == 3).unwrap();
+            assert_eq!(
+                split.iter().map(|(_, n)| n).sum::<u64>(),
+                *expected,
+                "{name} {}",
+                case.id
+            );
+            let mut reference = divide(&Position::from_fen(&case.fen).unwrap(), 3, Leaves::Make);
+            split.sort_by_key(|(mv, _)| mv.to_string());
+            reference.sort_by_key(|(mv, _)| mv.to_string());
+            assert_eq!(split, reference, "{name} {}", case.id);
+        }
     }
 }
 
 #[test]
 fn divide_sums_to_perft() {
-    divide_sums::<Position>();
-    divide_sums::<X88>();
-    divide_sums::<Hybrid<Portable>>();
-    divide_sums::<Hybrid<Simd>>();
-    #[cfg(ccr_asm)]
-    divide_sums::<Hybrid<Asm>>();
-    divide_sums::<SimdPosition>();
-    #[cfg(ccr_asm)]
-    divide_sums::<AsmPosition>();
-    divide_sums::<Bitboards>();
+    for variant in Variant::all() {
+        variant.dispatch(DivideSums);
+    }
 }
 
 #[test]

@@ -3,17 +3,8 @@
 //! corner (its castling right goes), a double push's en-passant square, and the clocks
 //! stopping at the largest values a FEN may carry.
 
-#[cfg(ccr_asm)]
-use ccr::asm::AsmPosition;
-use ccr::bitboard::{Bitboards, Hybrid};
-use ccr::ccr::Position;
-use ccr::ccr::simd::SimdPosition;
-#[cfg(ccr_asm)]
-use ccr::convert::Asm;
-use ccr::convert::{Portable, Simd};
 use ccr::positions::STARTPOS;
-use ccr::repr::Representation;
-use ccr::x88::X88;
+use ccr::{Position, Representation, Variant, WithRepresentation};
 
 /// (start FEN, UCI moves, FEN after them).
 const CASES: [(&str, &[&str], &str); 5] = [
@@ -46,7 +37,7 @@ const CASES: [(&str, &[&str], &str); 5] = [
 
 /// Plays each case in `R` and compares the result with the position its FEN gives (the
 /// C.C.R. position compares its cached king squares too).
-fn special_moves<R: Representation>() {
+fn special_moves<R: Representation>(variant: Variant) {
     for (fen, moves, expected) in CASES {
         let mut pos = R::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         for text in moves {
@@ -57,26 +48,35 @@ fn special_moves<R: Representation>() {
             pos = pos.make(mv);
         }
         let after = pos.to_position();
-        assert_eq!(after.to_fen(), expected, "{} {fen} {moves:?}", R::NAME);
+        assert_eq!(
+            after.to_fen(),
+            expected,
+            "{} {fen} {moves:?}",
+            variant.name()
+        );
         assert_eq!(
             Ok(after),
             Position::from_fen(expected),
             "{} {fen} {moves:?}",
-            R::NAME
+            variant.name()
         );
+    }
+}
+
+/// [`special_moves`] for [`Variant::dispatch`].
+struct SpecialMoves;
+
+impl WithRepresentation for SpecialMoves {
+    type Output = ();
+
+    fn run<R: Representation>(self, variant: Variant) {
+        special_moves::<R>(variant);
     }
 }
 
 #[test]
 fn special_moves_in_every_representation() {
-    special_moves::<Position>();
-    special_moves::<X88>();
-    special_moves::<Hybrid<Portable>>();
-    special_moves::<Hybrid<Simd>>();
-    #[cfg(ccr_asm)]
-    special_moves::<Hybrid<Asm>>();
-    special_moves::<SimdPosition>();
-    #[cfg(ccr_asm)]
-    special_moves::<AsmPosition>();
-    special_moves::<Bitboards>();
+    for variant in Variant::all() {
+        variant.dispatch(SpecialMoves);
+    }
 }

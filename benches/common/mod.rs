@@ -2,12 +2,16 @@
 //! (shakmaty, cozy-chess and the `chess` crate) written to do exactly the work
 //! `ccr::perft::perft` does, the attack-table workloads
 //! (`attack`) timed by `benches/attacks.rs` and the key workloads (`keys`) timed by
-//! `benches/keys.rs`, both also counted by `benches/instructions.rs`.
+//! `benches/keys.rs`, both also counted by `benches/instructions.rs`, and the assembly
+//! routines only the benchmarks use with their twins and workloads (`asm`).
 //!
 //! This is `mod common;` in each bench target (a folder without `main.rs` is not a target of
 //! its own). Each target uses a different part of it, hence the `dead_code` allowances.
 
 #![allow(dead_code)]
+
+#[cfg(ccr_asm)]
+pub mod asm;
 
 use std::hint::black_box;
 
@@ -216,9 +220,8 @@ pub mod chess3 {
 pub mod attack {
     use std::hint::black_box;
 
-    use ccr::ccr::attacks::AttackBlock;
-    use ccr::ccr::{Ccr, checks};
-    use ccr::types::{Colour, Square};
+    use ccr::ccr::checks;
+    use ccr::{AttackBlock, Ccr, Colour, Square};
     use shakmaty::{Bitboard, Board, Color, attacks};
 
     /// shakmaty's colour for a ccr colour.
@@ -317,9 +320,8 @@ pub mod attack {
 pub mod keys {
     use std::hint::black_box;
 
-    use ccr::ccr::Position;
     use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
-    use ccr::types::Move;
+    use ccr::{Move, Position};
 
     /// A position, its legal moves, its children (for the keys from scratch without `make`)
     /// and its two keys.

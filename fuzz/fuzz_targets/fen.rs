@@ -8,7 +8,7 @@
 
 #![no_main]
 
-use ccr::ccr::Position;
+use ccr::Position;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

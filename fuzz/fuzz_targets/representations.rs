@@ -9,19 +9,9 @@
 
 #![no_main]
 
-#[cfg(all(target_os = "linux", any(target_arch = "x86", target_arch = "x86_64")))]
-use ccr::asm::AsmPosition;
-use ccr::bitboard::{Bitboards, Hybrid};
-use ccr::ccr::Position;
+use ccr::arch::convert::{self, portable};
 use ccr::ccr::attacks::attacks_of;
-use ccr::ccr::simd::SimdPosition;
-#[cfg(all(target_os = "linux", any(target_arch = "x86", target_arch = "x86_64")))]
-use ccr::convert::Asm;
-use ccr::convert::{Conversion, Portable, Simd, portable};
-use ccr::moves::MoveList;
-use ccr::repr::Representation;
-use ccr::types::{Colour, Move};
-use ccr::x88::X88;
+use ccr::{Colour, Move, MoveList, Position, Representation, Variant, WithRepresentation};
 use libfuzzer_sys::fuzz_target;
 
 /// The generated moves as sorted text: UCI and kind.
@@ -37,9 +27,22 @@ fn sorted(fill: impl FnOnce(&mut MoveList)) -> Vec<String> {
     moves
 }
 
-fn check<R: Representation>(pos: &Position, fen: &str) {
+/// [`check`] in one variant.
+struct Check<'a> {
+    pos: &'a Position,
+    fen: &'a str,
+}
+
+impl WithRepresentation for Check<'_> {
+    type Output = ();
+
+    fn run<R: Representation>(self, variant: Variant) {
+        check::<R>(self.pos, self.fen, &variant.name());
+    }
+}
+
+fn check<R: Representation>(pos: &Position, fen: &str, name: &str) {
     let board = R::from_position(pos);
-    let name = R::NAME;
     assert_eq!(board.to_position(), *pos, "{name}: {fen}");
     assert_eq!(board.in_check(), pos.in_check(), "{name} in_check: {fen}");
     assert_eq!(
@@ -68,30 +71,27 @@ fuzz_target!(|data: &[u8]| {
     };
     let fen = pos.to_fen();
     let boards = portable(&pos.board);
-    for conversion in Conversion::available() {
+    for way in convert::available() {
         assert_eq!(
-            conversion.convert(&pos.board),
+            convert::function(way)(&pos.board),
             boards,
-            "{conversion:?}: {fen}"
+            "{}: {fen}",
+            convert::name(way)
         );
     }
-    check::<X88>(&pos, &fen);
-    check::<Bitboards>(&pos, &fen);
-    check::<Hybrid<Portable>>(&pos, &fen);
-    check::<Hybrid<Simd>>(&pos, &fen);
-    check::<SimdPosition>(&pos, &fen);
+    for variant in Variant::all() {
+        variant.dispatch(Check { pos: &pos, fen: &fen });
+    }
     #[cfg(all(target_os = "linux", any(target_arch = "x86", target_arch = "x86_64")))]
     {
-        check::<AsmPosition>(&pos, &fen);
-        check::<Hybrid<Asm>>(&pos, &fen);
         assert_eq!(
-            ccr::asm::convert(&pos.board),
+            ccr::arch::asm::convert(&pos.board),
             boards,
             "asm conversion: {fen}"
         );
         for by in [Colour::White, Colour::Black] {
             assert_eq!(
-                ccr::asm::attacks_of(&pos.board, by),
+                ccr::arch::asm::attacks_of(&pos.board, by),
                 attacks_of(&pos.board, by),
                 "asm attacks {by:?}: {fen}"
             );
@@ -99,7 +99,7 @@ fuzz_target!(|data: &[u8]| {
     }
     for by in [Colour::White, Colour::Black] {
         assert_eq!(
-            ccr::ccr::simd::attacks_of(&pos.board, by),
+            ccr::arch::attacks::attacks_of(&pos.board, by, attacks_of),
             attacks_of(&pos.board, by),
             "simd attacks {by:?}: {fen}"
         );

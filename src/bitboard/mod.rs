@@ -6,7 +6,7 @@
 //! Bit `i` is the square with C.C.R. index `i = 8 * word + nibble`: word 0 is rank 8 and
 //! nibble 0 is file h, so bit 0 = h8, bit 7 = a8, bit 56 = h1 and bit 63 = a1, the bit
 //! reversal of the usual a1 = 0 layout. Everything here works in that order, so a bit index
-//! is directly a [`Square`] and the boards [`crate::convert::to_bitboards`] produces are used
+//! is directly a [`Square`] and the boards [`to_bitboards`] produces are used
 //! as they come, with no reversal per node. A white pawn advances with `>> 8`; one file
 //! toward file a is `<< 1` (masking off what wraps onto file h), toward file h `>> 1`.
 //!
@@ -29,12 +29,15 @@ pub mod tables;
 
 pub use hybrid::Hybrid;
 
+pub use crate::arch::convert::PieceBoards;
+/// The C.C.R. → bitboards conversion with the fastest implementation this CPU has.
+pub use crate::arch::convert::best as to_bitboards;
+
 use crate::bitboard::movegen::PieceSets;
-use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
+use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::make::CASTLING_KEPT;
 use crate::ccr::validate::{self, State};
 use crate::ccr::{CastlingRights, Ccr, Invariant, Position};
-use crate::convert::{PieceBoards, to_bitboards};
 use crate::moves::MoveList;
 use crate::repr::Representation;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
@@ -313,7 +316,7 @@ impl Representation for Bitboards {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convert::{Portable, Simd};
+    use crate::ccr::{Portable, Simd};
     use crate::perft::{Leaves, perft};
 
     /// The FEN of each line of an EPD file in `tests/data/`, with its `(depth, count)` pairs.

@@ -11,7 +11,7 @@
 //!
 //! The generator reads the pieces through [`PieceSets`] and takes the side, castling rights
 //! and en-passant square beside them, so the [`super::Hybrid`] hands it the sixteen boards
-//! of its per-node conversion ([`crate::convert::to_bitboards`]) by reference and the native
+//! of its per-node conversion ([`super::to_bitboards`]) by reference and the native
 //! [`super::Bitboards`] its colour and type boards, nothing copied. It is specialised at
 //! compile time on the layout, the side to move and captures-only generation, so the hot
 //! loops carry no colour branch.
@@ -19,12 +19,12 @@
 //! Shifts in the C.C.R. bit order (bit 0 = h8, bit 63 = a1): a rank toward rank 8 is `>> 8`,
 //! a file toward file a is `<< 1`.
 
+use crate::arch::convert::PieceBoards;
 use crate::bitboard::magic::Sliders;
 use crate::bitboard::tables::{
     BETWEEN, BISHOP_RAYS, FILE_A, FILE_H, KING, KNIGHT, LINE, PAWN, ROOK_RAYS, rank,
 };
 use crate::ccr::CastlingRights;
-use crate::convert::PieceBoards;
 use crate::moves::MoveList;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 

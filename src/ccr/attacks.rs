@@ -10,7 +10,7 @@
 //!
 //! The tables are built by the frame with a second handler table ([`attacks_of`],
 //! [`AttackBlock::by_frame`]); [`AttackBlock::new`] takes them from SIMD where the CPU has it
-//! ([`crate::ccr::simd::attack_tables`]). The paper's tricks, each
+//! ([`crate::arch::attacks::attack_tables`]). The paper's tricks, each
 //! measured against the plain ray loop (docs/BENCHMARKS.md):
 //! - rank attacks of rooks and queens without a loop: the occupancy of the rank word is
 //!   one bit per nibble, and a subtraction borrows across the empty squares up to the first
@@ -63,7 +63,7 @@ impl AttackClass {
 /// The board and both attack tables in one 96-byte block, addressed by displacement.
 ///
 /// ```
-/// # use ccr::ccr::{Position, attacks::AttackBlock};
+/// # use ccr::{AttackBlock, Position};
 /// // Figure 3 of the paper: the white pawn on d3 (rank 3: displacement +20, mask 000F0000h).
 /// let p = Position::from_fen("8/1k1r3b/4p3/2n5/8/3P4/1B2N1K1/7R w - - 0 1").unwrap();
 /// let block = AttackBlock::new(&p.board);
@@ -82,10 +82,13 @@ const BLACK_ATTACKS: usize = 16;
 
 impl AttackBlock {
     /// Builds both attack tables: by SIMD where the CPU has it
-    /// ([`crate::ccr::simd::attack_tables`]), else by [`AttackBlock::by_frame`].
+    /// ([`crate::arch::attacks::attack_tables`]), else by [`AttackBlock::by_frame`].
     #[inline]
     pub fn new(board: &Ccr) -> AttackBlock {
-        let [white, black] = crate::ccr::simd::attack_tables(board);
+        let [white, black] = crate::arch::attacks::attack_tables(board, |board| {
+            let block = AttackBlock::by_frame(board);
+            [*block.attacks(Colour::White), *block.attacks(Colour::Black)]
+        });
         let mut block = AttackBlock { words: [0; 24] };
         block.words[..8].copy_from_slice(&board.0);
         block.words[WHITE_ATTACKS..BLACK_ATTACKS].copy_from_slice(&white);

@@ -6,7 +6,7 @@ use crate::types::{Colour, PieceCode, Square};
 /// most significant nibble of each word (README, "The representation").
 ///
 /// ```
-/// # use ccr::ccr::Ccr;
+/// # use ccr::Ccr;
 /// // Figure 1 of the paper: the white pieces on rank 2 are Ra2, Bc2 and Ke2.
 /// let board = Ccr([0x0000E000, 0, 0, 0, 0x00000020, 0x00001000, 0x40306000, 0]);
 /// assert_eq!(board.0[6], 0x4030_6000);
@@ -106,6 +106,13 @@ impl CastlingRights {
     }
 }
 
+/// The largest half-move clock a position holds: the 75-move rule ends every game by 150
+/// plies.
+pub const MAX_HALFMOVE_CLOCK: u16 = 150;
+
+/// The largest move number a position holds (far above any game that can be played).
+pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
+
 /// A full position: the 32-byte board plus what the paper keeps beside it.
 ///
 /// 42 bytes of fields, 48 with the padding of the 16-byte alignment, so that copy-make is
@@ -134,11 +141,6 @@ pub struct Position {
 }
 
 impl Position {
-    /// The standard starting position.
-    pub fn startpos() -> Position {
-        Position::from_fen(crate::ccr::fen::STARTPOS).expect("the start position is valid")
-    }
-
     /// The king square of `colour`.
     #[inline]
     pub fn king(&self, colour: Colour) -> Square {

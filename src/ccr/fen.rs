@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::ccr::board::{CastlingRights, Ccr, Position};
+use crate::ccr::board::{CastlingRights, Ccr, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, Position};
 use crate::ccr::checks::is_attacked;
 use crate::ccr::validate::{
     self, CASTLING_HOMES, back_rank_pawn, castling_pieces_present, en_passant_is_possible,
@@ -13,12 +13,6 @@ use crate::types::{Colour, PieceCode, Square};
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// The largest half-move clock accepted: the 75-move rule ends every game by 150 plies.
-pub const MAX_HALFMOVE_CLOCK: u16 = 150;
-
-/// The largest move number accepted (far above any game that can be played).
-pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
 
 /// Why a FEN was rejected.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -133,12 +127,17 @@ impl fmt::Display for FenError {
 impl std::error::Error for FenError {}
 
 impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(STARTPOS).expect("the start position is valid")
+    }
+
     /// Parses and validates a FEN of 4, 5 or 6 fields: placement, side, castling and
     /// en passant, then the optional half-move clock and move number (missing clocks default
     /// to 0 and 1).
     ///
     /// ```
-    /// # use ccr::ccr::Position;
+    /// # use ccr::Position;
     /// let p = Position::from_fen("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1").unwrap();
     /// assert_eq!(p.board.0, [0x0000E000, 0, 0, 0, 0x20, 0x1000, 0x40306000, 0]);
     /// ```

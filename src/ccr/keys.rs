@@ -230,7 +230,7 @@ impl Position {
         let mut after = *self;
         after.side = self.side.flip();
         after.en_passant = None;
-        after.halfmove_clock = (self.halfmove_clock + 1).min(crate::ccr::fen::MAX_HALFMOVE_CLOCK);
+        after.halfmove_clock = (self.halfmove_clock + 1).min(crate::ccr::board::MAX_HALFMOVE_CLOCK);
         let mut key = key ^ SIDE_TERM;
         if let Some(sq) = self.keyed_en_passant() {
             key ^= EN_PASSANT_TERMS[sq.file() as usize];

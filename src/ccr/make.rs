@@ -1,8 +1,7 @@
 //! Making a move: copy-make of the 48-byte position (the board is 32 of them).
 
-use crate::ccr::board::{Position, nibbles_equal};
+use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, Position, nibbles_equal};
 use crate::ccr::checks::is_attacked;
-use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::frame::sideways;
 use crate::ccr::validate::check_move;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};

@@ -4,14 +4,17 @@ pub mod attacks;
 pub mod board;
 pub mod checks;
 pub mod fen;
-pub mod frame;
+pub(crate) mod frame;
+pub mod kernel;
 pub mod keys;
-pub mod make;
-pub mod movegen;
-pub mod simd;
+pub(crate) mod make;
+pub(crate) mod movegen;
 pub mod validate;
 
 pub use crate::moves::MoveList;
 pub use board::{CastlingRights, Ccr, Position};
 pub use fen::FenError;
+#[cfg(ccr_asm)]
+pub use kernel::Asm;
+pub use kernel::{Kernel, Portable, Simd};
 pub use validate::Invariant;

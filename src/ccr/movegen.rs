@@ -21,13 +21,12 @@
 //! every move of every node with a pin, and a 64-bit pin set, which on i686 takes two
 //! registers and a double shift per move.
 
-use crate::ccr::attacks::attacks_with_occupancy;
 use crate::ccr::board::{
     CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, nibbles_equal, occupied_nibbles,
 };
 use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
-use crate::ccr::simd;
+use crate::ccr::kernel::{Kernel, Portable};
 use crate::moves::MoveList;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
@@ -336,7 +335,7 @@ const fn move_table<'a>(colour: Colour, asm: bool) -> [Handler<Gen<'a>>; 16] {
     table[base + 6] = king;
     #[cfg(ccr_asm)]
     if asm {
-        use crate::asm::{BISHOP, QUEEN, ROOK};
+        use crate::arch::asm::{BISHOP, QUEEN, ROOK};
         table[base + 3] = asm_targets::slider::<BISHOP>;
         table[base + 4] = asm_targets::slider::<ROOK>;
         table[base + 5] = asm_targets::slider::<QUEEN>;
@@ -347,7 +346,7 @@ const fn move_table<'a>(colour: Colour, asm: bool) -> [Handler<Gen<'a>>; 16] {
 }
 
 /// Move handlers on the target sets of the hand-written assembly (`ccr perft --impl asm`):
-/// [`crate::asm::slider_targets`] gives a slider's squares up to and including each ray's
+/// [`crate::arch::asm::slider_targets`] gives a slider's squares up to and including each ray's
 /// first piece; the handler keeps those without an own piece on the evasion squares and
 /// lists them word by word.
 ///
@@ -361,24 +360,16 @@ mod asm_targets {
     use super::Gen;
     use crate::types::Square;
 
-    /// A bishop, rook or queen (`DIRECTIONS`: [`crate::asm::BISHOP`], `ROOK` or `QUEEN`).
+    /// A bishop, rook or queen (`DIRECTIONS`: [`crate::arch::asm::BISHOP`], `ROOK` or
+    /// `QUEEN`).
     pub(super) fn slider<const DIRECTIONS: u32>(g: &mut Gen, word: usize, mask: u32) {
         let from = Square::from_word_mask(word, mask);
-        let targets = crate::asm::slider_targets(&g.occupied, from, DIRECTIONS);
+        let targets = crate::arch::asm::slider_targets(&g.occupied, from, DIRECTIONS);
         for (w, &reached) in targets.iter().enumerate() {
             g.push_targets(from, w, reached & !g.own[w] & g.evasions[w]);
         }
     }
 }
-
-/// Where the legal generator takes the enemy's attack table from: the frame,
-const PORTABLE_ATTACKS: u8 = 0;
-/// the AVX2 sets of [`crate::ccr::simd`],
-const SIMD_ATTACKS: u8 = 1;
-/// or the hand-written assembly (which then also gives the pieces' target sets: the
-/// handlers of [`asm_targets`]).
-#[cfg(ccr_asm)]
-const ASM_ATTACKS: u8 = 2;
 
 /// Castling masks inside the back rank word: the squares that must be empty and the
 /// squares the king crosses or reaches (besides its own, covered by "not in check").
@@ -457,47 +448,35 @@ fn pinned_pieces<'a>(
 }
 
 impl Position {
-    /// Fills `list` with the legal moves of the position.
+    /// Fills `list` with the legal moves of the position (the engine's portable kernel).
     pub fn generate_legal(&self, list: &mut MoveList) {
-        self.generate::<false, PORTABLE_ATTACKS>(list);
+        self.generate_legal_with::<Portable>(list);
     }
 
     /// Fills `list` with the legal captures of the position: every move that takes a piece,
     /// en passant and capturing promotions included (quiet promotions are not captures).
     pub fn generate_captures(&self, list: &mut MoveList) {
-        self.generate::<true, PORTABLE_ATTACKS>(list);
+        self.generate_captures_with::<Portable>(list);
     }
 
-    /// [`Position::generate_legal`] with the enemy's attack table built in one AVX2
-    /// register ([`crate::ccr::simd`]; the portable frame where the CPU lacks AVX2).
-    pub fn generate_legal_simd(&self, list: &mut MoveList) {
-        self.generate::<false, SIMD_ATTACKS>(list);
+    /// [`Position::generate_legal`] on the kernel `K` (where the enemy's attack table and,
+    /// for the assembly, the sliders' targets come from).
+    #[inline]
+    pub fn generate_legal_with<K: Kernel>(&self, list: &mut MoveList) {
+        self.generate::<K, false>(list);
     }
 
-    /// [`Position::generate_captures`] with the attack table of [`crate::ccr::simd`].
-    pub fn generate_captures_simd(&self, list: &mut MoveList) {
-        self.generate::<true, SIMD_ATTACKS>(list);
+    /// [`Position::generate_captures`] on the kernel `K`.
+    #[inline]
+    pub fn generate_captures_with<K: Kernel>(&self, list: &mut MoveList) {
+        self.generate::<K, true>(list);
     }
 
-    /// [`Position::generate_legal`] on the hand-written assembly: the enemy's attack table
-    /// from [`crate::asm::attacks_of`], the sliders' targets from
-    /// [`crate::asm::slider_targets`] (the handlers of `asm_targets`).
-    #[cfg(ccr_asm)]
-    pub fn generate_legal_asm(&self, list: &mut MoveList) {
-        self.generate::<false, ASM_ATTACKS>(list);
-    }
-
-    /// [`Position::generate_captures`] on the assembly, as [`Position::generate_legal_asm`].
-    #[cfg(ccr_asm)]
-    pub fn generate_captures_asm(&self, list: &mut MoveList) {
-        self.generate::<true, ASM_ATTACKS>(list);
-    }
-
-    /// The one generator behind all of them: with `CAPTURES` every target mask is narrowed
-    /// to the enemy's pieces (en passant has its own test) and castling is skipped;
-    /// `ATTACKS` picks where the enemy's attack table comes from.
+    /// The one generator behind both: with `CAPTURES` every target mask is narrowed to the
+    /// enemy's pieces (en passant has its own test) and castling is skipped; `K` gives the
+    /// enemy's attack table (and, for the assembly, the sliders' handlers).
     #[inline(always)]
-    fn generate<const CAPTURES: bool, const ATTACKS: u8>(&self, list: &mut MoveList) {
+    fn generate<K: Kernel, const CAPTURES: bool>(&self, list: &mut MoveList) {
         list.clear();
         let us = self.side;
         let them = us.flip();
@@ -507,12 +486,7 @@ impl Position {
         for (o, t) in occupied.iter_mut().zip(theirs) {
             *o |= t;
         }
-        let enemy_attacks = match ATTACKS {
-            SIMD_ATTACKS => simd::attacks_of(&self.board, them),
-            #[cfg(ccr_asm)]
-            ASM_ATTACKS => crate::asm::attacks_of(&self.board, them),
-            _ => attacks_with_occupancy(&self.board, occupied, them),
-        };
+        let enemy_attacks = K::attacks(&self.board, occupied, them);
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
         let danger = king_danger(&self.board, king_sq, us, in_check);
         let (ep_word, ep_mask) = match self.en_passant {
@@ -539,9 +513,9 @@ impl Position {
             ep_generated: false,
             list,
         };
-        let (white, black) = match ATTACKS {
+        let (white, black) = match K::IMPL {
             #[cfg(ccr_asm)]
-            ASM_ATTACKS => (&Gen::WHITE_MOVES_ASM, &Gen::BLACK_MOVES_ASM),
+            crate::arch::Impl::Asm => (&Gen::WHITE_MOVES_ASM, &Gen::BLACK_MOVES_ASM),
             _ => (&Gen::WHITE_MOVES, &Gen::BLACK_MOVES),
         };
         if danger.checkers >= 2 {

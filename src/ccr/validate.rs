@@ -14,9 +14,8 @@
 use std::fmt;
 
 use crate::ccr::attacks::AttackBlock;
-use crate::ccr::board::{CastlingRights, Ccr, Position};
+use crate::ccr::board::{CastlingRights, Ccr, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, Position};
 use crate::ccr::checks::is_attacked;
-use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
 /// An invariant of a position (or of a representation's cached data) that does not hold.

@@ -2,7 +2,7 @@
 
 use std::io;
 
-use ccr::ccr::Position;
+use ccr::Position;
 use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
 
 use super::{Failure, emit};

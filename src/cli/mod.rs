@@ -11,7 +11,7 @@ pub mod tune;
 
 use std::io::{self, Write};
 
-use ccr::ccr::Position;
+use ccr::Position;
 
 /// A failure to report as `error: …` with exit status 2.
 pub struct Failure(pub String);

@@ -3,18 +3,9 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-#[cfg(ccr_asm)]
-use ccr::asm::AsmPosition;
-use ccr::bitboard::{Bitboards, Hybrid};
-use ccr::ccr::Position;
-use ccr::ccr::fen::STARTPOS;
-use ccr::ccr::simd::SimdPosition;
-#[cfg(ccr_asm)]
-use ccr::convert::Asm;
-use ccr::convert::{Portable, Simd};
 use ccr::perft::{self, Leaves};
-use ccr::repr::Representation;
-use ccr::x88::X88;
+use ccr::positions::STARTPOS;
+use ccr::{Impl, Position, Repr, Representation, Variant, WithRepresentation};
 
 use super::{Failure, emit, position};
 
@@ -30,14 +21,14 @@ pub struct Args {
     /// Board representation: ccr, x88, bitboard (the paper's hybrid: C.C.R. in the
     /// tree, converted to bitboards for move generation) or bitboard-native (bitboards
     /// made move by move).
-    #[arg(long, default_value = "ccr")]
-    repr: String,
+    #[arg(long, default_value = "ccr", value_parser = parse_repr)]
+    repr: Repr,
     /// Implementation: portable, simd or asm (hand-written x86, where built). With --repr
     /// ccr they build the enemy's attack table (AVX2 / assembly; the assembly also gives
     /// the sliders' targets), with --repr bitboard they convert the board; 0x88 and
     /// bitboard-native are portable only.
-    #[arg(long = "impl", default_value = "portable")]
-    implementation: String,
+    #[arg(long = "impl", value_name = "IMPL", default_value = "portable", value_parser = parse_impl)]
+    implementation: Impl,
     /// Count the last ply's legal moves without making them.
     #[arg(long)]
     bulk: bool,
@@ -56,37 +47,24 @@ pub fn run(args: Args) -> Result<(), Failure> {
         bulk,
         divide,
     } = args;
-    const REPRS: [&str; 4] = ["ccr", "x88", "bitboard", "bitboard-native"];
-    check_choice("--repr", &repr, &REPRS, &[])?;
-    // The assembly is there when build.rs found asm/ for this architecture.
-    let (impls, missing): (&[&str], &[&str]) = if cfg!(ccr_asm) {
-        (&["portable", "simd", "asm"], &[])
-    } else {
-        (&["portable", "simd"], &["asm"])
-    };
-    check_choice("--impl", &implementation, impls, missing)?;
-    let built = implementations(&repr);
-    if !built.contains(&implementation.as_str()) {
+    let Some(variant) = Variant::new(repr, implementation) else {
+        let built: Vec<&str> = repr.implementations().iter().map(|i| i.name()).collect();
         return Err(Failure(format!(
-            "--impl {implementation} is not built for --repr {repr}; built: {}",
+            "--impl {} is not built for --repr {}; built: {}",
+            implementation.name(),
+            repr.name(),
             built.join(", ")
         )));
-    }
+    };
     let pos = position(&fen)?;
     let leaves = if bulk { Leaves::Bulk } else { Leaves::Make };
     let start = Instant::now();
-    let (out, nodes) = match (repr.as_str(), implementation.as_str()) {
-        ("ccr", "simd") => count::<SimdPosition>(&pos, depth, leaves, divide),
-        #[cfg(ccr_asm)]
-        ("ccr", "asm") => count::<AsmPosition>(&pos, depth, leaves, divide),
-        ("ccr", _) => count::<Position>(&pos, depth, leaves, divide),
-        ("x88", _) => count::<X88>(&pos, depth, leaves, divide),
-        ("bitboard", "simd") => count::<Hybrid<Simd>>(&pos, depth, leaves, divide),
-        #[cfg(ccr_asm)]
-        ("bitboard", "asm") => count::<Hybrid<Asm>>(&pos, depth, leaves, divide),
-        ("bitboard", _) => count::<Hybrid<Portable>>(&pos, depth, leaves, divide),
-        _ => count::<Bitboards>(&pos, depth, leaves, divide),
-    };
+    let (out, nodes) = variant.dispatch(Count {
+        pos: &pos,
+        depth,
+        leaves,
+        divide,
+    });
     let seconds = start.elapsed().as_secs_f64();
     emit(&out)?;
     let rate = nodes as f64 / seconds.max(1e-9) / 1e6;
@@ -94,37 +72,44 @@ pub fn run(args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Checks a `--repr` or `--impl` choice against what this build offers.
-fn check_choice(
-    option: &str,
-    value: &str,
-    available: &[&str],
-    planned: &[&str],
-) -> Result<(), Failure> {
-    if available.contains(&value) {
-        Ok(())
-    } else if planned.contains(&value) {
-        Err(Failure(format!(
-            "{option} {value} is not built yet; available: {}",
-            available.join(", ")
-        )))
-    } else {
-        Err(Failure(format!(
-            "unknown {option} '{value}'; available: {}",
-            available.join(", ")
-        )))
+/// `--repr`'s value: one of the representations.
+fn parse_repr(name: &str) -> Result<Repr, String> {
+    Repr::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Repr::ALL.iter().map(|r| r.name()).collect();
+        format!("unknown --repr '{name}'; available: {}", names.join(", "))
+    })
+}
+
+/// `--impl`'s value: one of the implementations this build has.
+fn parse_impl(name: &str) -> Result<Impl, String> {
+    let built: Vec<&str> = Impl::built().iter().map(|i| i.name()).collect();
+    match Impl::from_name(name) {
+        Some(implementation) if implementation.is_built() => Ok(implementation),
+        Some(_) => Err(format!(
+            "--impl {name} is not built yet; available: {}",
+            built.join(", ")
+        )),
+        None => Err(format!(
+            "unknown --impl '{name}'; available: {}",
+            built.join(", ")
+        )),
     }
 }
 
-/// The implementations built for a representation: the C.C.R. takes the enemy's attack
-/// table from AVX2 (`simd`) or the assembly (`asm`), the bitboard hybrid its conversion;
-/// 0x88 and native bitboards are portable only.
-fn implementations(repr: &str) -> Vec<&'static str> {
-    let asm = cfg!(ccr_asm);
-    match repr {
-        "ccr" | "bitboard" if asm => vec!["portable", "simd", "asm"],
-        "ccr" | "bitboard" => vec!["portable", "simd"],
-        _ => vec!["portable"],
+/// Perft (or divide) of `pos` to `depth`, for [`Variant::dispatch`].
+struct Count<'a> {
+    pos: &'a Position,
+    depth: u32,
+    leaves: Leaves,
+    divide: bool,
+}
+
+impl WithRepresentation for Count<'_> {
+    /// The output text and the node count.
+    type Output = (String, u64);
+
+    fn run<R: Representation>(self, _: Variant) -> (String, u64) {
+        count::<R>(self.pos, self.depth, self.leaves, self.divide)
     }
 }
 

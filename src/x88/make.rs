@@ -2,7 +2,7 @@
 
 use super::tables::X88_OF;
 use super::{CASTLING, COUNTS, EP, FULLMOVE, HALFMOVE, LISTS, NO_EP, SIDE, X88};
-use crate::ccr::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
+use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::types::{Colour, Move, MoveKind, PieceCode};
 
 /// For each 0x88 square, the castling rights that survive a move from or to it.

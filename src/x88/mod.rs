@@ -40,7 +40,7 @@ pub mod tables;
 
 use std::fmt;
 
-use crate::ccr::fen::MAX_HALFMOVE_CLOCK;
+use crate::ccr::board::MAX_HALFMOVE_CLOCK;
 use crate::ccr::validate::{self, State};
 use crate::ccr::{CastlingRights, Ccr, Invariant, Position};
 use crate::moves::MoveList;

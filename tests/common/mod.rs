@@ -123,8 +123,7 @@ pub mod cli {
 
 /// Random games for the differential tests.
 pub mod games {
-    use ccr::ccr::Position;
-    use ccr::types::{Move, MoveKind, PieceCode};
+    use ccr::{Move, MoveKind, PieceCode, Position};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use rand_xoshiro::rand_core::RngCore;
 

@@ -1,18 +1,22 @@
 //! The hand-written assembly of `asm/` (`asm/x86_64.s` on x86-64, `asm/x86.s` on 32-bit x86;
 //! `build.rs` picks the file and sets the cfg `ccr_asm`, so other architectures build without
 //! this module): the C.C.R. routines in the paper's machine-code style, each behind a safe
-//! wrapper and beside the portable twin the tests prove it equal to.
+//! wrapper that the tests prove equal to its portable twin.
 //!
 //! The symbols are `extern "C"` (System V on x86-64, cdecl on i686), one per routine:
 //!
 //! | routine                  | portable twin                          |
 //! |--------------------------|----------------------------------------|
-//! | `ccr_asm_convert`        | [`crate::convert::portable`]           |
-//! | `ccr_asm_board_key`      | [`portable::board_key`]                |
-//! | `ccr_asm_attacks_of`     | [`crate::ccr::attacks::attacks_of`]    |
-//! | `ccr_asm_knight_targets` | [`portable::knight_targets`]           |
-//! | `ccr_asm_king_targets`   | [`portable::king_targets`]             |
-//! | `ccr_asm_slider_targets` | [`portable::slider_targets`]           |
+//! | `ccr_asm_convert`        | [`crate::arch::convert::portable`]     |
+//! | `ccr_asm_attacks_of`     | the frame's `ccr::attacks::attacks_of` |
+//! | `ccr_asm_slider_targets` | the ray walk of the tests              |
+//! | `ccr_asm_board_key`      | `benches/asm_kit` (benchmark only)     |
+//! | `ccr_asm_knight_targets` | `benches/asm_kit` (benchmark only)     |
+//! | `ccr_asm_king_targets`   | `benches/asm_kit` (benchmark only)     |
+//!
+//! The last three lose to the compiler's code and serve only their benchmarks: they stay in
+//! the assembly files (one `global_asm!` per architecture), and the benchmarks declare and
+//! wrap them themselves.
 //!
 //! Every routine writes its whole out array and reads or writes nothing outside the arrays
 //! it is given, for a rank word index below 8 (which the wrappers guarantee by taking a
@@ -23,18 +27,15 @@
 
 use std::mem::MaybeUninit;
 
-use crate::ccr::Ccr;
-use crate::convert::PieceBoards;
+use super::convert::PieceBoards;
+use crate::ccr::board::Ccr;
 use crate::types::{Colour, Square};
 
 core::arch::global_asm!(include_str!(env!("CCR_ASM_FILE")));
 
 unsafe extern "C" {
     fn ccr_asm_convert(board: *const u32, out: *mut u64);
-    fn ccr_asm_board_key(board: *const u32) -> u64;
     fn ccr_asm_attacks_of(board: *const u32, black: u32, out: *mut u32);
-    fn ccr_asm_knight_targets(word: u32, mask: u32, out: *mut u32);
-    fn ccr_asm_king_targets(word: u32, mask: u32, out: *mut u32);
     fn ccr_asm_slider_targets(
         occupied: *const u32,
         word: u32,
@@ -67,7 +68,7 @@ pub const BISHOP: u32 = 0xF0;
 /// A queen's eight directions.
 pub const QUEEN: u32 = 0xFF;
 
-/// The C.C.R. → bitboards conversion in assembly (twin: [`crate::convert::portable`]).
+/// The C.C.R. → bitboards conversion in assembly (twin: [`super::convert::portable`]).
 #[inline]
 pub fn convert(board: &Ccr) -> PieceBoards {
     let mut out = MaybeUninit::<PieceBoards>::uninit();
@@ -79,14 +80,7 @@ pub fn convert(board: &Ccr) -> PieceBoards {
     }
 }
 
-/// The board part of the rotation key in assembly (twin: [`portable::board_key`]).
-#[inline]
-pub fn board_key(board: &Ccr) -> u64 {
-    // SAFETY: the routine reads the 8 words of `board` and nothing else.
-    unsafe { ccr_asm_board_key(board.0.as_ptr()) }
-}
-
-/// The attack table of `by` in assembly (twin: [`crate::ccr::attacks::attacks_of`]).
+/// The attack table of `by` in assembly (twin: the frame's `attacks_of`).
 #[inline]
 pub fn attacks_of(board: &Ccr, by: Colour) -> [u32; 8] {
     let mut out = MaybeUninit::<[u32; 8]>::uninit();
@@ -98,34 +92,9 @@ pub fn attacks_of(board: &Ccr, by: Colour) -> [u32; 8] {
     }
 }
 
-/// The squares a knight on `sq` attacks, as `0xF` masks per rank word, in assembly (twin:
-/// [`portable::knight_targets`]).
-#[inline]
-pub fn knight_targets(sq: Square) -> [u32; 8] {
-    let mut out = MaybeUninit::<[u32; 8]>::uninit();
-    // SAFETY: `sq.word()` < 8; the routine writes all 8 words of `out` (so it is
-    // initialised after the call) and nothing else.
-    unsafe {
-        ccr_asm_knight_targets(sq.word() as u32, sq.mask(), out.as_mut_ptr().cast());
-        out.assume_init()
-    }
-}
-
-/// The squares a king on `sq` attacks, in assembly (twin: [`portable::king_targets`]).
-#[inline]
-pub fn king_targets(sq: Square) -> [u32; 8] {
-    let mut out = MaybeUninit::<[u32; 8]>::uninit();
-    // SAFETY: `sq.word()` < 8; the routine writes all 8 words of `out` (so it is
-    // initialised after the call) and nothing else.
-    unsafe {
-        ccr_asm_king_targets(sq.word() as u32, sq.mask(), out.as_mut_ptr().cast());
-        out.assume_init()
-    }
-}
-
 /// The squares a slider on `sq` reaches along `directions` (bits as [`NORTH`] … [`SOUTH_EAST`];
 /// higher bits are ignored) over `occupied` (`0xF` per occupied square), each ray including
-/// its first occupied square, in assembly (twin: [`portable::slider_targets`]).
+/// its first occupied square, in assembly.
 #[inline]
 pub fn slider_targets(occupied: &[u32; 8], sq: Square, directions: u32) -> [u32; 8] {
     let mut out = MaybeUninit::<[u32; 8]>::uninit();
@@ -143,114 +112,17 @@ pub fn slider_targets(occupied: &[u32; 8], sq: Square, directions: u32) -> [u32;
     }
 }
 
-pub mod portable {
-    //! The portable twins of the routines that have no other home in the crate.
-
-    use crate::ccr::Ccr;
-    use crate::ccr::frame::sideways;
-    use crate::ccr::keys::word_term;
-    use crate::types::Square;
-
-    /// The board part of the rotation key: the XOR of the eight word terms.
-    #[inline]
-    pub fn board_key(board: &Ccr) -> u64 {
-        board
-            .0
-            .iter()
-            .enumerate()
-            .fold(0, |key, (index, &word)| key ^ word_term(index, word))
-    }
-
-    /// ORs `targets` into word `word` of `out` if that word is on the board.
-    #[inline(always)]
-    fn mark(out: &mut [u32; 8], word: usize, targets: u32) {
-        if let Some(w) = out.get_mut(word) {
-            *w |= targets;
-        }
-    }
-
-    /// The squares a knight on `sq` attacks, as `0xF` masks per rank word.
-    #[inline]
-    pub fn knight_targets(sq: Square) -> [u32; 8] {
-        let (word, mask) = (sq.word(), sq.mask());
-        let (near, far) = (sideways(mask, 1), sideways(mask, 2));
-        let mut out = [0; 8];
-        mark(&mut out, word.wrapping_sub(2), near);
-        mark(&mut out, word.wrapping_sub(1), far);
-        mark(&mut out, word + 1, far);
-        mark(&mut out, word + 2, near);
-        out
-    }
-
-    /// The squares a king on `sq` attacks.
-    #[inline]
-    pub fn king_targets(sq: Square) -> [u32; 8] {
-        let (word, mask) = (sq.word(), sq.mask());
-        let beside = sideways(mask, 1);
-        let mut out = [0; 8];
-        mark(&mut out, word.wrapping_sub(1), beside | mask);
-        mark(&mut out, word, beside);
-        mark(&mut out, word + 1, beside | mask);
-        out
-    }
-
-    /// The steps (rank words, files toward h) of the direction bits, in bit order.
-    const STEPS: [(isize, i32); 8] = [
-        (-1, 0),
-        (1, 0),
-        (0, -1),
-        (0, 1),
-        (-1, -1),
-        (-1, 1),
-        (1, -1),
-        (1, 1),
-    ];
-
-    /// The squares a slider on `sq` reaches along `directions` over `occupied`, one ray
-    /// at a time, each including its first occupied square.
-    #[inline]
-    pub fn slider_targets(occupied: &[u32; 8], sq: Square, directions: u32) -> [u32; 8] {
-        let mut out = [0; 8];
-        for (bit, &(dw, df)) in STEPS.iter().enumerate() {
-            if directions & (1 << bit) == 0 {
-                continue;
-            }
-            let (mut word, mut mask) = (sq.word(), sq.mask());
-            loop {
-                word = word.wrapping_add_signed(dw);
-                mask = match df {
-                    -1 => mask << 4,
-                    1 => mask >> 4,
-                    _ => mask,
-                };
-                if word >= 8 || mask == 0 {
-                    break;
-                }
-                out[word] |= mask;
-                if occupied[word] & mask != 0 {
-                    break;
-                }
-            }
-        }
-        out
-    }
-}
-
-crate::repr::position_with_attacks!(
-    /// The C.C.R. position whose legal generation takes the enemy's attack table and the
-    /// sliders' target sets from the assembly (`ccr perft --repr ccr --impl asm`;
-    /// [`crate::ccr::Position::generate_legal_asm`]); everything else is the C.C.R.'s own.
-    AsmPosition,
-    generate_legal_asm,
-    generate_captures_asm
-);
+#[cfg(test)]
+mod twin;
 
 #[cfg(test)]
 mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
+    use super::twin::ray_walk;
     use super::*;
+    use crate::arch::convert::portable;
     use crate::ccr::Position;
     use crate::ccr::board::occupied_nibbles;
 
@@ -258,12 +130,7 @@ mod tests {
     /// of random games from the start position.
     fn positions() -> Vec<Position> {
         let mut all = Vec::new();
-        for line in include_str!("../tests/data/standard-perft.epd").lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let fen = line.split(';').next().unwrap().trim();
+        for fen in crate::positions::STANDARD {
             let root = Position::from_fen(fen).unwrap();
             all.push(root);
             for &mv in root.legal_moves().as_slice() {
@@ -317,8 +184,7 @@ mod tests {
     }
 
     fn check_board(board: &Ccr) {
-        assert_eq!(convert(board), crate::convert::portable(board), "{board:?}");
-        assert_eq!(board_key(board), portable::board_key(board), "{board:?}");
+        assert_eq!(convert(board), portable(board), "{board:?}");
         for by in [Colour::White, Colour::Black] {
             assert_eq!(
                 attacks_of(board, by),
@@ -332,21 +198,10 @@ mod tests {
             for directions in [ROOK, BISHOP, QUEEN] {
                 assert_eq!(
                     slider_targets(&occupied, sq, directions),
-                    portable::slider_targets(&occupied, sq, directions),
+                    ray_walk(&occupied, sq, directions),
                     "{board:?} {sq} {directions:#x}"
                 );
             }
-        }
-    }
-
-    #[test]
-    fn the_board_key_is_the_key_without_the_state() {
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1",
-        ] {
-            let pos = Position::from_fen(fen).unwrap();
-            assert_eq!(board_key(&pos.board), pos.key());
         }
     }
 
@@ -368,34 +223,16 @@ mod tests {
 
     #[test]
     fn random_words_agree() {
-        // Any nibbles at all, codes 7, 8 and 15 included: the conversion and the key are
-        // defined on every word.
+        // Any nibbles at all, codes 7, 8 and 15 included: the conversion is defined on every
+        // word.
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(0xA5A5_0008);
         for _ in 0..20_000 {
             let board = Ccr(std::array::from_fn(|_| rng.next_u64() as u32));
-            assert_eq!(convert(&board), crate::convert::portable(&board));
-            assert_eq!(board_key(&board), portable::board_key(&board));
+            assert_eq!(convert(&board), portable(&board));
         }
         for board in [Ccr([0; 8]), Ccr([u32::MAX; 8])] {
-            assert_eq!(convert(&board), crate::convert::portable(&board));
-            assert_eq!(board_key(&board), portable::board_key(&board));
+            assert_eq!(convert(&board), portable(&board));
         }
-    }
-
-    #[test]
-    fn leapers_agree_on_every_square() {
-        for index in 0..64 {
-            let sq = Square::new(index);
-            assert_eq!(knight_targets(sq), portable::knight_targets(sq), "{sq}");
-            assert_eq!(king_targets(sq), portable::king_targets(sq), "{sq}");
-        }
-        // The twins themselves, on a corner and a centre square.
-        let a8 = Square::parse("a8").unwrap();
-        assert_eq!(
-            portable::knight_targets(a8)[..3],
-            [0, 0x00F0_0000, 0x0F00_0000]
-        );
-        assert_eq!(portable::king_targets(a8)[..2], [0x0F00_0000, 0xFF00_0000]);
     }
 
     #[test]
@@ -409,7 +246,7 @@ mod tests {
                 for directions in 0..=255 {
                     assert_eq!(
                         slider_targets(&occupied, sq, directions),
-                        portable::slider_targets(&occupied, sq, directions),
+                        ray_walk(&occupied, sq, directions),
                         "{occupied:x?} {sq} {directions:#x}"
                     );
                 }
@@ -418,7 +255,7 @@ mod tests {
         // On the empty board a rook sees its rank and file: 14 squares.
         let empty = [0; 8];
         let e4 = Square::parse("e4").unwrap();
-        let seen: u32 = portable::slider_targets(&empty, e4, ROOK)
+        let seen: u32 = ray_walk(&empty, e4, ROOK)
             .iter()
             .map(|w| w.count_ones() / 4)
             .sum();

@@ -11,149 +11,73 @@
 //!   keep its nibble, then per code one byte compare and one `pmovmskb` per 16 squares;
 //! - `avx2` (x86): the same with 32 squares per compare.
 //!
-//! [`to_bitboards`] picks the fastest the CPU has, once, by feature detection.
+//! [`best`] picks the fastest the CPU has, once.
 
 use std::sync::OnceLock;
 
-use crate::ccr::Ccr;
-use crate::tiers::Tier;
+use super::{Tier, cpu, runs};
+use crate::ccr::board::Ccr;
 
 /// Sixteen bitboards indexed by piece code: square bit `8 * word + nibble` (word 0 = rank 8,
 /// nibble 0 = file h), the bit reversal of the usual a1 = 0 layout.
 pub type PieceBoards = [u64; 16];
 
-/// One implementation of the conversion.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Conversion {
-    /// The paper's loop in portable Rust.
-    Portable,
-    /// 128-bit SIMD (SSSE3 `pshufb`, `pcmpeqb`, `pmovmskb`).
-    Ssse3,
-    /// 256-bit SIMD (AVX2).
-    Avx2,
+/// The conversions, slowest first: the portable loop (`None`) and each SIMD tier that has one.
+pub const WAYS: [Option<Tier>; 3] = [None, Some(Tier::Ssse3), Some(Tier::Avx2)];
+
+/// The name of a conversion of [`WAYS`] (`portable`, `ssse3`, `avx2`).
+pub fn name(way: Option<Tier>) -> &'static str {
+    way.map_or("portable", Tier::name)
 }
 
-impl Conversion {
-    /// Every implementation, slowest first.
-    pub const ALL: [Conversion; 3] = [Conversion::Portable, Conversion::Ssse3, Conversion::Avx2];
+/// Whether this CPU runs the conversion.
+pub fn is_available(way: Option<Tier>) -> bool {
+    way.is_none_or(Tier::is_available)
+}
 
-    /// The SIMD tier the implementation needs, if any.
-    pub fn tier(self) -> Option<Tier> {
-        match self {
-            Conversion::Portable => None,
-            Conversion::Ssse3 => Some(Tier::Ssse3),
-            Conversion::Avx2 => Some(Tier::Avx2),
-        }
-    }
+/// The conversions this CPU runs, slowest first.
+pub fn available() -> Vec<Option<Tier>> {
+    WAYS.into_iter().filter(|&w| is_available(w)).collect()
+}
 
-    /// The implementations a test of `test` can run here; each other one is reported as
-    /// skipped by [`crate::tiers::runs`] (and fails the test if `CCR_REQUIRE_SIMD` needs it).
-    pub fn tested(test: &str) -> Vec<Conversion> {
-        Conversion::ALL
-            .into_iter()
-            .filter(|c| c.tier().is_none_or(|t| crate::tiers::runs(t, test)))
-            .collect()
-    }
+/// The conversions a test of `test` can run here; each other one is reported as skipped by
+/// [`runs`] (and fails the test if `CCR_REQUIRE_SIMD` needs it).
+pub fn tested(test: &str) -> Vec<Option<Tier>> {
+    WAYS.into_iter()
+        .filter(|w| w.is_none_or(|t| runs(t, test)))
+        .collect()
+}
 
-    /// Whether this CPU can run the implementation.
-    pub fn is_available(self) -> bool {
-        match self {
-            Conversion::Portable => true,
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Conversion::Ssse3 => is_x86_feature_detected!("ssse3"),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Conversion::Avx2 => is_x86_feature_detected!("avx2"),
-            #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
-            _ => false,
-        }
-    }
-
-    /// The implementations this CPU can run, slowest first.
-    pub fn available() -> Vec<Conversion> {
-        Conversion::ALL
-            .into_iter()
-            .filter(|c| c.is_available())
-            .collect()
-    }
-
-    /// The fastest implementation this CPU can run.
-    pub fn best() -> Conversion {
-        *Conversion::available()
-            .last()
-            .expect("portable is always there")
-    }
-
-    /// The implementation as a function, or the portable one where the CPU lacks it.
-    pub fn function(self) -> fn(&Ccr) -> PieceBoards {
-        match self {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Conversion::Ssse3 if self.is_available() => simd::ssse3_detected,
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Conversion::Avx2 if self.is_available() => simd::avx2_detected,
-            _ => portable,
-        }
-    }
-
-    /// Converts with this implementation, or with the portable one where the CPU lacks it.
-    #[inline]
-    pub fn convert(self, board: &Ccr) -> PieceBoards {
-        self.function()(board)
+/// The conversion as a function, or the portable one where the CPU lacks its tier (or the
+/// tier has no conversion).
+pub fn function(way: Option<Tier>) -> fn(&Ccr) -> PieceBoards {
+    match way {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Some(Tier::Ssse3) if cpu().ssse3 => simd::ssse3_detected,
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Some(Tier::Avx2) if cpu().avx2 => simd::avx2_detected,
+        _ => portable,
     }
 }
 
-/// A conversion chosen by type, for code generic over it (the hybrid's move generator).
-pub trait Converter {
-    /// The `--impl` name the choice goes by.
-    const NAME: &'static str;
-    /// Converts the board.
-    fn convert(board: &Ccr) -> PieceBoards;
+static BEST: OnceLock<fn(&Ccr) -> PieceBoards> = OnceLock::new();
+
+/// The fastest conversion this CPU has, chosen once.
+fn choose() -> fn(&Ccr) -> PieceBoards {
+    let fastest = available().last().copied().flatten();
+    function(fastest)
 }
 
-/// The paper's portable loop.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Portable;
-
-/// The fastest SIMD conversion this CPU has (the portable loop where it has none).
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Simd;
-
-impl Converter for Portable {
-    const NAME: &'static str = "portable";
-    #[inline]
-    fn convert(board: &Ccr) -> PieceBoards {
-        portable(board)
-    }
-}
-
-impl Converter for Simd {
-    const NAME: &'static str = "simd";
-    #[inline]
-    fn convert(board: &Ccr) -> PieceBoards {
-        to_bitboards(board)
-    }
-}
-
-/// The hand-written assembly of `asm/` (scalar registers, the paper's loop unrolled; see
-/// [`crate::asm`]), where the architecture has it.
-#[cfg(all(ccr_asm, any(target_arch = "x86", target_arch = "x86_64")))]
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Asm;
-
-#[cfg(all(ccr_asm, any(target_arch = "x86", target_arch = "x86_64")))]
-impl Converter for Asm {
-    const NAME: &'static str = "asm";
-    #[inline]
-    fn convert(board: &Ccr) -> PieceBoards {
-        crate::asm::convert(board)
-    }
+/// Chooses [`best`]'s conversion now.
+pub(super) fn init() {
+    let _ = BEST.get_or_init(choose);
 }
 
 /// The conversion with the fastest implementation this CPU has (chosen once; then one
 /// indirect call).
 #[inline]
-pub fn to_bitboards(board: &Ccr) -> PieceBoards {
-    static BEST: OnceLock<fn(&Ccr) -> PieceBoards> = OnceLock::new();
-    BEST.get_or_init(|| Conversion::best().function())(board)
+pub fn best(board: &Ccr) -> PieceBoards {
+    BEST.get_or_init(choose)(board)
 }
 
 /// The paper's conversion: each nibble's code addresses the board its bit goes into.
@@ -185,7 +109,7 @@ mod simd {
     use std::arch::x86_64::*;
 
     use super::PieceBoards;
-    use crate::ccr::Ccr;
+    use crate::ccr::board::Ccr;
 
     /// Byte `i` goes to bytes `2i` and `2i + 1`.
     const DUPLICATE: [i8; 16] = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7];
@@ -198,16 +122,16 @@ mod simd {
         (code | code << 12) as i16
     }
 
-    /// [`ssse3`] for callers that have detected SSSE3 ([`super::Conversion::function`]
-    /// hands it out only then).
+    /// [`ssse3`] for callers that have detected SSSE3 ([`super::function`] hands it out
+    /// only then).
     pub fn ssse3_detected(board: &Ccr) -> PieceBoards {
-        // SAFETY: only reachable through `Conversion::function` after detecting SSSE3.
+        // SAFETY: only reachable through `function` after detecting SSSE3.
         unsafe { ssse3(board) }
     }
 
     /// [`avx2`] for callers that have detected AVX2.
     pub fn avx2_detected(board: &Ccr) -> PieceBoards {
-        // SAFETY: only reachable through `Conversion::function` after detecting AVX2.
+        // SAFETY: only reachable through `function` after detecting AVX2.
         unsafe { avx2(board) }
     }
 
@@ -302,15 +226,15 @@ mod tests {
         check(&pos.board, &boards);
         // The knight on g4 is word 4, nibble 1: bit 33.
         assert_eq!(boards[2], 1 << 33);
-        for conversion in Conversion::tested("convert::figure_1_and_every_implementation") {
-            assert_eq!(conversion.convert(&pos.board), boards, "{conversion:?}");
+        for way in tested("convert::figure_1_and_every_implementation") {
+            assert_eq!(function(way)(&pos.board), boards, "{way:?}");
         }
     }
 
     #[test]
     fn arbitrary_nibbles_all_implementations() {
         // Every code in every square, including the codes no piece has (7, 8, 15).
-        let tested = Conversion::tested("convert::arbitrary_nibbles_all_implementations");
+        let ways = tested("convert::arbitrary_nibbles_all_implementations");
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..2000 {
             let mut words = [0u32; 8];
@@ -323,8 +247,8 @@ mod tests {
             let board = Ccr(words);
             let boards = portable(&board);
             check(&board, &boards);
-            for &conversion in &tested {
-                assert_eq!(conversion.convert(&board), boards, "{conversion:?}");
+            for &way in &ways {
+                assert_eq!(function(way)(&board), boards, "{way:?}");
             }
         }
     }

@@ -21,7 +21,7 @@
 use std::arch::asm;
 use std::mem::offset_of;
 
-use crate::ccr::Ccr;
+use crate::ccr::board::Ccr;
 use crate::types::{Colour, PieceCode};
 
 /// The constant rows of one pair of colours (64-byte aligned for `vmovdqa32`).

@@ -1,0 +1,236 @@
+//! The attack tables with the whole board in one vector register (the paper's suggestion of
+//! several rank words processed at once): AVX2 holds the eight rank words as the eight
+//! 32-bit lanes of one `ymm` register, lane `w` = rank word `w`.
+//!
+//! The frame's geometry carries over unchanged: one file toward a is a shift of every lane
+//! left by 4 (`vpslld`), toward h right by 4, and a nibble shifted off a lane is gone —
+//! the edge test, for all eight ranks at once. One rank toward rank 8 moves every lane down
+//! by one (`vpermd` with a zeroed last lane), toward rank 1 up by one.
+//!
+//! The pieces are found for all squares at once (a SWAR compare of every nibble with a code)
+//! and attack by sets, with no per-piece dispatch: pawns, knights and kings by shifting their
+//! sets; sliders by a Kogge–Stone occluded fill per direction (three doubling steps cover
+//! seven squares). The fill carries the class bits themselves instead of `0xF`: the
+//! generator holds `0010b` on rooks and `0001b` on queens (rook directions), the propagator
+//! `0xF` on empty squares only, so a ray stops on (and marks) the first occupied square and
+//! the rook's and queen's classes never mix past a blocker — the result is the class
+//! nibbles of WHITE_ATTACKS / BLACK_ATTACKS directly. The twin is the frame's
+//! `crate::ccr::attacks::attacks_of`; tests prove them equal on every square.
+//!
+//! [`load`], [`table`] and [`store`] are the kernel's pieces, public so that a caller with
+//! AVX2 enabled can interleave several boards (the batch benchmark of `benches/attacks.rs`).
+
+#[cfg(target_arch = "x86")]
+use std::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+use crate::ccr::board::Ccr;
+use crate::types::{Colour, PieceCode};
+
+/// Every lane moved `k` ranks toward rank 8 (lane `i` takes lane `i + k`, the last `k`
+/// lanes become empty).
+#[inline(always)]
+unsafe fn toward_rank_8(x: __m256i, k: i32) -> __m256i {
+    // SAFETY (whole module): only called from functions compiled with AVX2 enabled.
+    unsafe {
+        let index = _mm256_add_epi32(
+            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+            _mm256_set1_epi32(k),
+        );
+        let keep = _mm256_cmpgt_epi32(_mm256_set1_epi32(8), index);
+        _mm256_and_si256(_mm256_permutevar8x32_epi32(x, index), keep)
+    }
+}
+
+/// Every lane moved `k` ranks toward rank 1 (lane `i` takes lane `i − k`).
+#[inline(always)]
+unsafe fn toward_rank_1(x: __m256i, k: i32) -> __m256i {
+    unsafe {
+        let index = _mm256_sub_epi32(
+            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+            _mm256_set1_epi32(k),
+        );
+        let keep = _mm256_cmpgt_epi32(index, _mm256_set1_epi32(-1));
+        _mm256_and_si256(_mm256_permutevar8x32_epi32(x, index), keep)
+    }
+}
+
+/// One direction of travel: `RANKS` −1 toward rank 8, +1 toward rank 1, 0 along the rank;
+/// `FILES` +1 toward file a (left shift), −1 toward file h, 0 along the file.
+#[inline(always)]
+unsafe fn step<const RANKS: i32, const FILES: i32>(x: __m256i, k: i32) -> __m256i {
+    unsafe {
+        let x = match FILES {
+            1 => _mm256_sll_epi32(x, _mm_cvtsi32_si128(4 * k)),
+            -1 => _mm256_srl_epi32(x, _mm_cvtsi32_si128(4 * k)),
+            _ => x,
+        };
+        match RANKS {
+            -1 => toward_rank_8(x, k),
+            1 => toward_rank_1(x, k),
+            _ => x,
+        }
+    }
+}
+
+/// The squares the pieces of `sliders` (class bits on their squares) attack in one
+/// direction, through the `empty` squares: a Kogge–Stone occluded fill.
+#[inline(always)]
+unsafe fn ray<const RANKS: i32, const FILES: i32>(sliders: __m256i, empty: __m256i) -> __m256i {
+    unsafe {
+        let mut g = sliders;
+        let mut p = empty;
+        g = _mm256_or_si256(g, _mm256_and_si256(p, step::<RANKS, FILES>(g, 1)));
+        p = _mm256_and_si256(p, step::<RANKS, FILES>(p, 1));
+        g = _mm256_or_si256(g, _mm256_and_si256(p, step::<RANKS, FILES>(g, 2)));
+        p = _mm256_and_si256(p, step::<RANKS, FILES>(p, 2));
+        g = _mm256_or_si256(g, _mm256_and_si256(p, step::<RANKS, FILES>(g, 4)));
+        step::<RANKS, FILES>(g, 1)
+    }
+}
+
+/// `0xF` on every nibble of `board` equal to `code`.
+#[inline(always)]
+unsafe fn squares_of(board: __m256i, code: u8) -> __m256i {
+    unsafe {
+        let x = _mm256_xor_si256(board, _mm256_set1_epi32((code as u32 * 0x1111_1111) as i32));
+        let low = _mm256_set1_epi32(0x7777_7777);
+        let high = _mm256_set1_epi32(0x8888_8888_u32 as i32);
+        // The high bit of each nibble: set iff the nibble of `x` is non-zero.
+        let nonzero = _mm256_and_si256(
+            _mm256_or_si256(x, _mm256_add_epi32(_mm256_and_si256(x, low), low)),
+            high,
+        );
+        full_nibbles(_mm256_andnot_si256(nonzero, high))
+    }
+}
+
+/// `1000b` per nibble → `1111b` (no borrow crosses a nibble: each has its 8).
+#[inline(always)]
+unsafe fn full_nibbles(eights: __m256i) -> __m256i {
+    unsafe {
+        _mm256_or_si256(
+            _mm256_sub_epi32(eights, _mm256_srli_epi32(eights, 3)),
+            eights,
+        )
+    }
+}
+
+/// The attack table of `by`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn attacks_of(board: &Ccr, by: Colour) -> [u32; 8] {
+    // SAFETY: AVX2 is enabled here.
+    unsafe { store(table(load(board), by)) }
+}
+
+/// The board's eight rank words, one per lane (an unaligned 32-byte load).
+///
+/// # Safety
+/// The caller must run with AVX2 enabled.
+#[inline(always)]
+pub unsafe fn load(board: &Ccr) -> __m256i {
+    // SAFETY: the board is 32 readable bytes; callers run with AVX2 enabled.
+    unsafe { _mm256_loadu_si256(board.0.as_ptr().cast()) }
+}
+
+/// The eight lanes as a table.
+///
+/// # Safety
+/// The caller must run with AVX2 enabled.
+#[inline(always)]
+pub unsafe fn store(table: __m256i) -> [u32; 8] {
+    let mut out = [0u32; 8];
+    // SAFETY: `out` is 32 writable bytes; callers run with AVX2 enabled.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), table) };
+    out
+}
+
+/// The attack table of `by` on the board in `words`, inlined into its caller so that a
+/// batch can interleave several boards and share the constants.
+///
+/// # Safety
+/// The caller must run with AVX2 enabled.
+#[inline(always)]
+pub unsafe fn table(words: __m256i, by: Colour) -> __m256i {
+    // SAFETY: callers run with AVX2 enabled.
+    unsafe {
+        let base = by.code_bit();
+        let class = |c: u32| _mm256_set1_epi32((c * 0x1111_1111) as i32);
+        let (pawn, minor, rook, queen) = (class(8), class(4), class(2), class(1));
+
+        let low = _mm256_set1_epi32(0x7777_7777);
+        let high = _mm256_set1_epi32(0x8888_8888_u32 as i32);
+        let occupied = full_nibbles(_mm256_and_si256(
+            _mm256_or_si256(words, _mm256_add_epi32(_mm256_and_si256(words, low), low)),
+            high,
+        ));
+        let empty = _mm256_xor_si256(occupied, _mm256_set1_epi32(-1));
+
+        let pawns = squares_of(words, base | PieceCode::PAWN);
+        let knights = squares_of(words, base | PieceCode::KNIGHT);
+        let bishops = squares_of(words, base | PieceCode::BISHOP);
+        let rooks = squares_of(words, base | PieceCode::ROOK);
+        let queens = squares_of(words, base | PieceCode::QUEEN);
+        let king = squares_of(words, base | PieceCode::KING);
+
+        let sideways = |x: __m256i, files: i32| {
+            _mm256_or_si256(
+                _mm256_sll_epi32(x, _mm_cvtsi32_si128(4 * files)),
+                _mm256_srl_epi32(x, _mm_cvtsi32_si128(4 * files)),
+            )
+        };
+
+        // Pawns take one rank ahead, one file either side.
+        let pawn_targets = sideways(pawns, 1);
+        let pawn_targets = match by {
+            Colour::White => toward_rank_8(pawn_targets, 1),
+            Colour::Black => toward_rank_1(pawn_targets, 1),
+        };
+        let mut table = _mm256_and_si256(pawn_targets, pawn);
+
+        // Knights: two ranks and one file, or one rank and two files.
+        let (near, far) = (sideways(knights, 1), sideways(knights, 2));
+        let leaps = _mm256_or_si256(
+            _mm256_or_si256(toward_rank_8(near, 2), toward_rank_8(far, 1)),
+            _mm256_or_si256(toward_rank_1(far, 1), toward_rank_1(near, 2)),
+        );
+        table = _mm256_or_si256(table, _mm256_and_si256(leaps, minor));
+
+        // The king: the three squares above and below, the two beside.
+        let beside = sideways(king, 1);
+        let three = _mm256_or_si256(beside, king);
+        let steps = _mm256_or_si256(
+            _mm256_or_si256(toward_rank_8(three, 1), toward_rank_1(three, 1)),
+            beside,
+        );
+        table = _mm256_or_si256(table, _mm256_and_si256(steps, queen));
+
+        // Sliders, each carrying its class bits along the fill.
+        let straight = _mm256_or_si256(
+            _mm256_and_si256(rooks, rook),
+            _mm256_and_si256(queens, queen),
+        );
+        let diagonal = _mm256_or_si256(
+            _mm256_and_si256(bishops, minor),
+            _mm256_and_si256(queens, queen),
+        );
+        let rays = [
+            ray::<-1, 0>(straight, empty),
+            ray::<1, 0>(straight, empty),
+            ray::<0, 1>(straight, empty),
+            ray::<0, -1>(straight, empty),
+            ray::<-1, 1>(diagonal, empty),
+            ray::<-1, -1>(diagonal, empty),
+            ray::<1, 1>(diagonal, empty),
+            ray::<1, -1>(diagonal, empty),
+        ];
+        for r in rays {
+            table = _mm256_or_si256(table, r);
+        }
+        table
+    }
+}

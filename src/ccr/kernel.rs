@@ -1,0 +1,87 @@
+//! The kernel choice: one type parameter that says where the machine-specific parts come
+//! from (the enemy's attack table of the legal generator, the C.C.R. → bitboards conversion
+//! of the hybrid, the sliders' target sets), so that every variant is its own monomorphised
+//! copy of the same generator and the choice costs nothing per node.
+//!
+//! The markers are zero-sized: [`Portable`] (the frame and the paper's loops), [`Simd`] (the
+//! best vector code the CPU has, detected once by [`crate::arch::cpu`]) and [`Asm`] (the
+//! hand-written assembly, where built). The kernels themselves live in [`crate::arch`].
+
+use std::fmt::Debug;
+
+pub use crate::arch::Impl;
+use crate::arch::convert::{self, PieceBoards};
+use crate::ccr::attacks::{attacks_of, attacks_with_occupancy};
+use crate::ccr::board::Ccr;
+use crate::types::Colour;
+
+/// Where the machine-specific parts of move generation come from.
+pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
+    /// The `--impl` this kernel is.
+    const IMPL: Impl;
+
+    /// The attack table of `by` on `board`, whose occupancy (`0xF` per occupied square) is
+    /// `occupied`.
+    fn attacks(board: &Ccr, occupied: [u32; 8], by: Colour) -> [u32; 8];
+
+    /// The sixteen piece boards of `board`.
+    fn convert(board: &Ccr) -> PieceBoards;
+}
+
+/// Portable Rust: the frame's attack table, the paper's conversion loop.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Portable;
+
+/// The best vector code the CPU has: the AVX2 attack table, the SSSE3 or AVX2 conversion
+/// (each the portable code where the CPU lacks it).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Simd;
+
+/// The hand-written assembly of `asm/`: its attack table, conversion and the sliders'
+/// target sets.
+#[cfg(ccr_asm)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Asm;
+
+impl Kernel for Portable {
+    const IMPL: Impl = Impl::Portable;
+
+    #[inline(always)]
+    fn attacks(board: &Ccr, occupied: [u32; 8], by: Colour) -> [u32; 8] {
+        attacks_with_occupancy(board, occupied, by)
+    }
+
+    #[inline]
+    fn convert(board: &Ccr) -> PieceBoards {
+        convert::portable(board)
+    }
+}
+
+impl Kernel for Simd {
+    const IMPL: Impl = Impl::Simd;
+
+    #[inline(always)]
+    fn attacks(board: &Ccr, _occupied: [u32; 8], by: Colour) -> [u32; 8] {
+        crate::arch::attacks::attacks_of(board, by, attacks_of)
+    }
+
+    #[inline]
+    fn convert(board: &Ccr) -> PieceBoards {
+        convert::best(board)
+    }
+}
+
+#[cfg(ccr_asm)]
+impl Kernel for Asm {
+    const IMPL: Impl = Impl::Asm;
+
+    #[inline(always)]
+    fn attacks(board: &Ccr, _occupied: [u32; 8], by: Colour) -> [u32; 8] {
+        crate::arch::asm::attacks_of(board, by)
+    }
+
+    #[inline]
+    fn convert(board: &Ccr) -> PieceBoards {
+        crate::arch::asm::convert(board)
+    }
+}
