@@ -39,13 +39,14 @@ use std::hint::black_box;
 
 use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::attacks::{AttackBlock, attacks_of};
-use ccr::ccr::keys::{RotationKey, Zobrist};
+use ccr::ccr::keys::RotationKey;
 use ccr::ccr::{Ccr, MoveList, Position};
 use ccr::convert::{Conversion, PieceBoards, Portable, Simd};
 use ccr::perft::{Leaves, perft};
 use ccr::repr::Representation;
 use ccr::types::{Colour, Square};
 use ccr::x88::X88;
+use ccr_keystats::Zobrist;
 use common::keys::Input;
 use common::{attack, cozy, shak, standard};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};

@@ -3,7 +3,8 @@
 //! as shakmaty's Zobrist hash does.
 //!
 //! - **Incremental = from scratch**, for the rotation key by `Position::make_keyed` and by
-//!   `RotationKey.update`, and for the Zobrist baseline by `Zobrist::update`: each carried
+//!   `RotationKey.update`, and for the Zobrist baseline (`ccr_keystats::Zobrist`, on the
+//!   positions' identities) by `Zobrist::update`: each carried
 //!   along seeded random games (ccr and shakmaty in lockstep, moves biased toward captures and
 //!   pawn moves, as in `tests/differential.rs`) and along every path of the depth-3 perft
 //!   trees of `tests/data/standard-perft.epd` and `tests/data/tricky-perft.epd`, and also
@@ -24,7 +25,7 @@ use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
 use ccr::ccr::Position;
-use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
+use ccr::ccr::keys::RotationKey;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::types::{Colour, Move, MoveKind, PieceCode};
 use common::games::choose_move;
@@ -178,7 +179,7 @@ fn shakmaty_move(sh: &Chess, mv: Move) -> shakmaty::Move {
 fn keys_of(pos: &Position, sh: &Chess) -> Keys {
     Keys {
         rotation: pos.key(),
-        zobrist: Zobrist::get().key(pos),
+        zobrist: common::zobrist::key(pos),
         shakmaty: shakmaty_hash(sh),
     }
 }
@@ -226,9 +227,9 @@ fn check_step(
         "{}",
         fail("RotationKey.update differs from key()")
     );
-    let zobrist_scratch = Zobrist::get().key(&after);
+    let zobrist_scratch = common::zobrist::key(&after);
     assert_eq!(
-        Zobrist::get().update(zobrist, before, &after),
+        common::zobrist::update(zobrist, before, &after),
         zobrist_scratch,
         "{}",
         fail("Zobrist::update differs from Zobrist::key")
@@ -267,7 +268,7 @@ fn play_game(start: &'static str, seed: u64, games: &mut Games, coverage: &mut C
     let mut pos = parse(start);
     let mut sh = shakmaty_position(start);
     // Carried incrementally over the whole game, never recomputed.
-    let (mut keyed, mut rotated, mut zobrist) = (pos.key(), pos.key(), Zobrist::get().key(&pos));
+    let (mut keyed, mut rotated, mut zobrist) = (pos.key(), pos.key(), common::zobrist::key(&pos));
     loop {
         let context = || format!("  start FEN: {start}\n  moves:     {}", line(&moves));
         let fen = pos.to_fen();
@@ -308,7 +309,7 @@ fn play_game(start: &'static str, seed: u64, games: &mut Games, coverage: &mut C
         let before = pos;
         (pos, keyed) = pos.make_keyed(mv, keyed);
         rotated = RotationKey.update(rotated, &before, &pos);
-        zobrist = Zobrist::get().update(zobrist, &before, &pos);
+        zobrist = common::zobrist::update(zobrist, &before, &pos);
         let sh_move = shakmaty_move(&sh, mv);
         sh.play_unchecked(&sh_move);
         moves.push(mv);
@@ -356,7 +357,7 @@ fn walk(
     depth: usize,
     nodes: &mut Vec<(Position, Keys, Origin)>,
 ) -> u64 {
-    let (rotation, zobrist) = (pos.key(), Zobrist::get().key(pos));
+    let (rotation, zobrist) = (pos.key(), common::zobrist::key(pos));
     assert_eq!(
         carried,
         (rotation, rotation, zobrist),
@@ -388,7 +389,7 @@ fn walk(
         check_step(pos, rotation, zobrist, mv, &|| tree_context(tree, path));
         let (child, keyed) = pos.make_keyed(mv, carried.0);
         let rotated = RotationKey.update(carried.1, pos, &child);
-        let zobrist = Zobrist::get().update(carried.2, pos, &child);
+        let zobrist = common::zobrist::update(carried.2, pos, &child);
         let mut sh_child = sh.clone();
         sh_child.play_unchecked(&shakmaty_move(sh, mv));
         path.push(mv);
@@ -414,7 +415,7 @@ fn tree_nodes() -> &'static Vec<(Position, Keys, Origin)> {
         let mut nodes = Vec::new();
         for (tree, (file, id, fen, expected)) in trees().iter().enumerate() {
             let root = parse(fen);
-            let carried = (root.key(), root.key(), Zobrist::get().key(&root));
+            let carried = (root.key(), root.key(), common::zobrist::key(&root));
             let sh = shakmaty_position(fen);
             let leaves = walk(
                 tree,
@@ -562,14 +563,14 @@ fn rotation_keys_are_equal_exactly_when_shakmaty_hashes_are() {
 fn play_line(fen: &str, moves: &str) -> (Position, Keys) {
     let mut pos = parse(fen);
     let mut sh = shakmaty_position(fen);
-    let (mut keyed, mut zobrist) = (pos.key(), Zobrist::get().key(&pos));
+    let (mut keyed, mut zobrist) = (pos.key(), common::zobrist::key(&pos));
     for uci in moves.split_whitespace() {
         let mv = pos
             .parse_uci_move(uci)
             .unwrap_or_else(|| panic!("{uci} is not legal in {} ({moves})", pos.to_fen()));
         let before = pos;
         (pos, keyed) = pos.make_keyed(mv, keyed);
-        zobrist = Zobrist::get().update(zobrist, &before, &pos);
+        zobrist = common::zobrist::update(zobrist, &before, &pos);
         sh.play_unchecked(&shakmaty_move(&sh, mv));
     }
     let keys = keys_of(&pos, &sh);
@@ -645,7 +646,7 @@ fn transpositions_key_alike() {
 
 /// The keys by both schemes.
 fn both(pos: &Position) -> [u64; 2] {
-    [pos.key(), Zobrist::get().key(pos)]
+    [pos.key(), common::zobrist::key(pos)]
 }
 
 #[test]
@@ -753,4 +754,160 @@ fn keys_ignore_the_clocks_and_see_side_castling_and_legal_en_passant() {
         counts[0], counts[1], counts[2], counts[3], counts[4]
     );
     assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+}
+
+/// The Zobrist baseline as the engine library had it (keyed on `Position`), verbatim.
+mod old_zobrist {
+    use std::sync::OnceLock;
+
+    use ccr::ccr::Position;
+    use ccr::types::{Colour, Square};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+
+    pub trait KeyScheme {
+        fn key(&self, pos: &Position) -> u64;
+        fn update(&self, key: u64, before: &Position, after: &Position) -> u64;
+    }
+
+    #[inline(always)]
+    fn state(pos: &Position, side: u64, castling: &[u64; 16], en_passant: &[u64; 8]) -> u64 {
+        let mut key = castling[pos.castling.0 as usize & 15];
+        if pos.side == Colour::Black {
+            key ^= side;
+        }
+        if let Some(sq) = pos.keyed_en_passant() {
+            key ^= en_passant[sq.file() as usize];
+        }
+        key
+    }
+
+    pub struct Zobrist {
+        squares: [[u64; 16]; 64],
+        side: u64,
+        castling: [u64; 16],
+        en_passant: [u64; 8],
+    }
+
+    pub const ZOBRIST_SEED: u64 = 0x00CC_2012_0265_0284;
+
+    impl Zobrist {
+        pub fn get() -> &'static Zobrist {
+            static TABLES: OnceLock<Zobrist> = OnceLock::new();
+            TABLES.get_or_init(|| {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(ZOBRIST_SEED);
+                let mut squares = [[0; 16]; 64];
+                for codes in squares.iter_mut() {
+                    // Code 0 (empty) keys to 0, so only occupied squares count.
+                    for number in codes.iter_mut().skip(1) {
+                        *number = rng.next_u64();
+                    }
+                }
+                let side = rng.next_u64();
+                let rights: [u64; 4] = std::array::from_fn(|_| rng.next_u64());
+                let castling = std::array::from_fn(|r| {
+                    (0..4)
+                        .filter(|bit| r & (1 << bit) != 0)
+                        .fold(0, |k, bit| k ^ rights[bit])
+                });
+                let en_passant = std::array::from_fn(|_| rng.next_u64());
+                Zobrist {
+                    squares,
+                    side,
+                    castling,
+                    en_passant,
+                }
+            })
+        }
+
+        #[inline(always)]
+        fn word_numbers(&self, index: usize, word: u32, mut changed: u32) -> u64 {
+            let mut key = 0;
+            while changed != 0 {
+                let shift = changed.trailing_zeros() & !3;
+                let sq = Square::new((index * 8) as u8 + (shift / 4) as u8);
+                key ^= self.squares[sq.index()][((word >> shift) & 0xF) as usize];
+                changed &= !(0xF << shift);
+            }
+            key
+        }
+    }
+
+    impl KeyScheme for Zobrist {
+        fn key(&self, pos: &Position) -> u64 {
+            let mut key = state(pos, self.side, &self.castling, &self.en_passant);
+            for (index, &word) in pos.board.0.iter().enumerate() {
+                key ^= self.word_numbers(index, word, u32::MAX);
+            }
+            key
+        }
+
+        fn update(&self, key: u64, before: &Position, after: &Position) -> u64 {
+            let mut key = key
+                ^ state(before, self.side, &self.castling, &self.en_passant)
+                ^ state(after, self.side, &self.castling, &self.en_passant);
+            for index in 0..8 {
+                let (old, new) = (before.board.0[index], after.board.0[index]);
+                let changed = old ^ new;
+                if changed != 0 {
+                    key ^= self.word_numbers(index, old, changed)
+                        ^ self.word_numbers(index, new, changed);
+                }
+            }
+            key
+        }
+    }
+}
+
+/// The Zobrist baseline of the key statistics gives the keys, from scratch and updated, that
+/// the engine library's gave: over every node and edge of the depth-3 perft trees of the six
+/// standard positions, and every position of the random games with every legal move from it.
+#[test]
+fn the_zobrist_baseline_keys_as_the_engine_library_did() {
+    use old_zobrist::KeyScheme as _;
+    let old = old_zobrist::Zobrist::get();
+    fn down(old: &old_zobrist::Zobrist, pos: &Position, key: u64, depth: usize, seen: &mut u64) {
+        assert_eq!(common::zobrist::key(pos), key, "{}", pos.to_fen());
+        *seen += 1;
+        if depth == 0 {
+            return;
+        }
+        for &mv in pos.legal_moves().as_slice() {
+            let child = pos.make(mv);
+            let updated = old.update(key, pos, &child);
+            assert_eq!(
+                common::zobrist::update(key, pos, &child),
+                updated,
+                "{} {mv}",
+                pos.to_fen()
+            );
+            assert_eq!(old.key(&child), updated);
+            down(old, &child, updated, depth - 1, seen);
+        }
+    }
+    let mut nodes = 0;
+    for fen in ccr::positions::STANDARD {
+        let root = parse(fen);
+        down(old, &root, old.key(&root), TREE_DEPTH, &mut nodes);
+    }
+    let mut edges = 0;
+    for (pos, keys, _) in &games().0.positions {
+        let key = old.key(pos);
+        assert_eq!(keys.zobrist, key, "{}", pos.to_fen());
+        for &mv in pos.legal_moves().as_slice() {
+            let child = pos.make(mv);
+            assert_eq!(
+                common::zobrist::update(key, pos, &child),
+                old.update(key, pos, &child),
+                "{} {mv}",
+                pos.to_fen()
+            );
+            edges += 1;
+        }
+    }
+    eprintln!(
+        "{nodes} tree nodes, {} game positions, {edges} game moves",
+        games().0.positions.len()
+    );
+    assert!(nodes > 100_000 && edges > 100_000);
 }
