@@ -40,12 +40,13 @@ use std::hint::black_box;
 use ccr::arch::convert::{PieceBoards, WAYS, function as conversion};
 use ccr::bitboard::{Bitboards, Hybrid};
 use ccr::ccr::attacks::attacks_of;
-use ccr::ccr::keys::{RotationKey, Zobrist};
+use ccr::ccr::keys::RotationKey;
 use ccr::x88::X88;
 use ccr::{
     AttackBlock, Ccr, Colour, Leaves, MoveList, Portable, Position, Representation, Simd, Square,
     perft,
 };
+use ccr_keystats::Zobrist;
 use common::keys::Input;
 use common::{attack, cozy, shak, standard};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};

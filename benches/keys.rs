@@ -25,7 +25,8 @@ mod common;
 
 use std::time::Duration;
 
-use ccr::ccr::keys::{RotationKey, Zobrist};
+use ccr::ccr::keys::RotationKey;
+use ccr_keystats::Zobrist;
 use common::keys::{self, Input};
 use common::standard;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

@@ -682,15 +682,14 @@ fn key_one_line_per_fen() {
     for (line, (fen, key)) in lines.iter().zip(ROTATION_KEYS) {
         assert_eq!(line, key, "{fen}");
     }
-    // Zobrist keys come from a seeded table of random numbers, which only the library has:
-    // the command must print the library's.
+    // Zobrist keys come from a seeded table of random numbers, which only the key-statistics
+    // crate has: the command must print its keys.
     let out = key_run(&["--zobrist"], &input);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
     assert_eq!(lines.len(), fens.len());
     for (line, fen) in lines.iter().zip(&fens) {
-        use ccr::ccr::keys::KeyScheme;
-        let expected = ccr::ccr::keys::Zobrist::get().key(&Position::from_fen(fen).unwrap());
+        let expected = common::zobrist::key(&Position::from_fen(fen).unwrap());
         assert_eq!(line, &format!("{expected:016x}"), "{fen}");
     }
     let rotation = text(&key_run(&[], &input).stdout);

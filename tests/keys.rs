@@ -3,11 +3,14 @@
 //! as shakmaty's Zobrist hash does.
 //!
 //! - **Incremental = from scratch**, for the rotation key by `Position::make_keyed` and by
-//!   `RotationKey.update`, and for the Zobrist baseline by `Zobrist::update`: each carried
-//!   along seeded random games (ccr and shakmaty in lockstep, moves biased toward captures and
-//!   pawn moves, as in `tests/differential.rs`) and along every path of the depth-3 perft
-//!   trees of `tests/data/standard-perft.epd` and `tests/data/tricky-perft.epd`, and also
-//!   taken one step from every position of the games for every legal move.
+//!   `RotationKey.update`, and for the Zobrist baseline (`ccr_keystats::Zobrist`, on the
+//!   positions' identities) by `Zobrist::update`: each carried along seeded random games (ccr
+//!   and shakmaty in lockstep, moves biased toward captures and pawn moves, as in
+//!   `tests/differential.rs`) and along every path of the depth-3 perft trees of
+//!   `tests/data/standard-perft.epd` and `tests/data/tricky-perft.epd`, and also taken one
+//!   step from every position of the games for every legal move.
+//! - **The Zobrist baseline's keys** of a dozen positions are the recorded ones (the tables'
+//!   seed and draw order are part of the baseline).
 //! - **What the keys depend on:** transpositions key alike (including a double push that allows
 //!   no en-passant capture against the same position reached by single pushes), the clocks do
 //!   not count; the side to move, each castling right and a legal en-passant square do.
@@ -23,7 +26,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
-use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
+use ccr::ccr::keys::RotationKey;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::{Colour, Move, MoveKind, PieceCode, Position};
 use common::games::choose_move;
@@ -177,7 +180,7 @@ fn shakmaty_move(sh: &Chess, mv: Move) -> shakmaty::Move {
 fn keys_of(pos: &Position, sh: &Chess) -> Keys {
     Keys {
         rotation: pos.key(),
-        zobrist: Zobrist::get().key(pos),
+        zobrist: common::zobrist::key(pos),
         shakmaty: shakmaty_hash(sh),
     }
 }
@@ -225,9 +228,9 @@ fn check_step(
         "{}",
         fail("RotationKey.update differs from key()")
     );
-    let zobrist_scratch = Zobrist::get().key(&after);
+    let zobrist_scratch = common::zobrist::key(&after);
     assert_eq!(
-        Zobrist::get().update(zobrist, before, &after),
+        common::zobrist::update(zobrist, before, &after),
         zobrist_scratch,
         "{}",
         fail("Zobrist::update differs from Zobrist::key")
@@ -266,7 +269,7 @@ fn play_game(start: &'static str, seed: u64, games: &mut Games, coverage: &mut C
     let mut pos = parse(start);
     let mut sh = shakmaty_position(start);
     // Carried incrementally over the whole game, never recomputed.
-    let (mut keyed, mut rotated, mut zobrist) = (pos.key(), pos.key(), Zobrist::get().key(&pos));
+    let (mut keyed, mut rotated, mut zobrist) = (pos.key(), pos.key(), common::zobrist::key(&pos));
     loop {
         let context = || format!("  start FEN: {start}\n  moves:     {}", line(&moves));
         let fen = pos.to_fen();
@@ -307,7 +310,7 @@ fn play_game(start: &'static str, seed: u64, games: &mut Games, coverage: &mut C
         let before = pos;
         (pos, keyed) = pos.make_keyed(mv, keyed);
         rotated = RotationKey.update(rotated, &before, &pos);
-        zobrist = Zobrist::get().update(zobrist, &before, &pos);
+        zobrist = common::zobrist::update(zobrist, &before, &pos);
         let sh_move = shakmaty_move(&sh, mv);
         sh.play_unchecked(&sh_move);
         moves.push(mv);
@@ -355,7 +358,7 @@ fn walk(
     depth: usize,
     nodes: &mut Vec<(Position, Keys, Origin)>,
 ) -> u64 {
-    let (rotation, zobrist) = (pos.key(), Zobrist::get().key(pos));
+    let (rotation, zobrist) = (pos.key(), common::zobrist::key(pos));
     assert_eq!(
         carried,
         (rotation, rotation, zobrist),
@@ -387,7 +390,7 @@ fn walk(
         check_step(pos, rotation, zobrist, mv, &|| tree_context(tree, path));
         let (child, keyed) = pos.make_keyed(mv, carried.0);
         let rotated = RotationKey.update(carried.1, pos, &child);
-        let zobrist = Zobrist::get().update(carried.2, pos, &child);
+        let zobrist = common::zobrist::update(carried.2, pos, &child);
         let mut sh_child = sh.clone();
         sh_child.play_unchecked(&shakmaty_move(sh, mv));
         path.push(mv);
@@ -413,7 +416,7 @@ fn tree_nodes() -> &'static Vec<(Position, Keys, Origin)> {
         let mut nodes = Vec::new();
         for (tree, (file, id, fen, expected)) in trees().iter().enumerate() {
             let root = parse(fen);
-            let carried = (root.key(), root.key(), Zobrist::get().key(&root));
+            let carried = (root.key(), root.key(), common::zobrist::key(&root));
             let sh = shakmaty_position(fen);
             let leaves = walk(
                 tree,
@@ -561,14 +564,14 @@ fn rotation_keys_are_equal_exactly_when_shakmaty_hashes_are() {
 fn play_line(fen: &str, moves: &str) -> (Position, Keys) {
     let mut pos = parse(fen);
     let mut sh = shakmaty_position(fen);
-    let (mut keyed, mut zobrist) = (pos.key(), Zobrist::get().key(&pos));
+    let (mut keyed, mut zobrist) = (pos.key(), common::zobrist::key(&pos));
     for uci in moves.split_whitespace() {
         let mv = pos
             .parse_uci_move(uci)
             .unwrap_or_else(|| panic!("{uci} is not legal in {} ({moves})", pos.to_fen()));
         let before = pos;
         (pos, keyed) = pos.make_keyed(mv, keyed);
-        zobrist = Zobrist::get().update(zobrist, &before, &pos);
+        zobrist = common::zobrist::update(zobrist, &before, &pos);
         sh.play_unchecked(&shakmaty_move(&sh, mv));
     }
     let keys = keys_of(&pos, &sh);
@@ -644,7 +647,7 @@ fn transpositions_key_alike() {
 
 /// The keys by both schemes.
 fn both(pos: &Position) -> [u64; 2] {
-    [pos.key(), Zobrist::get().key(pos)]
+    [pos.key(), common::zobrist::key(pos)]
 }
 
 #[test]
@@ -752,4 +755,58 @@ fn keys_ignore_the_clocks_and_see_side_castling_and_legal_en_passant() {
         counts[0], counts[1], counts[2], counts[3], counts[4]
     );
     assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+}
+
+/// Zobrist keys of positions covering every part of the key (the six standard positions, Black
+/// to move, an en-passant square with and without a legal capture, partial castling rights,
+/// promotions, bare kings), as the tables drawn from `ccr_keystats::zobrist::ZOBRIST_SEED` give them: they change if
+/// the seed, the generator or the order in which the tables are drawn does.
+const ZOBRIST_KEYS: [(&str, u64); 13] = [
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        0x701b589187b080c0,
+    ),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        0x9e5c216d22ac46d0,
+    ),
+    (
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        0x96314ee892b12de8,
+    ),
+    (
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        0xec2d14c5bbd463b7,
+    ),
+    (
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        0x78afee78577a07a1,
+    ),
+    (
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        0x8f2c0a289083537d,
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        0xd5676acd9b6b6e36,
+    ),
+    (
+        "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        0x6ad9621bdbc459fe,
+    ),
+    (
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        0xb4b1f13945c378b0,
+    ),
+    ("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2", 0x355c0a38876f4804),
+    ("r3k2r/8/8/8/8/8/8/R3K2R b Kq - 0 1", 0x2b79ae1efcf914cc),
+    ("4k3/1P6/8/8/8/8/6p1/4K3 b - - 0 1", 0x4627bcb13404ef31),
+    ("8/8/8/8/8/8/8/K6k w - - 0 1", 0x99c27ef996e71fbb),
+];
+
+#[test]
+fn zobrist_keys_are_the_recorded_ones() {
+    for (fen, key) in ZOBRIST_KEYS {
+        assert_eq!(common::zobrist::key(&parse(fen)), key, "{fen}");
+    }
 }

@@ -43,7 +43,7 @@ fn a_small_run_prints_the_tables() {
         "| zobrist | 2^24 | top 24 bits |",
         "### Bits flipped per move (avalanche)",
         "| **incremental update** (the first row minus `make`) |",
-        "| **from scratch** (`KeyScheme::key`) |",
+        "| **from scratch** (`RotationKey::key` / `Zobrist::key`) |",
         "### Deviations",
     ] {
         assert!(stdout.contains(row), "missing {row:?} in\n{stdout}");

@@ -320,8 +320,55 @@ pub mod attack {
 pub mod keys {
     use std::hint::black_box;
 
-    use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
-    use ccr::{Move, Position};
+    use ccr::ccr::keys::RotationKey;
+    use ccr::{Colour, Move, Position};
+    use ccr_keystats::{Identity, Zobrist};
+
+    /// A way to key positions, from scratch and after a move from the key before it: what the
+    /// workloads are generic over, so that the two keys run the same loops. The engine's
+    /// rotation key and the key statistics' Zobrist baseline (on the positions' identities).
+    pub trait KeyScheme {
+        /// The key of a position, computed from all of it.
+        fn key(&self, pos: &Position) -> u64;
+
+        /// The key of `after`, the position `before` (whose key is `key`) led to by one move.
+        fn update(&self, key: u64, before: &Position, after: &Position) -> u64;
+    }
+
+    impl KeyScheme for RotationKey {
+        #[inline(always)]
+        fn key(&self, pos: &Position) -> u64 {
+            RotationKey::key(self, pos)
+        }
+
+        #[inline(always)]
+        fn update(&self, key: u64, before: &Position, after: &Position) -> u64 {
+            RotationKey::update(self, key, before, after)
+        }
+    }
+
+    /// What the Zobrist baseline keys: the rank words and the keyed state.
+    #[inline(always)]
+    fn identity(pos: &Position) -> Identity {
+        Identity::new(
+            pos.board.0,
+            pos.side == Colour::Black,
+            pos.castling.0,
+            pos.keyed_en_passant().map(|sq| sq.file()),
+        )
+    }
+
+    impl KeyScheme for Zobrist {
+        #[inline(always)]
+        fn key(&self, pos: &Position) -> u64 {
+            Zobrist::key(self, &identity(pos))
+        }
+
+        #[inline(always)]
+        fn update(&self, key: u64, before: &Position, after: &Position) -> u64 {
+            Zobrist::update(self, key, &identity(before), &identity(after))
+        }
+    }
 
     /// A position, its legal moves, its children (for the keys from scratch without `make`)
     /// and its two keys.
@@ -344,14 +391,14 @@ pub mod keys {
             let pos = Position::from_fen(fen).expect("ccr parses the standard FEN");
             let moves = pos.legal_moves().as_slice().to_vec();
             let children: Vec<Position> = moves.iter().map(|&mv| pos.make(mv)).collect();
-            let (rotation, zobrist) = (RotationKey.key(&pos), Zobrist::get().key(&pos));
+            let (rotation, zobrist) = (RotationKey.key(&pos), KeyScheme::key(Zobrist::get(), &pos));
             for (&mv, child) in moves.iter().zip(&children) {
                 let key = RotationKey.key(child);
                 assert_eq!(pos.make_keyed(mv, rotation), (*child, key), "{fen} {mv}");
                 assert_eq!(RotationKey.update(rotation, &pos, child), key, "{fen} {mv}");
                 assert_eq!(
-                    Zobrist::get().update(zobrist, &pos, child),
-                    Zobrist::get().key(child),
+                    KeyScheme::update(Zobrist::get(), zobrist, &pos, child),
+                    KeyScheme::key(Zobrist::get(), child),
                     "{fen} {mv}"
                 );
             }

@@ -1,9 +1,10 @@
-//! Key statistics: how good are an engine's transposition keys? Two keys (the rotation key
-//! and the Zobrist baseline of `ccr`), measured over `N` distinct positions that an
-//! [`Engine`] supplies. The crate knows identities and keys only; the engine (the `ccr`
-//! binary's `keystats` command) makes the positions and times its key operations. It does not
-//! depend on the engine's library, so that the `ccr` binary can depend on it (a crate that
-//! used `ccr` could not be a dependency of `ccr`'s own binary: a package cycle).
+//! Key statistics: how good are an engine's transposition keys? Two keys (the engine's
+//! rotation key and the [`Zobrist`] baseline of this crate, which keys an [`Identity`]),
+//! measured over `N` distinct positions that an [`Engine`] supplies. The crate knows
+//! identities and keys only; the engine (the `ccr` binary's `keystats` command) makes the
+//! positions and times its key operations. It does not depend on the engine's library, so that
+//! the `ccr` binary can depend on it (a crate that used `ccr` could not be a dependency of
+//! `ccr`'s own binary: a package cycle).
 //!
 //! **Positions.** The engine's two sources take turns, one position each: walks of the perft
 //! trees of the six standard positions (round `d` visits every node at ply `d` of the six
@@ -50,6 +51,7 @@ pub mod report;
 pub mod sampling;
 pub mod signals;
 pub mod statistics;
+pub mod zobrist;
 
 use std::fs;
 use std::io::{self, Write};
@@ -69,6 +71,7 @@ use sampling::Record;
 pub use sampling::{Engine, FROM_GAME, FROM_TREE, Identity, Visit};
 use signals::check_signal;
 pub use signals::{catch_signals, signal_name, stopped_by};
+pub use zobrist::Zobrist;
 
 /// The names of the two schemes, in the order of every `[_; 2]` in this crate.
 pub const SCHEMES: [&str; 2] = ["rotation", "zobrist"];

@@ -412,7 +412,7 @@ impl Report {
                 c.make_zobrist_update,
             ),
             (
-                "make + generic `KeyScheme::update`",
+                "make + generic update (`RotationKey::update` / `Zobrist::update`)",
                 c.make_rotation_update,
                 c.make_zobrist_update,
             ),
@@ -423,7 +423,7 @@ impl Report {
                 c.make_zobrist_update - c.make,
             ),
             (
-                "**from scratch** (`KeyScheme::key`)",
+                "**from scratch** (`RotationKey::key` / `Zobrist::key`)",
                 c.rotation_scratch,
                 c.zobrist_scratch,
             ),

@@ -15,7 +15,7 @@ pub const FROM_GAME: u8 = 2;
 /// What a key is a function of: the board and the keyed state, in a sortable form.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Identity {
-    /// The rank words, two to a u64.
+    /// The rank words, two to a u64 (rank word `2i` in the low half of `board[i]`).
     pub board: [u64; 4],
     /// Castling rights (bits 0-3), side to move (bit 4, 1 = Black), keyed en-passant file
     /// plus one (bits 5-8, 0 = none).
@@ -26,6 +26,46 @@ pub struct Identity {
 pub const STATE_MASK: u16 = 0x1FF;
 
 impl Identity {
+    /// The identity of a position described in engine-neutral terms: the eight rank words
+    /// (rank 8 first, 4-bit piece codes, file h in the low nibble), the side to move, the
+    /// castling rights (four bits, the higher ones ignored) and the file (0 = a) of the
+    /// en-passant square when an en-passant capture is legal.
+    pub fn new(
+        ranks: [u32; 8],
+        black_to_move: bool,
+        castling: u8,
+        en_passant_file: Option<u8>,
+    ) -> Identity {
+        let ep = en_passant_file.map_or(0, |file| u16::from(file & 7) + 1);
+        Identity {
+            board: std::array::from_fn(|i| {
+                u64::from(ranks[2 * i]) | u64::from(ranks[2 * i + 1]) << 32
+            }),
+            state: u16::from(castling & 15) | u16::from(black_to_move) << 4 | ep << 5,
+        }
+    }
+
+    /// The eight rank words, rank 8 first.
+    pub fn ranks(&self) -> [u32; 8] {
+        std::array::from_fn(|i| (self.board[i / 2] >> (32 * (i % 2))) as u32)
+    }
+
+    /// Whether Black is to move.
+    pub fn black_to_move(&self) -> bool {
+        self.state >> 4 & 1 == 1
+    }
+
+    /// The castling rights, four bits.
+    pub fn castling(&self) -> u8 {
+        (self.state & 15) as u8
+    }
+
+    /// The file (0 = a) of the en-passant square, kept only when a capture is legal.
+    pub fn en_passant_file(&self) -> Option<u8> {
+        let ep = (self.state >> 5 & 15) as u8;
+        (ep != 0).then(|| ep - 1)
+    }
+
     /// A 64-bit hash of the identity, independent of both keys under test (murmur3's
     /// finaliser chained over the five words), for the bucket and the distinct-count sketch.
     pub fn hash(&self) -> u64 {

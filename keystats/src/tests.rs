@@ -110,6 +110,33 @@ fn records_round_trip() {
     assert_eq!(Record::decode(&record.encode()), record);
     assert_ne!(Toy::identity(1).hash(), Toy::identity(2).hash());
 }
+
+#[test]
+fn identities_give_back_their_description() {
+    let ranks = [
+        0xCABD_EBAC,
+        0x9999_9999,
+        0,
+        0x0000_9100,
+        0,
+        0,
+        0x1111_0111,
+        0x4235_6324,
+    ];
+    for (black, castling, ep) in [(false, 15, None), (true, 5, Some(0)), (false, 0, Some(7))] {
+        let id = Identity::new(ranks, black, castling, ep);
+        assert_eq!(id.ranks(), ranks);
+        assert_eq!(id.black_to_move(), black);
+        assert_eq!(id.castling(), castling);
+        assert_eq!(id.en_passant_file(), ep);
+        assert_eq!(id.state & !STATE_MASK, 0);
+    }
+    // Rank word 2i is the low half of board[i], so identities sort alike on every platform.
+    let id = Identity::new(ranks, false, 0, None);
+    assert_eq!(id.board[0], 0x9999_9999_CABD_EBAC);
+    // Only the four castling bits are kept.
+    assert_eq!(Identity::new(ranks, false, 0xF3, None).castling(), 3);
+}
 #[test]
 fn buckets_take_the_top_bits() {
     assert_eq!(bucket_bits(1), 8);

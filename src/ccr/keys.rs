@@ -1,6 +1,6 @@
 //! Transposition keys without Zobrist (paper 5.4): the rank words themselves, mixed and
-//! rotated by prime counts, with no table of random numbers — and, to measure it against,
-//! the classic Zobrist key behind the same interface.
+//! rotated by prime counts, with no table of random numbers. (The Zobrist baseline it is
+//! measured against is in the key-statistics crate, `keystats/`.)
 //!
 //! The rotation key is an XOR of one term per rank word plus terms for the side to move,
 //! each castling right and the en-passant file (only when an en-passant capture is legal, so
@@ -8,11 +8,6 @@
 //! is the splitmix64 finaliser (a bijection, so two different words never give the same
 //! term), and the prime rotation puts each rank's term at its own offset. A move changes one or two rank words (castling and
 //! en passant stay inside them), so the key is updated from those words alone.
-
-use std::sync::OnceLock;
-
-use rand_xoshiro::Xoshiro256PlusPlus;
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use crate::ccr::board::Position;
 use crate::types::{Colour, Move, Square};
@@ -79,131 +74,42 @@ pub const EN_PASSANT_TERMS: [u64; 8] = {
     terms
 };
 
-/// A way to key positions: from scratch, and after a move from the key before it.
-pub trait KeyScheme {
-    /// The key of a position, computed from all of it.
-    fn key(&self, pos: &Position) -> u64;
-
-    /// The key of `after`, the position `before` (whose key is `key`) led to by one move,
-    /// computed from what changed.
-    fn update(&self, key: u64, before: &Position, after: &Position) -> u64;
-}
-
 /// The rotation key of this module (the engine's own; `Position::key` carries it).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct RotationKey;
 
 /// The state part of a key: side, castling rights, en passant.
 #[inline(always)]
-fn state(pos: &Position, side: u64, castling: &[u64; 16], en_passant: &[u64; 8]) -> u64 {
-    let mut key = castling[pos.castling.0 as usize & 15];
+fn state(pos: &Position) -> u64 {
+    let mut key = CASTLING_TERMS[pos.castling.0 as usize & 15];
     if pos.side == Colour::Black {
-        key ^= side;
+        key ^= SIDE_TERM;
     }
     if let Some(sq) = pos.keyed_en_passant() {
-        key ^= en_passant[sq.file() as usize];
+        key ^= EN_PASSANT_TERMS[sq.file() as usize];
     }
     key
 }
 
-impl KeyScheme for RotationKey {
-    fn key(&self, pos: &Position) -> u64 {
-        let mut key = state(pos, SIDE_TERM, &CASTLING_TERMS, &EN_PASSANT_TERMS);
+impl RotationKey {
+    /// The key of a position, computed from all of it.
+    pub fn key(&self, pos: &Position) -> u64 {
+        let mut key = state(pos);
         for (index, &word) in pos.board.0.iter().enumerate() {
             key ^= word_term(index, word);
         }
         key
     }
 
-    fn update(&self, key: u64, before: &Position, after: &Position) -> u64 {
-        let mut key = key
-            ^ state(before, SIDE_TERM, &CASTLING_TERMS, &EN_PASSANT_TERMS)
-            ^ state(after, SIDE_TERM, &CASTLING_TERMS, &EN_PASSANT_TERMS);
+    /// The key of `after`, the position `before` (whose key is `key`) led to by one move,
+    /// computed from what changed: the state terms and the rank words that differ, all eight
+    /// compared (`Position::make_keyed` knows from the move which one or two changed).
+    pub fn update(&self, key: u64, before: &Position, after: &Position) -> u64 {
+        let mut key = key ^ state(before) ^ state(after);
         for index in 0..8 {
             let (old, new) = (before.board.0[index], after.board.0[index]);
             if old != new {
                 key ^= word_term(index, old) ^ word_term(index, new);
-            }
-        }
-        key
-    }
-}
-
-/// The Zobrist baseline: one random number per (square, piece code), per castling right
-/// and per en-passant file, and one for the side, drawn from xoshiro256++ with a fixed seed.
-pub struct Zobrist {
-    squares: [[u64; 16]; 64],
-    side: u64,
-    castling: [u64; 16],
-    en_passant: [u64; 8],
-}
-
-/// The seed of the Zobrist tables.
-pub const ZOBRIST_SEED: u64 = 0x00CC_2012_0265_0284;
-
-impl Zobrist {
-    /// The tables, drawn once.
-    pub fn get() -> &'static Zobrist {
-        static TABLES: OnceLock<Zobrist> = OnceLock::new();
-        TABLES.get_or_init(|| {
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(ZOBRIST_SEED);
-            let mut squares = [[0; 16]; 64];
-            for codes in squares.iter_mut() {
-                // Code 0 (empty) keys to 0, so only occupied squares count.
-                for number in codes.iter_mut().skip(1) {
-                    *number = rng.next_u64();
-                }
-            }
-            let side = rng.next_u64();
-            let rights: [u64; 4] = std::array::from_fn(|_| rng.next_u64());
-            let castling = std::array::from_fn(|r| {
-                (0..4)
-                    .filter(|bit| r & (1 << bit) != 0)
-                    .fold(0, |k, bit| k ^ rights[bit])
-            });
-            let en_passant = std::array::from_fn(|_| rng.next_u64());
-            Zobrist {
-                squares,
-                side,
-                castling,
-                en_passant,
-            }
-        })
-    }
-
-    /// The numbers of the nibbles of rank word `index` set in `changed`, for `word`.
-    #[inline(always)]
-    fn word_numbers(&self, index: usize, word: u32, mut changed: u32) -> u64 {
-        let mut key = 0;
-        while changed != 0 {
-            let shift = changed.trailing_zeros() & !3;
-            let sq = Square::new((index * 8) as u8 + (shift / 4) as u8);
-            key ^= self.squares[sq.index()][((word >> shift) & 0xF) as usize];
-            changed &= !(0xF << shift);
-        }
-        key
-    }
-}
-
-impl KeyScheme for Zobrist {
-    fn key(&self, pos: &Position) -> u64 {
-        let mut key = state(pos, self.side, &self.castling, &self.en_passant);
-        for (index, &word) in pos.board.0.iter().enumerate() {
-            key ^= self.word_numbers(index, word, u32::MAX);
-        }
-        key
-    }
-
-    fn update(&self, key: u64, before: &Position, after: &Position) -> u64 {
-        let mut key = key
-            ^ state(before, self.side, &self.castling, &self.en_passant)
-            ^ state(after, self.side, &self.castling, &self.en_passant);
-        for index in 0..8 {
-            let (old, new) = (before.board.0[index], after.board.0[index]);
-            let changed = old ^ new;
-            if changed != 0 {
-                key ^=
-                    self.word_numbers(index, old, changed) ^ self.word_numbers(index, new, changed);
             }
         }
         key
@@ -329,7 +235,6 @@ mod tests {
 
     #[test]
     fn the_incremental_keys_follow_every_move() {
-        let zobrist = Zobrist::get();
         for fen in [
             crate::ccr::fen::STARTPOS,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -342,12 +247,6 @@ mod tests {
                 assert_eq!(child, root.make(mv));
                 assert_eq!(key, child.key(), "{fen} {mv}");
                 assert_eq!(RotationKey.update(root.key(), &root, &child), key);
-                let z = zobrist.key(&root);
-                assert_eq!(
-                    zobrist.update(z, &root, &child),
-                    zobrist.key(&child),
-                    "{fen} {mv}"
-                );
                 for &reply in child.legal_moves().as_slice() {
                     let (grandchild, key) = child.make_keyed(reply, key);
                     assert_eq!(key, grandchild.key(), "{fen} {mv} {reply}");

@@ -3,8 +3,9 @@
 use std::io;
 
 use ccr::Position;
-use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
+use ccr_keystats::Zobrist;
 
+use super::keystats::identity;
 use super::{Failure, emit};
 
 /// The arguments of `ccr key`.
@@ -19,11 +20,6 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), Failure> {
     let Args { zobrist } = args;
     let input = read_stdin()?;
-    let scheme: &dyn KeyScheme = if zobrist {
-        Zobrist::get()
-    } else {
-        &RotationKey
-    };
     // 17 bytes per key line, reserved fallibly: the input can be as long as the user likes.
     let mut out = String::new();
     out.try_reserve_exact(input.lines().count().saturating_mul(17))
@@ -36,7 +32,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
     {
         let pos = Position::from_fen(line)
             .map_err(|e| Failure(format!("invalid FEN: line {}: {e}", number + 1)))?;
-        out.push_str(&format!("{:016x}\n", scheme.key(&pos)));
+        let key = if zobrist {
+            Zobrist::get().key(&identity(&pos))
+        } else {
+            pos.key()
+        };
+        out.push_str(&format!("{key:016x}\n"));
     }
     emit(&out)
 }

@@ -9,12 +9,12 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use ccr_keystats::cost::{Costs, ns_per_call};
-use ccr_keystats::{Engine, FROM_GAME, FROM_TREE, Identity};
+use ccr_keystats::{Engine, FROM_GAME, FROM_TREE, Identity, Zobrist};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use ccr::ccr::board::{CastlingRights, Ccr, occupied_nibbles};
-use ccr::ccr::keys::{KeyScheme, RotationKey, Zobrist};
+use ccr::ccr::keys::RotationKey;
 use ccr::ccr::{MoveList, Position};
 use ccr::types::{Colour, Move, PieceCode, Square};
 
@@ -63,28 +63,28 @@ pub fn run(args: Args) -> Result<(), Failure> {
     emit(&report.to_markdown())
 }
 
-/// The identity of a position: its rank words and keyed state.
-fn identity(pos: &Position) -> Identity {
-    let ep = pos.keyed_en_passant().map_or(0, |sq| sq.file() as u16 + 1);
-    Identity {
-        board: *pos.board.as_u64s(),
-        state: (pos.castling.0 & 15) as u16 | (pos.side as u16) << 4 | ep << 5,
-    }
+/// The identity of a position: its rank words and keyed state (what the Zobrist baseline
+/// keys).
+pub(super) fn identity(pos: &Position) -> Identity {
+    Identity::new(
+        pos.board.0,
+        pos.side == Colour::Black,
+        pos.castling.0,
+        pos.keyed_en_passant().map(|sq| sq.file()),
+    )
 }
 
 /// A position with this identity (clocks zero and one), for showing a collision.
 fn position(id: &Identity) -> Position {
-    let words: [u32; 8] = bytemuck::cast(id.board);
-    let board = Ccr(words);
-    let side = if id.state >> 4 & 1 == 1 {
+    let board = Ccr(id.ranks());
+    let side = if id.black_to_move() {
         Colour::Black
     } else {
         Colour::White
     };
-    let ep = (id.state >> 5 & 15) as u8;
-    let en_passant = (ep != 0).then(|| {
+    let en_passant = id.en_passant_file().map(|file| {
         let rank = if side == Colour::White { 5 } else { 2 };
-        Square::from_file_rank(ep - 1, rank)
+        Square::from_file_rank(file, rank)
     });
     let king = |colour| {
         board
@@ -94,7 +94,7 @@ fn position(id: &Identity) -> Position {
     Position {
         board,
         side,
-        castling: CastlingRights((id.state & 15) as u8),
+        castling: CastlingRights(id.castling()),
         en_passant,
         halfmove_clock: 0,
         fullmove_number: 1,
@@ -112,7 +112,7 @@ struct Visit {
 }
 
 fn keys_of(pos: &Position) -> [u64; 2] {
-    [RotationKey.key(pos), Zobrist::get().key(pos)]
+    [RotationKey.key(pos), Zobrist::get().key(&identity(pos))]
 }
 
 /// The child of `pos` by `mv` with both keys updated incrementally: the rotation key by the
@@ -120,7 +120,7 @@ fn keys_of(pos: &Position) -> [u64; 2] {
 #[inline]
 fn child(pos: &Position, keys: [u64; 2], mv: Move) -> (Position, [u64; 2]) {
     let (next, rotation) = pos.make_keyed(mv, keys[0]);
-    let zobrist = Zobrist::get().update(keys[1], pos, &next);
+    let zobrist = Zobrist::get().update(keys[1], &identity(pos), &identity(&next));
     (next, [rotation, zobrist])
 }
 
@@ -443,14 +443,14 @@ fn measure_costs(seed: u64, calls: u64) -> Result<Costs, String> {
         }),
         make_zobrist_update: ns_per_call(&samples, rounds, |s| {
             let next = s.pos.make(s.mv);
-            let key = zobrist.update(s.keys[1], &s.pos, &next);
+            let key = zobrist.update(s.keys[1], &identity(&s.pos), &identity(&next));
             black_box((next, key));
         }),
         rotation_scratch: ns_per_call(&samples, rounds, |s| {
             black_box(RotationKey.key(&s.pos));
         }),
         zobrist_scratch: ns_per_call(&samples, rounds, |s| {
-            black_box(zobrist.key(&s.pos));
+            black_box(zobrist.key(&identity(&s.pos)));
         }),
     })
 }

@@ -1,6 +1,6 @@
 //! What the integration tests share: the reader of the perft files in `tests/data/`,
-//! running the built `ccr` binary and the move choice of the random games (the standard
-//! positions by name are `ccr::positions`).
+//! running the built `ccr` binary, the move choice of the random games and the Zobrist
+//! baseline on the engine's positions (the standard positions by name are `ccr::positions`).
 //!
 //! This is `mod common;` in each test target (a folder without `main.rs` is not a target of
 //! its own). Each target uses a different part of it, hence the `dead_code` allowance.
@@ -149,5 +149,34 @@ pub mod games {
             pick -= w;
         }
         unreachable!("the pick is below the total weight")
+    }
+}
+
+/// The Zobrist baseline of the key statistics (`ccr_keystats::Zobrist`, which keys an
+/// engine-neutral identity) on the engine's positions.
+pub mod zobrist {
+    use ccr::ccr::Position;
+    use ccr::types::Colour;
+    use ccr_keystats::{Identity, Zobrist};
+
+    /// What the key is a function of: the rank words, the side to move, the castling rights
+    /// and the file of a legal en-passant capture.
+    pub fn identity(pos: &Position) -> Identity {
+        Identity::new(
+            pos.board.0,
+            pos.side == Colour::Black,
+            pos.castling.0,
+            pos.keyed_en_passant().map(|sq| sq.file()),
+        )
+    }
+
+    /// The Zobrist key of a position, from scratch.
+    pub fn key(pos: &Position) -> u64 {
+        Zobrist::get().key(&identity(pos))
+    }
+
+    /// The Zobrist key of `after`, updated from `key`, the key of `before`.
+    pub fn update(key: u64, before: &Position, after: &Position) -> u64 {
+        Zobrist::get().update(key, &identity(before), &identity(after))
     }
 }
