@@ -311,8 +311,9 @@ pub(crate) fn check_move(
     if state.castling & (at_risk | !0xF) != 0 {
         check_castling(state.castling, &piece)?;
     }
-    if let Some(sq) = state.en_passant
-        && !en_passant_is_possible(&piece, state.side, sq)
+    if let Some(sq) = state
+        .en_passant
+        .filter(|&sq| !en_passant_is_possible(&piece, state.side, sq))
     {
         return Err(Invariant::EnPassantSquare(sq));
     }
@@ -352,8 +353,9 @@ impl Position {
             }
         }
         check_castling(self.castling.0, &piece)?;
-        if let Some(sq) = self.en_passant
-            && !en_passant_is_possible(piece, self.side, sq)
+        if let Some(sq) = self
+            .en_passant
+            .filter(|&sq| !en_passant_is_possible(piece, self.side, sq))
         {
             return Err(Invariant::EnPassantSquare(sq));
         }
