@@ -281,7 +281,7 @@ ccr_asm_king_targets:
 # file mask and drops every mask that met an occupied square.
 .macro CCR_RAY_WALK next, done, loop
 \loop:
-    \next
+    \next \done
     shl eax, 4
     shr edx, 4
     mov ecx, eax
@@ -298,15 +298,17 @@ ccr_asm_king_targets:
 \done:
 .endm
 
-.macro CCR_STEP_UP
+# The word index ebp one word toward rank 8 (up) or rank 1 (down); off the board, a jump to
+# \done.
+.macro CCR_STEP_UP done
     dec ebp
-    js .Lccr_slider_up_done
+    js \done
 .endm
 
-.macro CCR_STEP_DOWN
+.macro CCR_STEP_DOWN done
     inc ebp
     cmp ebp, 8
-    jae .Lccr_slider_down_done
+    jae \done
 .endm
 
     .globl ccr_asm_slider_targets
@@ -579,7 +581,7 @@ ccr_asm_slider_targets:
     mov ecx, eax
     mov ebx, dword ptr [esp + CCR_AT_ORTH + 4*ebp]
 \loop:
-    \step
+    \step \done
     shl eax, 4
     shr ecx, 4
     mov edx, eax
@@ -598,17 +600,6 @@ ccr_asm_slider_targets:
     btr esi, ebp
     jmp \loop
 \done:
-.endm
-
-.macro CCR_FILL_UP
-    dec ebp
-    js .Lccr_attacks_up_done
-.endm
-
-.macro CCR_FILL_DOWN
-    inc ebp
-    cmp ebp, 8
-    jae .Lccr_attacks_down_done
 .endm
 
     .globl ccr_asm_attacks_of
@@ -640,10 +631,10 @@ ccr_asm_attacks_of:
 .Lccr_attacks_fill:
     # Toward rank 8, from the slider nearest rank 1.
     mov esi, dword ptr [esp + CCR_AT_SLIDERS]
-    CCR_FILL bsr, CCR_FILL_UP, .Lccr_attacks_up_done, .Lccr_attacks_up_source, .Lccr_attacks_up
+    CCR_FILL bsr, CCR_STEP_UP, .Lccr_attacks_up_done, .Lccr_attacks_up_source, .Lccr_attacks_up
     # Toward rank 1, from the slider nearest rank 8.
     mov esi, dword ptr [esp + CCR_AT_SLIDERS]
-    CCR_FILL bsf, CCR_FILL_DOWN, .Lccr_attacks_down_done, .Lccr_attacks_down_source, .Lccr_attacks_down
+    CCR_FILL bsf, CCR_STEP_DOWN, .Lccr_attacks_down_done, .Lccr_attacks_down_source, .Lccr_attacks_down
     add esp, CCR_AT_FRAME
     pop edi
     pop esi
