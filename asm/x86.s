@@ -198,7 +198,8 @@ ccr_asm_convert:
 \skip:
 .endm
 
-# The leapers' prologue: ecx out (zeroed), edx the mask, ebx free (saved), eax 0.
+# The leapers' prologue: ecx out (zeroed), edx the mask, ebx (saved) the mask one file each
+# way; clobbers eax.
 .macro CCR_LEAPER_START
     push ebx
     mov edx, dword ptr [esp + 12]
@@ -207,6 +208,11 @@ ccr_asm_convert:
 .irp i, 0,1,2,3,4,5,6,7
     mov dword ptr [ecx + 4*\i], eax
 .endr
+    mov eax, edx
+    shl eax, 4
+    mov ebx, edx
+    shr ebx, 4
+    or ebx, eax
 .endm
 
     .globl ccr_asm_knight_targets
@@ -214,12 +220,7 @@ ccr_asm_convert:
     .p2align 4
 ccr_asm_knight_targets:
     CCR_LEAPER_START
-    # ebx one file aside, edx two files aside.
-    mov eax, edx
-    shl eax, 4
-    mov ebx, edx
-    shr ebx, 4
-    or ebx, eax
+    # edx two files aside.
     mov eax, edx
     shl eax, 8
     shr edx, 8
@@ -238,12 +239,7 @@ ccr_asm_knight_targets:
     .p2align 4
 ccr_asm_king_targets:
     CCR_LEAPER_START
-    # ebx both neighbours, edx the three squares of the next words.
-    mov eax, edx
-    shl eax, 4
-    mov ebx, edx
-    shr ebx, 4
-    or ebx, eax
+    # edx the three squares of the next words.
     or edx, ebx
     mov eax, dword ptr [esp + 8]
     mov dword ptr [ecx + 4*eax], ebx
@@ -285,7 +281,7 @@ ccr_asm_king_targets:
 # file mask and drops every mask that met an occupied square.
 .macro CCR_RAY_WALK next, done, loop
 \loop:
-    \next
+    \next \done
     shl eax, 4
     shr edx, 4
     mov ecx, eax
@@ -302,15 +298,17 @@ ccr_asm_king_targets:
 \done:
 .endm
 
-.macro CCR_STEP_UP
+# The word index ebp one word toward rank 8 (up) or rank 1 (down); off the board, a jump to
+# \done.
+.macro CCR_STEP_UP done
     dec ebp
-    js .Lccr_slider_up_done
+    js \done
 .endm
 
-.macro CCR_STEP_DOWN
+.macro CCR_STEP_DOWN done
     inc ebp
     cmp ebp, 8
-    jae .Lccr_slider_down_done
+    jae \done
 .endm
 
     .globl ccr_asm_slider_targets
@@ -398,6 +396,41 @@ ccr_asm_slider_targets:
 .endif
 .endm
 
+# ORs \reg into the words above and below word \y (those of the board).
+.macro CCR_MARK_AROUND y, reg
+    CCR_MARK (\y-1), \reg
+    CCR_MARK (\y+1), \reg
+.endm
+
+# edx := the colour's pieces of type \t (1 pawn, 2 knight, 6 king), one bit per nibble, from
+# the type bit planes ebx (bit 0), ecx (bit 1) and eax (bit 2).
+.macro CCR_TYPE t
+.if \t == 1
+    mov edx, ecx
+    or edx, eax
+    not edx
+    and edx, ebx
+.elseif \t == 2
+    mov edx, ebx
+    or edx, eax
+    not edx
+    and edx, ecx
+.else
+    mov edx, ebx
+    not edx
+    and edx, ecx
+    and edx, eax
+.endif
+.endm
+# \dst := \src shifted \n bits toward each end (one file aside each way for 4, two for 8);
+# \src is clobbered.
+.macro CCR_ASIDE dst, src, n
+    mov \dst, \src
+    shl \src, \n
+    shr \dst, \n
+    or \dst, \src
+.endm
+
 # Rank word \y of the colour \black (0 or 1; its pawns attack word y - 1 or y + 1). Each
 # kind of piece the word lacks is skipped by a branch: most words hold none of the colour's
 # pieces, and a word's mix of pieces changes seldom from one position to the next.
@@ -443,62 +476,33 @@ ccr_asm_slider_targets:
     .set ccr_ahead, \y + 1
 .endif
 .if (ccr_ahead >= 0) && (ccr_ahead < 8)
-    mov edx, ecx
-    or edx, eax
-    not edx
-    and edx, ebx
+    CCR_TYPE 1
     jz .Lccr_attacks_pawns_\black\()_\y
-    mov ebp, edx
-    shl edx, 4
-    shr ebp, 4
-    or edx, ebp
-    shl edx, 3
-    or dword ptr [edi + 4*ccr_ahead], edx
+    CCR_ASIDE ebp, edx, 4
+    shl ebp, 3
+    or dword ptr [edi + 4*ccr_ahead], ebp
 .Lccr_attacks_pawns_\black\()_\y:
 .endif
     # Knights (class 4): one file aside two words away, two files aside one word away.
-    mov edx, ebx
-    or edx, eax
-    not edx
-    and edx, ecx
+    CCR_TYPE 2
     jz .Lccr_attacks_knights_\black\()_\y
     shl edx, 2
-    mov ebp, edx
-    shl edx, 4
-    shr ebp, 4
-    or ebp, edx
+    CCR_ASIDE ebp, edx, 4
     CCR_MARK (\y-2), ebp
     CCR_MARK (\y+2), ebp
-    mov edx, ebx
-    or edx, eax
-    not edx
-    and edx, ecx
+    CCR_TYPE 2
     shl edx, 2
-    mov ebp, edx
-    shl edx, 8
-    shr ebp, 8
-    or ebp, edx
-    CCR_MARK (\y-1), ebp
-    CCR_MARK (\y+1), ebp
+    CCR_ASIDE ebp, edx, 8
+    CCR_MARK_AROUND \y, ebp
 .Lccr_attacks_knights_\black\()_\y:
     # The king (class 1): both neighbours in its word, three squares in the next ones.
-    mov edx, ebx
-    not edx
-    and edx, ecx
-    and edx, eax
+    CCR_TYPE 6
     jz .Lccr_attacks_king_\black\()_\y
-    mov ebp, edx
-    shl ebp, 4
-    shr edx, 4
-    or ebp, edx
+    CCR_ASIDE ebp, edx, 4
     CCR_MARK \y, ebp
-    mov edx, ebx
-    not edx
-    and edx, ecx
-    and edx, eax
+    CCR_TYPE 6
     or ebp, edx
-    CCR_MARK (\y-1), ebp
-    CCR_MARK (\y+1), ebp
+    CCR_MARK_AROUND \y, ebp
 .Lccr_attacks_king_\black\()_\y:
     # Sliders: edx rooks and queens (10x), ebp queens (101); rooks get class 2, queens 1;
     # bishops (011) class 4.
@@ -577,7 +581,7 @@ ccr_asm_slider_targets:
     mov ecx, eax
     mov ebx, dword ptr [esp + CCR_AT_ORTH + 4*ebp]
 \loop:
-    \step
+    \step \done
     shl eax, 4
     shr ecx, 4
     mov edx, eax
@@ -596,17 +600,6 @@ ccr_asm_slider_targets:
     btr esi, ebp
     jmp \loop
 \done:
-.endm
-
-.macro CCR_FILL_UP
-    dec ebp
-    js .Lccr_attacks_up_done
-.endm
-
-.macro CCR_FILL_DOWN
-    inc ebp
-    cmp ebp, 8
-    jae .Lccr_attacks_down_done
 .endm
 
     .globl ccr_asm_attacks_of
@@ -638,10 +631,10 @@ ccr_asm_attacks_of:
 .Lccr_attacks_fill:
     # Toward rank 8, from the slider nearest rank 1.
     mov esi, dword ptr [esp + CCR_AT_SLIDERS]
-    CCR_FILL bsr, CCR_FILL_UP, .Lccr_attacks_up_done, .Lccr_attacks_up_source, .Lccr_attacks_up
+    CCR_FILL bsr, CCR_STEP_UP, .Lccr_attacks_up_done, .Lccr_attacks_up_source, .Lccr_attacks_up
     # Toward rank 1, from the slider nearest rank 8.
     mov esi, dword ptr [esp + CCR_AT_SLIDERS]
-    CCR_FILL bsf, CCR_FILL_DOWN, .Lccr_attacks_down_done, .Lccr_attacks_down_source, .Lccr_attacks_down
+    CCR_FILL bsf, CCR_STEP_DOWN, .Lccr_attacks_down_done, .Lccr_attacks_down_source, .Lccr_attacks_down
     add esp, CCR_AT_FRAME
     pop edi
     pop esi

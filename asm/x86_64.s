@@ -34,6 +34,14 @@
 
     .text
 
+# Clears the eight words of an out array at \base (eax must be 0).
+.macro ZERO_OUT base
+    mov qword ptr [\base], rax
+    mov qword ptr [\base + 8], rax
+    mov qword ptr [\base + 16], rax
+    mov qword ptr [\base + 24], rax
+.endm
+
 # ---------------------------------------------------------------------------------------
 # ccr_asm_convert(board: *const u32, out: *mut u64)
 # The paper's loop fully unrolled, the piece code as the table index. Each square ORs one
@@ -70,22 +78,9 @@
     .p2align 4
 ccr_asm_convert:
     xor eax, eax
-    mov qword ptr [rsi], rax
-    mov qword ptr [rsi + 8], rax
-    mov qword ptr [rsi + 16], rax
-    mov qword ptr [rsi + 24], rax
-    mov qword ptr [rsi + 32], rax
-    mov qword ptr [rsi + 40], rax
-    mov qword ptr [rsi + 48], rax
-    mov qword ptr [rsi + 56], rax
-    mov qword ptr [rsi + 64], rax
-    mov qword ptr [rsi + 72], rax
-    mov qword ptr [rsi + 80], rax
-    mov qword ptr [rsi + 88], rax
-    mov qword ptr [rsi + 96], rax
-    mov qword ptr [rsi + 104], rax
-    mov qword ptr [rsi + 112], rax
-    mov qword ptr [rsi + 120], rax
+.irp off, 0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120
+    mov qword ptr [rsi + \off], rax
+.endr
     CONVERT_WORD 0
     CONVERT_WORD 1
     CONVERT_WORD 2
@@ -151,42 +146,48 @@ ccr_asm_board_key:
 # its slot, or with cmov to a scratch slot in the red zone when the word index leaves 0..8
 # (the rank edge).
 # ---------------------------------------------------------------------------------------
-    .globl ccr_asm_knight_targets
-    .type ccr_asm_knight_targets,@function
-    .p2align 4
-ccr_asm_knight_targets:
+# The leapers' prologue: edi the word index (zero-extended), the out array (rdx) cleared,
+# r11 the scratch slot, eax the mask one file each way (clobbers ecx).
+.macro LEAPER_START
     mov edi, edi
     xor eax, eax
-    mov qword ptr [rdx], rax
-    mov qword ptr [rdx + 8], rax
-    mov qword ptr [rdx + 16], rax
-    mov qword ptr [rdx + 24], rax
+    ZERO_OUT rdx
     lea r11, [rsp - 8]
     mov eax, esi
     shl eax, 4
     mov ecx, esi
     shr ecx, 4
     or eax, ecx
+.endm
+
+# Stores \value to out[rdi + \delta] through \reg, or to the scratch slot (r11) when that
+# word is off the board: the unsigned compare of the word index with its edge picks by cmov.
+.macro STORE_TARGET reg, delta, value
+    lea \reg, [rdx + 4*rdi + 4*(\delta)]
+.if \delta < 0
+    cmp edi, -(\delta)
+    cmovb \reg, r11
+.else
+    cmp edi, 8 - (\delta)
+    cmovae \reg, r11
+.endif
+    mov dword ptr [\reg], \value
+.endm
+
+    .globl ccr_asm_knight_targets
+    .type ccr_asm_knight_targets,@function
+    .p2align 4
+ccr_asm_knight_targets:
+    LEAPER_START
+    # ecx two files aside.
     mov ecx, esi
     shl ecx, 8
     shr esi, 8
     or ecx, esi
-    lea r8, [rdx + 4*rdi - 8]
-    cmp edi, 2
-    cmovb r8, r11
-    mov dword ptr [r8], eax
-    lea r9, [rdx + 4*rdi - 4]
-    cmp edi, 1
-    cmovb r9, r11
-    mov dword ptr [r9], ecx
-    lea r8, [rdx + 4*rdi + 4]
-    cmp edi, 7
-    cmovae r8, r11
-    mov dword ptr [r8], ecx
-    lea r9, [rdx + 4*rdi + 8]
-    cmp edi, 6
-    cmovae r9, r11
-    mov dword ptr [r9], eax
+    STORE_TARGET r8, -2, eax
+    STORE_TARGET r9, -1, ecx
+    STORE_TARGET r8, 1, ecx
+    STORE_TARGET r9, 2, eax
     ret
     .size ccr_asm_knight_targets, . - ccr_asm_knight_targets
 
@@ -194,28 +195,12 @@ ccr_asm_knight_targets:
     .type ccr_asm_king_targets,@function
     .p2align 4
 ccr_asm_king_targets:
-    mov edi, edi
-    xor eax, eax
-    mov qword ptr [rdx], rax
-    mov qword ptr [rdx + 8], rax
-    mov qword ptr [rdx + 16], rax
-    mov qword ptr [rdx + 24], rax
-    lea r11, [rsp - 8]
-    mov eax, esi
-    shl eax, 4
-    mov ecx, esi
-    shr ecx, 4
-    or eax, ecx
+    LEAPER_START
     mov dword ptr [rdx + 4*rdi], eax
+    # eax the three squares of the next words.
     or eax, esi
-    lea r8, [rdx + 4*rdi - 4]
-    cmp edi, 1
-    cmovb r8, r11
-    mov dword ptr [r8], eax
-    lea r9, [rdx + 4*rdi + 4]
-    cmp edi, 7
-    cmovae r9, r11
-    mov dword ptr [r9], eax
+    STORE_TARGET r8, -1, eax
+    STORE_TARGET r9, 1, eax
     ret
     .size ccr_asm_king_targets, . - ccr_asm_king_targets
 
@@ -227,6 +212,51 @@ ccr_asm_king_targets:
 # carrying three masks (toward file a, the file, toward file h), each cleared on its first
 # blocker, the loop ending when all three are gone or the word index leaves the board.
 # ---------------------------------------------------------------------------------------
+# r9d, r10d, r11d := the mask (edx) where direction bits \a, \f, \h of ecx are set, else 0.
+.macro RAY_MASKS a, f, h
+    bt ecx, \a
+    sbb r9d, r9d
+    and r9d, edx
+    bt ecx, \f
+    sbb r10d, r10d
+    and r10d, edx
+    bt ecx, \h
+    sbb r11d, r11d
+    and r11d, edx
+.endm
+
+# One vertical direction from word eax: \next steps the word index and jumps to \done when
+# it leaves the board; each step shifts the diagonal masks, stores their union with the
+# file mask and drops every mask that met an occupied square.
+.macro RAY_WALK next, done, loop
+\loop:
+    \next \done
+    shl r9d, 4
+    shr r11d, 4
+    mov ebx, r9d
+    or ebx, r10d
+    or ebx, r11d
+    jz \done
+    mov dword ptr [r8 + 4*rax], ebx
+    and ebx, dword ptr [rdi + 4*rax]
+    not ebx
+    and r9d, ebx
+    and r10d, ebx
+    and r11d, ebx
+    jmp \loop
+.endm
+
+.macro STEP_NORTH done
+    sub eax, 1
+    jb \done
+.endm
+
+.macro STEP_SOUTH done
+    add eax, 1
+    cmp eax, 8
+    jae \done
+.endm
+
     .globl ccr_asm_slider_targets
     .type ccr_asm_slider_targets,@function
     .p2align 4
@@ -234,10 +264,7 @@ ccr_asm_slider_targets:
     push rbx
     mov esi, esi
     xor eax, eax
-    mov qword ptr [r8], rax
-    mov qword ptr [r8 + 8], rax
-    mov qword ptr [r8 + 16], rax
-    mov qword ptr [r8 + 24], rax
+    ZERO_OUT r8
     test cl, 0x0C
     jz .Lslider_north
     mov eax, dword ptr [rdi + 4*rsi]
@@ -270,62 +297,15 @@ ccr_asm_slider_targets:
 .Lslider_north:
     test cl, 0x31
     jz .Lslider_south
-    bt ecx, 4
-    sbb r9d, r9d
-    and r9d, edx
-    bt ecx, 0
-    sbb r10d, r10d
-    and r10d, edx
-    bt ecx, 5
-    sbb r11d, r11d
-    and r11d, edx
+    RAY_MASKS 4, 0, 5
     mov eax, esi
-.Lslider_north_step:
-    sub eax, 1
-    jb .Lslider_south
-    shl r9d, 4
-    shr r11d, 4
-    mov ebx, r9d
-    or ebx, r10d
-    or ebx, r11d
-    jz .Lslider_south
-    mov dword ptr [r8 + 4*rax], ebx
-    and ebx, dword ptr [rdi + 4*rax]
-    not ebx
-    and r9d, ebx
-    and r10d, ebx
-    and r11d, ebx
-    jmp .Lslider_north_step
+    RAY_WALK STEP_NORTH, .Lslider_south, .Lslider_north_step
 .Lslider_south:
     test cl, 0xC2
     jz .Lslider_done
-    bt ecx, 6
-    sbb r9d, r9d
-    and r9d, edx
-    bt ecx, 1
-    sbb r10d, r10d
-    and r10d, edx
-    bt ecx, 7
-    sbb r11d, r11d
-    and r11d, edx
+    RAY_MASKS 6, 1, 7
     mov eax, esi
-.Lslider_south_step:
-    add eax, 1
-    cmp eax, 8
-    jae .Lslider_done
-    shl r9d, 4
-    shr r11d, 4
-    mov ebx, r9d
-    or ebx, r10d
-    or ebx, r11d
-    jz .Lslider_done
-    mov dword ptr [r8 + 4*rax], ebx
-    and ebx, dword ptr [rdi + 4*rax]
-    not ebx
-    and r9d, ebx
-    and r10d, ebx
-    and r11d, ebx
-    jmp .Lslider_south_step
+    RAY_WALK STEP_SOUTH, .Lslider_done, .Lslider_south_step
 .Lslider_done:
     pop rbx
     ret
@@ -570,10 +550,7 @@ ccr_asm_attacks_of:
     mov esi, r14d
     and esi, 0x11111111
     xor eax, eax
-    mov qword ptr [rdx], rax
-    mov qword ptr [rdx + 8], rax
-    mov qword ptr [rdx + 16], rax
-    mov qword ptr [rdx + 24], rax
+    ZERO_OUT rdx
     ATTACK_WORD 0
     ATTACK_WORD 1
     ATTACK_WORD 2

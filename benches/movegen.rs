@@ -28,32 +28,25 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use ccr::{Leaves, MoveList, Position, perft};
-use common::{Standard, chess3, cozy, shak, standard};
+use common::{Standard, chess3, cozy, perft_depth, shak, standard};
+use criterion::measurement::WallTime;
 use criterion::{
-    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+    BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group,
+    criterion_main,
 };
 use shakmaty::Position as _;
 
-/// Perft depths per position, `(make every leaf, bulk)`, chosen so one iteration takes
-/// roughly 10-100 ms on the benchmark machine. `CCR_BENCH_DEPTH=n` sets every depth to `n`:
-/// `scripts/bench-arch.sh` counts instructions under callgrind in criterion's test mode (one
-/// iteration each), where the timing depths would take minutes.
-fn depths(id: &str) -> (u32, u32) {
+/// The perft depth of a position for `leaves`: [`perft_depth`]. `CCR_BENCH_DEPTH=n` sets every
+/// depth to `n`: `scripts/bench-arch.sh` counts instructions under callgrind in criterion's test
+/// mode (one iteration each), where the timing depths would take minutes.
+fn depth(id: &str, leaves: Leaves) -> u32 {
     if let Some(depth) = std::env::var("CCR_BENCH_DEPTH")
         .ok()
         .and_then(|d| d.parse().ok())
     {
-        return (depth, depth);
+        return depth;
     }
-    match id {
-        "startpos" => (5, 5),
-        "kiwipete" => (4, 4),
-        "position3" => (5, 6),
-        "position4" => (4, 5),
-        "position5" => (4, 4),
-        "position6" => (4, 4),
-        other => panic!("no depths for position {other}"),
-    }
+    perft_depth(id, leaves)
 }
 
 /// The four engines' positions for one standard position.
@@ -110,27 +103,46 @@ fn movegen(c: &mut Criterion) {
             })
         });
 
-        let mut buf = Vec::with_capacity(256);
-        cozy::legal_moves(&e.cozy, &mut buf);
-        assert_eq!(buf.len() as u64, moves, "cozy-chess movegen {}", s.id);
-        group.bench_function("cozy-chess", |b| {
-            b.iter(|| {
-                cozy::legal_moves(black_box(&e.cozy), &mut buf);
-                black_box(&buf);
-            })
-        });
-
-        let mut buf = Vec::with_capacity(256);
-        chess3::legal_moves(&e.chess, &mut buf);
-        assert_eq!(buf.len() as u64, moves, "chess movegen {}", s.id);
-        group.bench_function("chess", |b| {
-            b.iter(|| {
-                chess3::legal_moves(black_box(&e.chess), &mut buf);
-                black_box(&buf);
-            })
-        });
+        bench_into_vec(
+            &mut group,
+            "cozy-chess",
+            &e.cozy,
+            cozy::legal_moves,
+            moves,
+            s.id,
+        );
+        bench_into_vec(
+            &mut group,
+            "chess",
+            &e.chess,
+            chess3::legal_moves,
+            moves,
+            s.id,
+        );
         group.finish();
     }
+}
+
+/// One engine of a movegen group whose generator collects into a `Vec`: checks the count
+/// against `moves`, then times the generation into a reused buffer (`legal_moves` a function
+/// item, so the call is direct as when written out).
+fn bench_into_vec<B, M, F: Fn(&B, &mut Vec<M>)>(
+    group: &mut BenchmarkGroup<WallTime>,
+    engine: &str,
+    board: &B,
+    legal_moves: F,
+    moves: u64,
+    id: &str,
+) {
+    let mut buf = Vec::with_capacity(256);
+    legal_moves(board, &mut buf);
+    assert_eq!(buf.len() as u64, moves, "{engine} movegen {id}");
+    group.bench_function(engine, |b| {
+        b.iter(|| {
+            legal_moves(black_box(board), &mut buf);
+            black_box(&buf);
+        })
+    });
 }
 
 /// One perft function per engine, in `Engines` order.
@@ -154,78 +166,81 @@ fn perft_group(c: &mut Criterion, name: &str, s: &Standard, depth: u32, f: &Perf
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
         .throughput(Throughput::Elements(nodes));
-    let id = |engine: &str| BenchmarkId::new(engine, format!("d{depth}"));
-
-    assert_eq!(
-        ccr_perft(&e.ccr, depth),
-        nodes,
-        "ccr {name} {} d{depth}",
-        s.id
+    let label = format!("{name} {} d{depth}", s.id);
+    bench_perft(&mut group, "ccr", &e.ccr, ccr_perft, depth, nodes, &label);
+    bench_perft(
+        &mut group, "shakmaty", &e.shak, shak_perft, depth, nodes, &label,
     );
-    group.bench_function(id("ccr"), |b| {
-        b.iter(|| ccr_perft(black_box(&e.ccr), black_box(depth)))
-    });
-    assert_eq!(
-        shak_perft(&e.shak, depth),
+    bench_perft(
+        &mut group,
+        "cozy-chess",
+        &e.cozy,
+        cozy_perft,
+        depth,
         nodes,
-        "shakmaty {name} {} d{depth}",
-        s.id
+        &label,
     );
-    group.bench_function(id("shakmaty"), |b| {
-        b.iter(|| shak_perft(black_box(&e.shak), black_box(depth)))
-    });
-    assert_eq!(
-        cozy_perft(&e.cozy, depth),
+    bench_perft(
+        &mut group,
+        "chess",
+        &e.chess,
+        chess_perft,
+        depth,
         nodes,
-        "cozy-chess {name} {} d{depth}",
-        s.id
+        &label,
     );
-    group.bench_function(id("cozy-chess"), |b| {
-        b.iter(|| cozy_perft(black_box(&e.cozy), black_box(depth)))
-    });
-    assert_eq!(
-        chess_perft(&e.chess, depth),
-        nodes,
-        "chess {name} {} d{depth}",
-        s.id
-    );
-    group.bench_function(id("chess"), |b| {
-        b.iter(|| chess_perft(black_box(&e.chess), black_box(depth)))
-    });
     group.finish();
 }
 
+/// One engine of a perft group: checks its count at `depth` against `nodes` (`label` names
+/// the group in the failure), then times it as `<engine>/d<depth>`.
+fn bench_perft<P>(
+    group: &mut BenchmarkGroup<WallTime>,
+    engine: &str,
+    pos: &P,
+    perft: fn(&P, u32) -> u64,
+    depth: u32,
+    nodes: u64,
+    label: &str,
+) {
+    assert_eq!(perft(pos, depth), nodes, "{engine} {label}");
+    group.bench_function(BenchmarkId::new(engine, format!("d{depth}")), |b| {
+        b.iter(|| perft(black_box(pos), black_box(depth)))
+    });
+}
+
 fn perft_make(c: &mut Criterion) {
-    for s in standard() {
-        perft_group(
-            c,
+    perft_groups(c, Leaves::Make);
+}
+
+fn perft_bulk(c: &mut Criterion) {
+    perft_groups(c, Leaves::Bulk);
+}
+
+/// One perft group per standard position: `perft_make/<id>` or `perft_bulk/<id>`.
+fn perft_groups(c: &mut Criterion, leaves: Leaves) {
+    let (name, perfts) = match leaves {
+        Leaves::Make => (
             "perft_make",
-            &s,
-            depths(s.id).0,
-            &Perfts {
+            Perfts {
                 ccr: |p, d| perft(p, d, Leaves::Make),
                 shak: shak::perft_make,
                 cozy: cozy::perft_make,
                 chess: chess3::perft_make,
             },
-        );
-    }
-}
-
-fn perft_bulk(c: &mut Criterion) {
-    for s in standard() {
-        perft_group(
-            c,
+        ),
+        Leaves::Bulk => (
             "perft_bulk",
-            &s,
-            depths(s.id).1,
-            &Perfts {
+            Perfts {
                 ccr: |p, d| perft(p, d, Leaves::Bulk),
                 shak: shak::perft_bulk,
                 cozy: cozy::perft_bulk,
                 chess: chess3::perft_bulk,
             },
-        );
+        ),
+    };
+    for s in standard() {
+        perft_group(c, name, &s, depth(s.id, leaves), &perfts);
     }
 }
 

@@ -11,7 +11,8 @@
 //! - `repr_movegen/<id>`: one legal move generation into a reused `MoveList`;
 //! - `repr_captures/<id>`: one captures-only generation;
 //! - `repr_perft_make/<id>`: perft making every leaf move, `repr_perft_bulk/<id>` counting
-//!   the last ply without making it, at the depths of `benches/movegen.rs`;
+//!   the last ply without making it, at the depths of `benches/movegen.rs`
+//!   (`common::perft_depth`);
 //! - `convert/<id>`: the C.C.R. → bitboards conversion, portable, SSSE3 and AVX2 (those the
 //!   CPU has).
 //!
@@ -28,22 +29,9 @@ use std::time::Duration;
 
 use ccr::arch::convert;
 use ccr::{Leaves, MoveList, Position, Representation, Variant, WithRepresentation, perft};
-use common::{Standard, standard};
+use common::{Standard, perft_depth, standard};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
-
-/// Perft depths per position, `(make every leaf, bulk)`, as in `benches/movegen.rs`.
-fn depths(id: &str) -> (u32, u32) {
-    match id {
-        "startpos" => (5, 5),
-        "kiwipete" => (4, 4),
-        "position3" => (5, 6),
-        "position4" => (4, 5),
-        "position5" => (4, 4),
-        "position6" => (4, 4),
-        other => panic!("no depths for position {other}"),
-    }
-}
 
 /// One workload, benchmarked in one group for the representation it is dispatched to (named
 /// in the reports by [`Variant::name`]: `bitboard` is the hybrid with the SIMD conversion).
@@ -127,10 +115,7 @@ fn perft_of<R: Representation>(
     label: &str,
 ) {
     let pos = R::from_fen(s.fen).expect("a standard FEN");
-    let depth = match leaves {
-        Leaves::Make => depths(s.id).0,
-        Leaves::Bulk => depths(s.id).1,
-    };
+    let depth = perft_depth(s.id, leaves);
     assert_eq!(
         perft(&pos, depth, leaves),
         s.nodes(depth),
@@ -189,19 +174,19 @@ fn captures(c: &mut Criterion) {
 }
 
 fn perft_make(c: &mut Criterion) {
-    for s in standard() {
-        let mut g = group(c, "repr_perft_make", &s);
-        g.throughput(Throughput::Elements(s.nodes(depths(s.id).0)));
-        for_each_representation(&mut g, &s, Workload::Perft(Leaves::Make));
-        g.finish();
-    }
+    perft_groups(c, "repr_perft_make", Leaves::Make);
 }
 
 fn perft_bulk(c: &mut Criterion) {
+    perft_groups(c, "repr_perft_bulk", Leaves::Bulk);
+}
+
+/// One perft group per standard position, named `<name>/<id>`, counting the leaves as `leaves`.
+fn perft_groups(c: &mut Criterion, name: &str, leaves: Leaves) {
     for s in standard() {
-        let mut g = group(c, "repr_perft_bulk", &s);
-        g.throughput(Throughput::Elements(s.nodes(depths(s.id).1)));
-        for_each_representation(&mut g, &s, Workload::Perft(Leaves::Bulk));
+        let mut g = group(c, name, &s);
+        g.throughput(Throughput::Elements(s.nodes(perft_depth(s.id, leaves))));
+        for_each_representation(&mut g, &s, Workload::Perft(leaves));
         g.finish();
     }
 }

@@ -149,6 +149,22 @@ def kinds(binary, per_addr):
     return by_kind
 
 
+def breakdown(head, rule, title, counters, runs, label, cutoff):
+    """Prints one table of instructions per leaf: a row per key of `counters` (one Counter per
+    run), heaviest over all runs first, stopping below `cutoff` per leaf per run (0: all)."""
+    print("\n" + head.replace("| |", f"| {title} |", 1) + "\n" + rule)
+    weight = collections.Counter()
+    for counter in counters:
+        for k, v in counter.items():
+            weight[k] += abs(v)
+    leaves = [n for _, n, _, _ in runs]
+    for name, w in weight.most_common():
+        if cutoff and w / leaves[0] < cutoff * len(runs):
+            break
+        cells = " | ".join(f"{c[name] / n:.1f}" for c, n in zip(counters, leaves))
+        print(f"| {label(name)} | {cells} |")
+
+
 def main():
     argv = sys.argv[1:]
     depth, out = 3, os.path.join(ROOT, "target", "arch-profile")
@@ -186,22 +202,9 @@ def main():
           f"({runs[0][1]:,} leaves).\n")
     print(head + "\n" + rule)
     print("| total | " + " | ".join(f"{sum(f.values()) / n:.1f}" for _, n, f, _ in runs) + " |")
-    print("\n" + head.replace("| |", "| function |", 1) + "\n" + rule)
-    weight = collections.Counter()
-    for _, _, f, _ in runs:
-        for k, v in f.items():
-            weight[k] += abs(v)
-    for name, w in weight.most_common():
-        if w / runs[0][1] < 0.05 * len(runs):
-            break
-        print(f"| `{name}` | " + " | ".join(f"{f[name] / n:.1f}" for _, n, f, _ in runs) + " |")
-    print("\n" + head.replace("| |", "| kind |", 1) + "\n" + rule)
-    weight = collections.Counter()
-    for _, _, _, k in runs:
-        for name, v in k.items():
-            weight[name] += abs(v)
-    for name, _ in weight.most_common():
-        print(f"| {name} | " + " | ".join(f"{k[name] / n:.1f}" for _, n, _, k in runs) + " |")
+    functions = [f for _, _, f, _ in runs]
+    breakdown(head, rule, "function", functions, runs, lambda name: f"`{name}`", 0.05)
+    breakdown(head, rule, "kind", [k for _, _, _, k in runs], runs, lambda name: name, 0)
 
 
 if __name__ == "__main__":

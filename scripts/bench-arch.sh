@@ -11,7 +11,7 @@
 # round n).
 #
 # Every leaf is made (copy-make), over the six standard positions at the depths of
-# benches/movegen.rs `depths()`. Why it is built this way:
+# benches/common/mod.rs `perft_depth()`. Why it is built this way:
 # - The binaries are copied into OUT before anything runs, so a rebuild by someone else in the
 #   shared target directory cannot change them halfway.
 # - The two architectures' runs alternate (x86_64 then i686, then the other way round), so load
@@ -40,7 +40,7 @@ cargo32=(env RUSTC="${RUSTC32:-/usr/bin/rustc}" RUSTDOC="${RUSTDOC32:-/usr/bin/r
 reprs=(ccr x88 bitboard bitboard-native)
 impls=(portable simd asm)
 archs=(x86_64 i686)
-# Position, depth: benches/movegen.rs `depths()` (make every leaf).
+# Position, depth: benches/common/mod.rs `perft_depth()` (make every leaf).
 declare -A depth=([startpos]=5 [kiwipete]=4 [position3]=5 [position4]=4 [position5]=4 [position6]=4)
 positions=(startpos kiwipete position3 position4 position5 position6)
 idepth=3

@@ -68,18 +68,27 @@ def legal_moves():
     return out
 
 
-def keys_table(per_key, fmt, unit):
-    """Rows: the key workloads, then each key's cost over `make`; columns: the six positions
-    and their mean. `per_key` is {(workload, position): cost per key}."""
-    rows = [(w, [per_key.get((w, p)) for p in POSITIONS]) for w in KEYS]
+def position_table(names, rows, fmt, unit):
+    """Prints the head and a row per workload that has all six positions; returns those rows.
+    `names` maps a workload to its row label; `rows` is [(workload, [cost per position])]."""
     rows = [(w, r) for w, r in rows if all(v is not None for v in r)]
     if not rows:
-        return
+        return rows
     print(f"| workload ({unit}) | " + " | ".join(POSITIONS) + " | mean |")
     print("|---|" + "---:|" * (len(POSITIONS) + 1))
     for w, r in rows:
         cells = " | ".join(fmt(v) for v in r)
-        print(f"| {KEYS[w]} | {cells} | **{fmt(sum(r) / len(r))}** |")
+        print(f"| {names[w]} | {cells} | **{fmt(sum(r) / len(r))}** |")
+    return rows
+
+
+def keys_table(per_key, fmt, unit):
+    """Rows: the key workloads, then each key's cost over `make`; columns: the six positions
+    and their mean. `per_key` is {(workload, position): cost per key}."""
+    rows = [(w, [per_key.get((w, p)) for p in POSITIONS]) for w in KEYS]
+    rows = position_table(KEYS, rows, fmt, unit)
+    if not rows:
+        return
     base = dict(rows).get("make")
     if base:
         for w, r in rows:
@@ -270,15 +279,8 @@ INSTR = re.compile(r"^\s+Instructions:\s+(\d+)\|")
 def attacks_table(data, fmt, unit):
     """Rows: the attack workloads; columns: the six positions and their mean."""
     rows = [(w, [data.get(("attacks", p, w)) for p in POSITIONS]) for w in ATTACKS]
-    rows = [(w, r) for w, r in rows if all(v is not None for v in r)]
-    if not rows:
-        return
-    print(f"| workload ({unit}) | " + " | ".join(POSITIONS) + " | mean |")
-    print("|---|" + "---:|" * (len(POSITIONS) + 1))
-    for w, r in rows:
-        cells = " | ".join(fmt(v) for v in r)
-        print(f"| {ATTACKS[w]} | {cells} | **{fmt(sum(r) / len(r))}** |")
-    print()
+    if position_table(ATTACKS, rows, fmt, unit):
+        print()
 
 
 def fmt_ns(ns):

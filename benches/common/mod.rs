@@ -59,6 +59,24 @@ pub fn standard() -> Vec<Standard> {
         .collect()
 }
 
+/// The perft depth of a standard position for `leaves`, chosen so one iteration takes roughly
+/// 10-100 ms on the benchmark machine.
+pub fn perft_depth(id: &str, leaves: ccr::Leaves) -> u32 {
+    let (make, bulk) = match id {
+        "startpos" => (5, 5),
+        "kiwipete" => (4, 4),
+        "position3" => (5, 6),
+        "position4" => (4, 5),
+        "position5" => (4, 4),
+        "position6" => (4, 4),
+        other => panic!("no depths for position {other}"),
+    };
+    match leaves {
+        ccr::Leaves::Make => make,
+        ccr::Leaves::Bulk => bulk,
+    }
+}
+
 /// shakmaty 0.27.3.
 pub mod shak {
     use super::black_box;
