@@ -208,7 +208,7 @@ fn perft_bulk(c: &mut Criterion) {
 
 fn convert(c: &mut Criterion) {
     for s in standard() {
-        let board = Position::from_fen(s.fen).expect("a standard FEN").board;
+        let board = *Position::from_fen(s.fen).expect("a standard FEN").board();
         let mut g = group(c, "convert", &s);
         let reference = convert::portable(&board);
         for way in convert::available() {

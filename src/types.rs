@@ -59,6 +59,38 @@ impl PieceCode {
         PieceCode(colour.code_bit() | piece_type)
     }
 
+    /// The code as its 4-bit number (what the rank words and the jump tables hold).
+    #[inline]
+    pub const fn code(self) -> u8 {
+        self.0
+    }
+
+    /// The code for a 4-bit number, or `None` above 15 (codes 7, 8 and 15 are no piece but
+    /// are codes a nibble can hold).
+    #[inline]
+    pub const fn from_code(code: u8) -> Option<PieceCode> {
+        if code < 16 {
+            Some(PieceCode(code))
+        } else {
+            None
+        }
+    }
+
+    /// A code a representation stored itself, so known to be 0..=15 (checked only in debug
+    /// builds): reading it back costs nothing.
+    #[inline(always)]
+    pub(crate) const fn from_stored(code: u8) -> PieceCode {
+        debug_assert!(code < 16);
+        PieceCode(code)
+    }
+
+    /// The code held in the low nibble of `bits` (the higher bits are ignored), as read out
+    /// of a rank word.
+    #[inline]
+    pub const fn from_nibble(bits: u32) -> PieceCode {
+        PieceCode((bits & 0xF) as u8)
+    }
+
     /// The piece type, 1 (pawn) ..= 6 (king), or 0 for an empty square.
     #[inline]
     pub const fn piece_type(self) -> u8 {

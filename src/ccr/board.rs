@@ -24,14 +24,14 @@ impl Ccr {
     /// The code on a square.
     #[inline]
     pub fn get(&self, sq: Square) -> PieceCode {
-        PieceCode(((self.0[sq.word()] >> sq.shift()) & 0xF) as u8)
+        PieceCode::from_nibble(self.0[sq.word()] >> sq.shift())
     }
 
     /// Puts a code on a square (the empty code clears it).
     #[inline]
     pub fn set(&mut self, sq: Square, code: PieceCode) {
         let w = &mut self.0[sq.word()];
-        *w = (*w & !sq.mask()) | ((code.0 as u32) << sq.shift());
+        *w = (*w & !sq.mask()) | ((code.code() as u32) << sq.shift());
     }
 
     /// The 32 bytes as four 64-bit words (two rank words each), without copying.
@@ -90,19 +90,75 @@ pub fn colour_nibbles(word: u32, colour: Colour) -> u32 {
 pub struct CastlingRights(pub u8);
 
 impl CastlingRights {
+    /// No right at all.
+    pub const NONE: CastlingRights = CastlingRights(0);
     /// White may castle king side.
-    pub const WHITE_KING: u8 = 1;
+    pub const WHITE_KING: CastlingRights = CastlingRights(1);
     /// White may castle queen side.
-    pub const WHITE_QUEEN: u8 = 2;
+    pub const WHITE_QUEEN: CastlingRights = CastlingRights(2);
     /// Black may castle king side.
-    pub const BLACK_KING: u8 = 4;
+    pub const BLACK_KING: CastlingRights = CastlingRights(4);
     /// Black may castle queen side.
-    pub const BLACK_QUEEN: u8 = 8;
+    pub const BLACK_QUEEN: CastlingRights = CastlingRights(8);
+    /// Each right on its own, in FEN order (`K`, `Q`, `k`, `q`).
+    pub const EACH: [CastlingRights; 4] = [
+        Self::WHITE_KING,
+        Self::WHITE_QUEEN,
+        Self::BLACK_KING,
+        Self::BLACK_QUEEN,
+    ];
 
-    /// Whether all bits of `right` are held.
+    /// The rights as four bits (`1` `K`, `2` `Q`, `4` `k`, `8` `q`), as tables index them.
     #[inline]
-    pub const fn has(self, right: u8) -> bool {
-        self.0 & right == right
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The rights of the low four bits of `bits` (the higher bits are ignored).
+    #[inline]
+    pub const fn from_bits_truncate(bits: u8) -> CastlingRights {
+        CastlingRights(bits & 15)
+    }
+
+    /// Whether all of `rights` are held.
+    #[inline]
+    pub const fn contains(self, rights: CastlingRights) -> bool {
+        self.0 & rights.0 == rights.0
+    }
+
+    /// Whether no right is held.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// These rights and `rights`.
+    #[inline]
+    pub const fn with(self, rights: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 | rights.0)
+    }
+
+    /// These rights less `rights`.
+    #[inline]
+    pub const fn without(self, rights: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 & !rights.0)
+    }
+
+    /// The rights whose bits are set in `mask` (a move's table of rights kept).
+    #[inline]
+    pub const fn retain_bits(self, mask: u8) -> CastlingRights {
+        CastlingRights(self.0 & mask)
+    }
+
+    /// The FEN letter of a single right (`K`, `Q`, `k` or `q`), or `None` for any other set.
+    pub const fn fen_char(self) -> Option<char> {
+        match self.0 {
+            1 => Some('K'),
+            2 => Some('Q'),
+            4 => Some('k'),
+            8 => Some('q'),
+            _ => None,
+        }
     }
 }
 
@@ -141,10 +197,64 @@ pub struct Position {
 }
 
 impl Position {
+    /// The rank words.
+    #[inline]
+    pub fn board(&self) -> &Ccr {
+        &self.board
+    }
+
+    /// Whose turn it is.
+    #[inline]
+    pub fn side(&self) -> Colour {
+        self.side
+    }
+
+    /// The castling rights left.
+    #[inline]
+    pub fn castling(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The square a pawn skipped on the last move (as FEN records it), if any.
+    #[inline]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    /// The move number, starting at 1 and incremented after Black moves.
+    #[inline]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
     /// The king square of `colour`.
     #[inline]
     pub fn king(&self, colour: Colour) -> Square {
         self.kings[colour as usize]
+    }
+
+    /// The same position without its en-passant square (always still a valid position).
+    #[inline]
+    pub fn without_en_passant(&self) -> Position {
+        Position {
+            en_passant: None,
+            ..*self
+        }
+    }
+
+    /// The same position less the castling `rights` (always still a valid position).
+    #[inline]
+    pub fn without_castling(&self, rights: CastlingRights) -> Position {
+        Position {
+            castling: self.castling.without(rights),
+            ..*self
+        }
     }
 }
 
@@ -176,9 +286,9 @@ mod tests {
     fn get_and_set_address_one_nibble() {
         let mut b = Ccr::default();
         let e2 = Square::parse("e2").unwrap();
-        b.set(e2, PieceCode(6));
+        b.set(e2, PieceCode::new(Colour::White, PieceCode::KING));
         assert_eq!(b.0[6], 0x0000_6000);
-        assert_eq!(b.get(e2), PieceCode(6));
+        assert_eq!(b.get(e2), PieceCode::new(Colour::White, PieceCode::KING));
         b.set(e2, PieceCode::EMPTY);
         assert_eq!(b, Ccr::default());
         b.0[0] = 0x0123_4567;

@@ -116,10 +116,10 @@ pub(crate) type CastlingHome = (u8, char, (u8, u8), (u8, u8));
 
 /// Each castling right's [`CastlingHome`], in the order of the bits.
 pub(crate) const CASTLING_HOMES: [CastlingHome; 4] = [
-    (CastlingRights::WHITE_KING, 'K', (4, 0), (7, 0)),
-    (CastlingRights::WHITE_QUEEN, 'Q', (4, 0), (0, 0)),
-    (CastlingRights::BLACK_KING, 'k', (4, 7), (7, 7)),
-    (CastlingRights::BLACK_QUEEN, 'q', (4, 7), (0, 7)),
+    (CastlingRights::WHITE_KING.bits(), 'K', (4, 0), (7, 0)),
+    (CastlingRights::WHITE_QUEEN.bits(), 'Q', (4, 0), (0, 0)),
+    (CastlingRights::BLACK_KING.bits(), 'k', (4, 7), (7, 7)),
+    (CastlingRights::BLACK_QUEEN.bits(), 'q', (4, 7), (0, 7)),
 ];
 
 /// For each square (C.C.R. index), the castling rights whose king or rook starts there.
@@ -223,7 +223,7 @@ pub(crate) struct State {
 
 /// Whether `code` is no piece (7, 8 and 15 are unused).
 fn is_bad_code(code: PieceCode) -> bool {
-    matches!(code.0, 7 | 8 | 15)
+    matches!(code.code(), 7 | 8 | 15)
 }
 
 /// Checks the castling rights against the board `piece` reads: no bits beyond the four
@@ -233,7 +233,7 @@ fn check_castling(castling: u8, piece: &impl Fn(Square) -> PieceCode) -> Result<
         return Err(Invariant::CastlingBits(castling));
     }
     for (right, &(bit, letter, _, _)) in CASTLING_HOMES.iter().enumerate() {
-        if CastlingRights(castling).has(bit) && !castling_pieces_present(piece, right) {
+        if castling & bit != 0 && !castling_pieces_present(piece, right) {
             return Err(Invariant::CastlingWithoutPieces(letter));
         }
     }
@@ -319,6 +319,52 @@ pub(crate) fn check_move(
     check_clocks(state)
 }
 
+/// Checks every invariant of a position given as its board and the state beside it, and
+/// returns the first that does not hold: [`Position::validate`], and the other
+/// representations' own, which keep the same state in their own fields.
+pub(crate) fn validate_board(board: &Ccr, state: &State) -> Result<(), Invariant> {
+    let piece = |sq| board.get(sq);
+    if let Some(sq) = (0..64).map(Square::new).find(|&sq| is_bad_code(piece(sq))) {
+        return Err(Invariant::BadCode(sq));
+    }
+    for colour in [Colour::White, Colour::Black] {
+        let king =
+            king_square(board, colour).map_err(|count| Invariant::KingCount { colour, count })?;
+        if state.kings[colour as usize] != king {
+            return Err(Invariant::KingSquare(colour));
+        }
+    }
+    if let Some(sq) = back_rank_pawn(board) {
+        return Err(Invariant::PawnOnBackRank(sq));
+    }
+    for colour in [Colour::White, Colour::Black] {
+        if !material_is_possible(piece, colour) {
+            return Err(Invariant::ImpossibleMaterial(colour));
+        }
+    }
+    check_castling(state.castling, &piece)?;
+    if let Some(sq) = state.en_passant
+        && !en_passant_is_possible(piece, state.side, sq)
+    {
+        return Err(Invariant::EnPassantSquare(sq));
+    }
+    check_clocks(state)?;
+    if is_attacked(board, state.kings[state.side.flip() as usize], state.side) {
+        return Err(Invariant::OpponentInCheck);
+    }
+    let block = AttackBlock::new(board);
+    let square_disagrees = |i| {
+        let sq = Square::new(i);
+        [Colour::White, Colour::Black]
+            .into_iter()
+            .any(|by| block.is_attacked(by, sq) != is_attacked(board, sq, by))
+    };
+    if block != AttackBlock::by_frame(board) || (0..64).any(square_disagrees) {
+        return Err(Invariant::AttackTables);
+    }
+    Ok(())
+}
+
 impl Position {
     /// Checks every invariant of the position against its board and returns the first
     /// that does not hold.
@@ -331,54 +377,14 @@ impl Position {
     /// assert_eq!(p.validate(), Err(Invariant::HalfmoveClock(151)));
     /// ```
     pub fn validate(&self) -> Result<(), Invariant> {
-        let board = &self.board;
-        let piece = |sq| board.get(sq);
-        if let Some(sq) = (0..64).map(Square::new).find(|&sq| is_bad_code(piece(sq))) {
-            return Err(Invariant::BadCode(sq));
-        }
-        for colour in [Colour::White, Colour::Black] {
-            let king = king_square(board, colour)
-                .map_err(|count| Invariant::KingCount { colour, count })?;
-            if self.king(colour) != king {
-                return Err(Invariant::KingSquare(colour));
-            }
-        }
-        if let Some(sq) = back_rank_pawn(board) {
-            return Err(Invariant::PawnOnBackRank(sq));
-        }
-        for colour in [Colour::White, Colour::Black] {
-            if !material_is_possible(piece, colour) {
-                return Err(Invariant::ImpossibleMaterial(colour));
-            }
-        }
-        check_castling(self.castling.0, &piece)?;
-        if let Some(sq) = self.en_passant
-            && !en_passant_is_possible(piece, self.side, sq)
-        {
-            return Err(Invariant::EnPassantSquare(sq));
-        }
-        check_clocks(&self.state())?;
-        if is_attacked(board, self.king(self.side.flip()), self.side) {
-            return Err(Invariant::OpponentInCheck);
-        }
-        let block = AttackBlock::new(board);
-        let square_disagrees = |i| {
-            let sq = Square::new(i);
-            [Colour::White, Colour::Black]
-                .into_iter()
-                .any(|by| block.is_attacked(by, sq) != is_attacked(board, sq, by))
-        };
-        if block != AttackBlock::by_frame(board) || (0..64).any(square_disagrees) {
-            return Err(Invariant::AttackTables);
-        }
-        Ok(())
+        validate_board(&self.board, &self.state())
     }
 
     /// The state beside the board, for [`check_move`].
     pub(crate) fn state(&self) -> State {
         State {
             side: self.side,
-            castling: self.castling.0,
+            castling: self.castling.bits(),
             en_passant: self.en_passant,
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,
@@ -438,7 +444,7 @@ mod tests {
             (
                 CORNERS,
                 "b7a8q",
-                |p| p.castling.0 |= CastlingRights::BLACK_QUEEN,
+                |p| p.castling = p.castling.with(CastlingRights::BLACK_QUEEN),
                 Invariant::CastlingWithoutPieces('q'),
             ),
             // The promotion left the pawn.
@@ -455,7 +461,7 @@ mod tests {
             (
                 CORNERS,
                 "e1g1",
-                |p| p.board.set(sq("g1"), PieceCode(15)),
+                |p| p.board.set(sq("g1"), PieceCode::from_nibble(15)),
                 Invariant::BadCode(sq("g1")),
             ),
             // An en-passant square after a single push.

@@ -133,9 +133,9 @@ pub mod games {
     /// until the fifty-move rule.
     pub fn choose_move(pos: &Position, moves: &[Move], rng: &mut Xoshiro256PlusPlus) -> Move {
         let weight = |mv: Move| -> u64 {
-            let pawn = pos.board.get(mv.from()).piece_type() == PieceCode::PAWN;
+            let pawn = pos.board().get(mv.from()).piece_type() == PieceCode::PAWN;
             let capture =
-                pos.board.get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
+                pos.board().get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
             (if pawn { 4 } else { 1 }) * (if capture { 4 } else { 1 })
                 + u64::from(mv.kind() == MoveKind::Castle)
         };
