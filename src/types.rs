@@ -34,8 +34,14 @@ impl Colour {
 }
 
 /// A 4-bit piece code of the paper's Table 1: bit 3 is the colour, `code & 7` the type.
+///
+/// The number is private, so every code is one of the sixteen a nibble can hold:
+///
+/// ```compile_fail
+/// let code = ccr::types::PieceCode(16);
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct PieceCode(pub u8);
+pub struct PieceCode(u8);
 
 impl PieceCode {
     /// The empty square.

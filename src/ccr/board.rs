@@ -85,9 +85,15 @@ pub fn colour_nibbles(word: u32, colour: Colour) -> u32 {
     }
 }
 
-/// Castling rights as four bits.
+/// Castling rights as four bits, made only from the named rights (or four bits read back),
+/// so that no other value exists.
+///
+/// ```compile_fail
+/// // The bits are private: no set of rights above the four bits.
+/// let rights = ccr::ccr::CastlingRights(16);
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct CastlingRights(pub u8);
+pub struct CastlingRights(u8);
 
 impl CastlingRights {
     /// No right at all.
@@ -177,23 +183,34 @@ pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
 /// The transposition key is not kept here:
 /// a search carries it beside the position and updates it with `make_keyed`, so that code
 /// that does not need a key (perft, the benchmarks) does not pay for one.
+///
+/// The fields belong to the C.C.R. core (`make`, the FEN parser, the keys): elsewhere a
+/// position is read through its accessors and comes from [`Position::from_fen`] or
+/// [`Position::from_parts`], which check it, or from one of those by legal moves and the
+/// small builders (`with_clocks`, `without_en_passant`, `without_castling`), so the cached
+/// king squares cannot go stale.
+///
+/// ```compile_fail
+/// let mut pos = ccr::ccr::Position::startpos();
+/// pos.side = ccr::types::Colour::Black; // the fields are private
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 #[repr(align(16))]
 pub struct Position {
     /// The rank words.
-    pub board: Ccr,
+    pub(in crate::ccr) board: Ccr,
     /// Whose turn it is.
-    pub side: Colour,
+    pub(in crate::ccr) side: Colour,
     /// Remaining castling rights.
-    pub castling: CastlingRights,
+    pub(in crate::ccr) castling: CastlingRights,
     /// The square a pawn skipped on the last move (as FEN records it), if any.
-    pub en_passant: Option<Square>,
+    pub(in crate::ccr) en_passant: Option<Square>,
     /// Plies since the last capture or pawn move.
-    pub halfmove_clock: u16,
+    pub(in crate::ccr) halfmove_clock: u16,
     /// The move number, starting at 1 and incremented after Black moves.
-    pub fullmove_number: u16,
+    pub(in crate::ccr) fullmove_number: u16,
     /// Each side's king square, indexed by [`Colour`]; kept so legality tests need no scan.
-    pub kings: [Square; 2],
+    pub(in crate::ccr) kings: [Square; 2],
 }
 
 impl Position {

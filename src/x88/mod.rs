@@ -431,6 +431,10 @@ mod tests {
         let mut x = good;
         x.board[CASTLING] = CastlingRights::WHITE_QUEEN.bits();
         assert_eq!(x.check_move(mv), Err(Invariant::CastlingWithoutPieces('Q')));
+        // A byte holds more than the four rights' bits.
+        let mut x = good;
+        x.board[CASTLING] = 0x1F;
+        assert_eq!(x.check_move(mv), Err(Invariant::CastlingBits(0x1F)));
     }
 
     #[test]
