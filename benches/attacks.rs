@@ -159,8 +159,8 @@ fn attacks(c: &mut Criterion) {
     for s in standard() {
         let pos = Position::from_fen(s.fen).expect("ccr parses the standard FEN");
         let sh = shak::position(s.fen);
-        let (us, them) = (pos.side, pos.side.flip());
-        let (board, sh_board, sh_them) = (pos.board, sh.board().clone(), attack::color(them));
+        let (us, them) = (pos.side(), pos.side().flip());
+        let (board, sh_board, sh_them) = (*pos.board(), sh.board().clone(), attack::color(them));
         let block = AttackBlock::new(&board);
         let king = pos.king(us);
 
@@ -243,7 +243,7 @@ fn many(c: &mut Criterion) {
         for child in root.legal_moves().as_slice().iter().map(|&m| root.make(m)) {
             for &m in child.legal_moves().as_slice() {
                 let grandchild = child.make(m);
-                boards.push((grandchild.board, grandchild.side));
+                boards.push((*grandchild.board(), grandchild.side()));
             }
         }
     }

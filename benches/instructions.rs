@@ -137,7 +137,7 @@ library_benchmark_group!(
 /// The board and the enemy (the side not to move).
 fn ccr_board(id: usize) -> (Ccr, Colour) {
     let pos = ccr_position(id);
-    (pos.board, pos.side.flip())
+    (*pos.board(), pos.side().flip())
 }
 
 /// The built attack block and the enemy.
@@ -149,7 +149,11 @@ fn ccr_block(id: usize) -> (AttackBlock, Colour) {
 /// The built attack block, the side to move and its king.
 fn ccr_king(id: usize) -> (AttackBlock, Colour, Square) {
     let pos = ccr_position(id);
-    (AttackBlock::new(&pos.board), pos.side, pos.king(pos.side))
+    (
+        AttackBlock::new(pos.board()),
+        pos.side(),
+        pos.king(pos.side()),
+    )
 }
 
 /// shakmaty's board and the enemy.
@@ -427,7 +431,7 @@ library_benchmark_group!(
 /// The board of position `id` and the conversion `WAYS[WAY]` as a function (chosen
 /// in setup: the CPU feature detection is not counted).
 fn conversion_setup<const WAY: usize>(id: usize) -> (Ccr, fn(&Ccr) -> PieceBoards) {
-    (ccr_position(id).board, conversion(WAYS[WAY]))
+    (*ccr_position(id).board(), conversion(WAYS[WAY]))
 }
 
 /// One conversion of the standard position's board with each implementation.

@@ -193,7 +193,7 @@ fn perft_groups(c: &mut Criterion, name: &str, leaves: Leaves) {
 
 fn convert(c: &mut Criterion) {
     for s in standard() {
-        let board = Position::from_fen(s.fen).expect("a standard FEN").board;
+        let board = *Position::from_fen(s.fen).expect("a standard FEN").board();
         let mut g = group(c, "convert", &s);
         let reference = convert::portable(&board);
         for way in convert::available() {

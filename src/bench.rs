@@ -66,7 +66,7 @@ pub fn run(depth: i32) -> Result<(Vec<BenchLine>, Duration), String> {
             tt.clear();
             let root = Position::from_fen(fen).expect("bench positions are valid");
             let mut history = History::new();
-            history.push(root.key(), root.halfmove_clock);
+            history.push(root.key(), root.halfmove_clock());
             let search = Search {
                 tt: &tt,
                 control: &control,

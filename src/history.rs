@@ -79,13 +79,13 @@ mod tests {
     fn play(fen: &str, moves: &str) -> History {
         let mut pos = Position::from_fen(fen).unwrap();
         let mut history = History::new();
-        history.push(pos.key(), pos.halfmove_clock);
+        history.push(pos.key(), pos.halfmove_clock());
         for text in moves.split_whitespace() {
             let mv = pos
                 .parse_uci_move(text)
                 .unwrap_or_else(|| panic!("{text} is legal"));
             pos.play(mv);
-            history.push(pos.key(), pos.halfmove_clock);
+            history.push(pos.key(), pos.halfmove_clock());
         }
         history
     }

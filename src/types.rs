@@ -34,8 +34,14 @@ impl Colour {
 }
 
 /// A 4-bit piece code of the paper's Table 1: bit 3 is the colour, `code & 7` the type.
+///
+/// The number is private, so every code is one of the sixteen a nibble can hold:
+///
+/// ```compile_fail
+/// let code = ccr::types::PieceCode(16);
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct PieceCode(pub u8);
+pub struct PieceCode(u8);
 
 impl PieceCode {
     /// The empty square.
@@ -57,6 +63,38 @@ impl PieceCode {
     #[inline]
     pub const fn new(colour: Colour, piece_type: u8) -> PieceCode {
         PieceCode(colour.code_bit() | piece_type)
+    }
+
+    /// The code as its 4-bit number (what the rank words and the jump tables hold).
+    #[inline]
+    pub const fn code(self) -> u8 {
+        self.0
+    }
+
+    /// The code for a 4-bit number, or `None` above 15 (codes 7, 8 and 15 are no piece but
+    /// are codes a nibble can hold).
+    #[inline]
+    pub const fn from_code(code: u8) -> Option<PieceCode> {
+        if code < 16 {
+            Some(PieceCode(code))
+        } else {
+            None
+        }
+    }
+
+    /// A code a representation stored itself, so known to be 0..=15 (checked only in debug
+    /// builds): reading it back costs nothing.
+    #[inline(always)]
+    pub(crate) const fn from_stored(code: u8) -> PieceCode {
+        debug_assert!(code < 16);
+        PieceCode(code)
+    }
+
+    /// The code held in the low nibble of `bits` (the higher bits are ignored), as read out
+    /// of a rank word.
+    #[inline]
+    pub const fn from_nibble(bits: u32) -> PieceCode {
+        PieceCode((bits & 0xF) as u8)
     }
 
     /// The piece type, 1 (pawn) ..= 6 (king), or 0 for an empty square.

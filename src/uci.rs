@@ -338,7 +338,7 @@ impl Uci {
         for problem in problems {
             self.info_string(&problem);
         }
-        let us = self.position.side;
+        let us = self.position.side();
         let mut limits = Limits {
             depth: request.depth,
             nodes: request.nodes,
@@ -526,7 +526,7 @@ fn table_note(asked: usize, had: Option<usize>) -> Option<String> {
 /// The history of a game that starts at `position`.
 fn history_of(position: &Position) -> History {
     let mut history = History::new();
-    history.push(position.key(), position.halfmove_clock);
+    history.push(position.key(), position.halfmove_clock());
     history
 }
 
@@ -556,7 +556,7 @@ fn parse_position(args: &[&str]) -> Result<(Position, History), String> {
             .parse_uci_move(text)
             .ok_or_else(|| format!("move {} '{}' is not legal here", i + 1, quote(text)))?;
         position = position.make(mv);
-        history.push(position.key(), position.halfmove_clock);
+        history.push(position.key(), position.halfmove_clock());
     }
     Ok((position, history))
 }

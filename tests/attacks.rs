@@ -259,7 +259,7 @@ fn describe(sh: &Chess, attackers: Bitboard) -> String {
 
 /// Checks one position; panics with the FEN, square and both values on a disagreement.
 fn check_position(s: &Sample, nibbles_seen: &mut u16) {
-    let (fen, board, sh) = (&s.fen, &s.ccr.board, &s.sh);
+    let (fen, board, sh) = (&s.fen, s.ccr.board(), &s.sh);
     let block = AttackBlock::new(board);
     let occupied = sh.board().occupied();
 
@@ -475,7 +475,7 @@ fn planted_bugs_are_caught() {
     let mut caught = [0usize; BUGS.len()];
     let mut first = vec![String::new(); BUGS.len()];
     for s in &games.samples {
-        let block = AttackBlock::new(&s.ccr.board);
+        let block = AttackBlock::new(s.ccr.board());
         for (colour, color) in COLOURS {
             let ours = block.attacks(colour);
             for (i, &bug) in BUGS.iter().enumerate() {

@@ -155,7 +155,7 @@ fn play_game(start: &str, seed: u64, out: &mut Vec<(CcrPosition, Chess)>, covera
         check_conversions(&pos);
         coverage.count(&pos, &sh, &moves);
         out.push((pos, sh.clone()));
-        if moves.is_empty() || pos.halfmove_clock >= 100 || history.len() == MAX_PLIES {
+        if moves.is_empty() || pos.halfmove_clock() >= 100 || history.len() == MAX_PLIES {
             return;
         }
         let mv = choose_move(&pos, &moves, &mut rng);
@@ -286,9 +286,9 @@ fn check_representation<R: Representation>(
 /// The conversion to bitboards, square by square against the board, every implementation
 /// the CPU has equal to the portable one.
 fn check_conversions(pos: &CcrPosition) {
-    let boards = portable(&pos.board);
+    let boards = portable(pos.board());
     for i in 0..64u8 {
-        let code = pos.board.get(Square::new(i)).0 as usize;
+        let code = pos.board().get(Square::new(i)).code() as usize;
         for (c, board) in boards.iter().enumerate() {
             assert_eq!(
                 board >> i & 1 == 1,
@@ -300,7 +300,7 @@ fn check_conversions(pos: &CcrPosition) {
     }
     for way in convert::available() {
         assert_eq!(
-            convert::function(way)(&pos.board),
+            convert::function(way)(pos.board()),
             boards,
             "{}: {}",
             convert::name(way),

@@ -4,9 +4,9 @@
 
 mod common;
 
-use ccr::ccr::{FenError, Position};
+use ccr::ccr::{CastlingRights, Ccr, FenError, Position};
 use ccr::positions::STARTPOS;
-use ccr::types::{Colour, Square};
+use ccr::types::{Colour, PieceCode, Square};
 
 /// The FENs of the standard perft file, without their `;D…` annotations.
 fn epd_fens() -> Vec<String> {
@@ -97,7 +97,7 @@ fn positions_after_every_move_round_trip() {
     // Positions at the clock limits are left to `moves_at_the_clock_limits_round_trip`.
     for fen in canonical_fens() {
         let root = parse(&fen);
-        if root.halfmove_clock >= 149 || root.fullmove_number >= 9999 {
+        if root.halfmove_clock() >= 149 || root.fullmove_number() >= 9999 {
             continue;
         }
         for &mv in root.legal_moves().as_slice() {
@@ -142,18 +142,18 @@ fn moves_at_the_clock_limits_round_trip() {
 #[test]
 fn parsed_fields_are_the_ones_written() {
     let p = parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
-    assert_eq!(p.side, Colour::Black);
-    assert_eq!(p.en_passant, Some(sq("e3")));
-    assert_eq!(p.castling.0, 0b1111);
+    assert_eq!(p.side(), Colour::Black);
+    assert_eq!(p.en_passant(), Some(sq("e3")));
+    assert_eq!(p.castling().bits(), 0b1111);
     assert_eq!(p.king(Colour::White), sq("e1"));
     assert_eq!(p.king(Colour::Black), sq("e8"));
 
     let p = parse("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1");
-    assert_eq!(p.castling.0, 0b1001);
-    assert_eq!(p.en_passant, None);
+    assert_eq!(p.castling().bits(), 0b1001);
+    assert_eq!(p.en_passant(), None);
 
     let p = parse("8/8/4k3/8/8/3K4/8/8 w - - 37 112");
-    assert_eq!((p.halfmove_clock, p.fullmove_number), (37, 112));
+    assert_eq!((p.halfmove_clock(), p.fullmove_number()), (37, 112));
 }
 
 #[test]
@@ -162,17 +162,23 @@ fn four_field_form_defaults_the_clocks_to_0_1() {
         let four: Vec<&str> = fen.split(' ').take(4).collect();
         let four = four.join(" ");
         let p = parse(&four);
-        assert_eq!((p.halfmove_clock, p.fullmove_number), (0, 1), "{four}");
+        assert_eq!((p.halfmove_clock(), p.fullmove_number()), (0, 1), "{four}");
         assert_eq!(p.to_fen(), format!("{four} 0 1"));
         let full = parse(&fen);
         assert_eq!(
-            (p.board, p.side, p.castling, p.en_passant, p.kings),
             (
-                full.board,
-                full.side,
-                full.castling,
-                full.en_passant,
-                full.kings
+                p.board(),
+                p.side(),
+                p.castling(),
+                p.en_passant(),
+                [p.king(Colour::White), p.king(Colour::Black)]
+            ),
+            (
+                full.board(),
+                full.side(),
+                full.castling(),
+                full.en_passant(),
+                [full.king(Colour::White), full.king(Colour::Black)]
             )
         );
     }
@@ -181,7 +187,7 @@ fn four_field_form_defaults_the_clocks_to_0_1() {
 #[test]
 fn five_field_form_defaults_the_move_number() {
     let p = parse("8/8/4k3/8/8/3K4/8/8 w - - 37");
-    assert_eq!((p.halfmove_clock, p.fullmove_number), (37, 1));
+    assert_eq!((p.halfmove_clock(), p.fullmove_number()), (37, 1));
     assert_eq!(p.to_fen(), "8/8/4k3/8/8/3K4/8/8 w - - 37 1");
 }
 
@@ -842,7 +848,7 @@ fn accepted_next_to_the_rejections() {
         (format!("{board} 7 33"), (7, 33)),
     ] {
         let p = parse(&fen);
-        assert_eq!((p.halfmove_clock, p.fullmove_number), clocks, "{fen}");
+        assert_eq!((p.halfmove_clock(), p.fullmove_number()), clocks, "{fen}");
         assert_eq!(
             p.to_fen(),
             format!("{board} {} {}", clocks.0, clocks.1),
@@ -937,7 +943,7 @@ fn very_long_input_is_rejected() {
     assert!(matches!(err(&clock), FenError::BadClock { .. }));
     let clock = startpos_with(4, &format!("{}1", "0".repeat(1_000_000)));
     // Leading zeros make no number bigger: 000…01 is 1.
-    assert_eq!(parse(&clock).halfmove_clock, 1);
+    assert_eq!(parse(&clock).halfmove_clock(), 1);
     let castling = startpos_with(2, &"K".repeat(1_000_000));
     assert!(matches!(err(&castling), FenError::BadCastlingField(_)));
     // Whitespace only, and many fields.
@@ -949,4 +955,100 @@ fn very_long_input_is_rejected() {
     assert!(matches!(err(&many_fields), FenError::FieldCount(100_006)));
     // Long non-ASCII.
     assert!(Position::from_fen(&"ё".repeat(1_000_000)).is_err());
+}
+
+// ---------------------------------------------------------------------------------------
+// Building from parts
+
+/// The parts of a FEN whose fields are well formed, read without any of the parser's
+/// checks on what they describe.
+fn parts(fen: &str) -> (Ccr, Colour, CastlingRights, Option<Square>, u16, u16) {
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let mut board = Ccr::default();
+    for (word, rank) in fields[0].split('/').enumerate() {
+        let mut file = 0;
+        for c in rank.chars() {
+            match c.to_digit(10) {
+                Some(d) => file += d as u8,
+                None => {
+                    let code = PieceCode::from_fen_char(c).expect("a piece letter");
+                    board.set(Square::from_file_rank(file, 7 - word as u8), code);
+                    file += 1;
+                }
+            }
+        }
+    }
+    let side = if fields[1] == "w" {
+        Colour::White
+    } else {
+        Colour::Black
+    };
+    let mut castling = CastlingRights::NONE;
+    for right in CastlingRights::EACH {
+        if fields[2].contains(right.fen_char().expect("a single right")) {
+            castling = castling.with(right);
+        }
+    }
+    let en_passant = Square::parse(fields[3]);
+    let clock = |i: usize| fields[i].parse().expect("a clock that fits in u16");
+    (board, side, castling, en_passant, clock(4), clock(5))
+}
+
+#[test]
+fn from_parts_accepts_and_rejects_what_from_fen_does() {
+    let mut fens = canonical_fens();
+    fens.extend(
+        [
+            // One king, three kings.
+            "8/8/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/2K1K3 w - - 0 1",
+            // A pawn on a back rank.
+            "4k2P/8/8/8/8/8/8/4K3 w - - 0 1",
+            // Nine pawns.
+            "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",
+            // The side not to move in check.
+            "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
+            // Castling rights without their rook, without their king at home.
+            "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+            "r2k3r/8/8/8/8/8/8/R3K2R w KQk - 0 1",
+            // En-passant squares no pawn can just have skipped.
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq d3 0 1",
+            // Clocks out of range.
+            "4k3/8/8/8/8/8/8/4K3 w - - 151 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 0",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 10001",
+        ]
+        .map(String::from),
+    );
+    let mut rejected = 0;
+    for fen in &fens {
+        let (board, side, castling, en_passant, halfmove, fullmove) = parts(fen);
+        let built = Position::from_parts(board, side, castling, en_passant, halfmove, fullmove);
+        assert_eq!(built, Position::from_fen(fen), "{fen}");
+        rejected += usize::from(built.is_err());
+    }
+    assert_eq!(rejected, 12);
+}
+
+#[test]
+fn changed_clocks_are_checked_as_a_fen_s_are() {
+    let start = parse(STARTPOS);
+    let later = start.with_clocks(150, 10_000).expect("the largest clocks");
+    assert_eq!(
+        later.to_fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 150 10000"
+    );
+    assert_eq!(later.board(), start.board());
+    for (halfmove, fullmove) in [(151, 1), (0, 0), (0, 10_001)] {
+        let text = format!("{halfmove} {fullmove}");
+        let fen = STARTPOS.replace("0 1", &text);
+        assert_eq!(
+            start
+                .with_clocks(halfmove, fullmove)
+                .map_err(|e| e.to_string()),
+            Position::from_fen(&fen).map_err(|e| e.to_string()),
+            "{fen}"
+        );
+    }
 }

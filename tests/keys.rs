@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
+use ccr::ccr::CastlingRights;
 use ccr::ccr::keys::RotationKey;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::{Colour, Move, MoveKind, PieceCode, Position};
@@ -114,10 +115,10 @@ struct Coverage {
 
 impl Coverage {
     fn count(&mut self, pos: &Position, mv: Move, after: &Position) {
-        let piece = pos.board.get(mv.from());
+        let piece = pos.board().get(mv.from());
         self.moves += 1;
         self.captures += usize::from(
-            pos.board.get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant,
+            pos.board().get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant,
         );
         self.pawn_moves += usize::from(piece.piece_type() == PieceCode::PAWN);
         self.castles += usize::from(mv.kind() == MoveKind::Castle);
@@ -130,7 +131,7 @@ impl Coverage {
                 self.double_push_unkeyed += 1;
             }
         }
-        self.rights_lost += usize::from(pos.castling != after.castling);
+        self.rights_lost += usize::from(pos.castling() != after.castling());
     }
 
     fn all_seen(&self) -> bool {
@@ -302,7 +303,7 @@ fn play_game(start: &'static str, seed: u64, games: &mut Games, coverage: &mut C
             let (after, _, _) = check_step(&pos, keys.rotation, keys.zobrist, mv, &context);
             coverage.count(&pos, mv, &after);
         }
-        if legal.is_empty() || pos.halfmove_clock >= 100 || moves.len() == MAX_PLIES {
+        if legal.is_empty() || pos.halfmove_clock() >= 100 || moves.len() == MAX_PLIES {
             break;
         }
 
@@ -627,8 +628,8 @@ fn transpositions_key_alike() {
             pb.to_fen()
         );
         assert_eq!(
-            (pa.board, pa.side, pa.castling),
-            (pb.board, pb.side, pb.castling),
+            (pa.board(), pa.side(), pa.castling()),
+            (pb.board(), pb.side(), pb.castling()),
             "not a transposition{context}"
         );
         assert_eq!(
@@ -638,7 +639,8 @@ fn transpositions_key_alike() {
         assert_eq!(ka.rotation, kb.rotation, "rotation keys differ{context}");
         assert_eq!(ka.zobrist, kb.zobrist, "Zobrist keys differ{context}");
         assert_eq!(
-            (pa.halfmove_clock, pa.fullmove_number) != (pb.halfmove_clock, pb.fullmove_number),
+            (pa.halfmove_clock(), pa.fullmove_number())
+                != (pb.halfmove_clock(), pb.fullmove_number()),
             clocks_differ,
             "{context}"
         );
@@ -696,15 +698,17 @@ fn keys_ignore_the_clocks_and_see_side_castling_and_legal_en_passant() {
                 other.to_fen()
             )
         };
-        let mut clocks = *pos;
-        clocks.halfmove_clock = (rng.next_u32() % 100) as u16;
-        clocks.fullmove_number = 1 + (rng.next_u32() % 500) as u16;
+        let clocks = pos
+            .with_clocks(
+                (rng.next_u32() % 100) as u16,
+                1 + (rng.next_u32() % 500) as u16,
+            )
+            .expect("clocks in range");
         assert_eq!(both(&clocks), keys, "{}", fail("the clocks count", &clocks));
 
-        let mut no_ep = *pos;
-        no_ep.en_passant = None;
-        let mut flipped = no_ep;
-        flipped.side = pos.side.flip();
+        let no_ep = pos.without_en_passant();
+        // The null move: the side flips and the en-passant square lapses.
+        let (flipped, _) = pos.make_null_keyed(pos.key());
         let [a, b] = both(&no_ep);
         let [c, d] = both(&flipped);
         assert!(
@@ -714,7 +718,7 @@ fn keys_ignore_the_clocks_and_see_side_castling_and_legal_en_passant() {
         );
         counts[0] += 1;
 
-        if pos.en_passant.is_some() {
+        if pos.en_passant().is_some() {
             let cleared = both(&no_ep);
             if pos.keyed_en_passant().is_some() {
                 assert!(
@@ -734,20 +738,25 @@ fn keys_ignore_the_clocks_and_see_side_castling_and_legal_en_passant() {
             }
         }
 
-        for right in [1, 2, 4, 8] {
-            if pos.castling.0 & right != 0 {
-                let mut lost = *pos;
-                lost.castling.0 &= !right;
+        for right in CastlingRights::EACH {
+            if pos.castling().contains(right) {
+                let lost = pos.without_castling(right);
                 let lost_keys = both(&lost);
                 assert!(
                     lost_keys[0] != keys[0] && lost_keys[1] != keys[1],
                     "{}",
-                    fail(&format!("castling right {right} does not count"), &lost)
+                    fail(
+                        &format!(
+                            "castling right {} does not count",
+                            right.fen_char().unwrap_or('?')
+                        ),
+                        &lost
+                    )
                 );
                 counts[3] += 1;
             }
         }
-        counts[4] += usize::from(pos.side == Colour::Black);
+        counts[4] += usize::from(pos.side() == Colour::Black);
     }
     println!(
         "side flips {}, legal e.p. squares {}, unusable e.p. squares {}, castling rights \

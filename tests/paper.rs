@@ -7,7 +7,7 @@ const FIGURE_1: &str = "4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1";
 
 #[test]
 fn figure_1_rank_words() {
-    let board = Position::from_fen(FIGURE_1).unwrap().board;
+    let board = *Position::from_fen(FIGURE_1).unwrap().board();
     assert_eq!(
         board.0,
         [
@@ -27,7 +27,7 @@ fn figure_1_rank_words() {
 
 #[test]
 fn figure_2_knight_tests_by_mask_shifts() {
-    let board = Position::from_fen(FIGURE_1).unwrap().board;
+    let board = *Position::from_fen(FIGURE_1).unwrap().board();
     let g4 = Square::parse("g4").unwrap();
     // "For white knight, displacement is +16 and a value is 00000020h … The rank mask is 000000F0h."
     assert_eq!(
@@ -247,12 +247,12 @@ fn assert_table(block: &AttackBlock, base: usize, expected: &[u32; 8], name: &st
 }
 
 fn figure_3_block() -> AttackBlock {
-    AttackBlock::new(&Position::from_fen(FIGURE_3).unwrap().board)
+    AttackBlock::new(Position::from_fen(FIGURE_3).unwrap().board())
 }
 
 #[test]
 fn figure_3_table_4_is_the_board() {
-    let board = Position::from_fen(FIGURE_3).unwrap().board;
+    let board = *Position::from_fen(FIGURE_3).unwrap().board();
     assert_eq!(board.0, TABLE_4);
     assert_table(&AttackBlock::new(&board), 0, &TABLE_4, "C.C.R.");
 }
@@ -348,7 +348,7 @@ const FIGURE_1_BLACK_ATTACKS: [u32; 8] = [0x0001_0100, 0x0001_1100, 0, 0, 0, 0, 
 
 #[test]
 fn figure_1_attack_tables() {
-    let block = AttackBlock::new(&Position::from_fen(FIGURE_1).unwrap().board);
+    let block = AttackBlock::new(Position::from_fen(FIGURE_1).unwrap().board());
     assert_table(&block, 32, &FIGURE_1_WHITE_ATTACKS, "WHITE_ATTACKS");
     assert_table(&block, 64, &FIGURE_1_BLACK_ATTACKS, "BLACK_ATTACKS");
     // Neither king is in check.

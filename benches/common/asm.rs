@@ -121,7 +121,8 @@ pub fn boards() -> Vec<Ccr> {
         .map(|s| {
             Position::from_fen(s.fen)
                 .expect("ccr parses the standard FEN")
-                .board
+                .board()
+                .to_owned()
         })
         .collect()
 }
@@ -228,7 +229,7 @@ pub fn check(boards: &[Ccr]) {
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1",
     ] {
         let pos = Position::from_fen(fen).expect("a valid FEN");
-        assert_eq!(board_key(&pos.board), pos.key());
-        assert_eq!(portable::board_key(&pos.board), pos.key());
+        assert_eq!(board_key(pos.board()), pos.key());
+        assert_eq!(portable::board_key(pos.board()), pos.key());
     }
 }

@@ -369,9 +369,9 @@ pub mod keys {
     #[inline(always)]
     fn identity(pos: &Position) -> Identity {
         Identity::new(
-            pos.board.0,
-            pos.side == Colour::Black,
-            pos.castling.0,
+            pos.board().0,
+            pos.side() == Colour::Black,
+            pos.castling().bits(),
             pos.keyed_en_passant().map(|sq| sq.file()),
         )
     }

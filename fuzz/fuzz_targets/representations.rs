@@ -70,10 +70,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let fen = pos.to_fen();
-    let boards = portable(&pos.board);
+    let boards = portable(pos.board());
     for way in convert::available() {
         assert_eq!(
-            convert::function(way)(&pos.board),
+            convert::function(way)(pos.board()),
             boards,
             "{}: {fen}",
             convert::name(way)
@@ -85,22 +85,22 @@ fuzz_target!(|data: &[u8]| {
     #[cfg(all(target_os = "linux", any(target_arch = "x86", target_arch = "x86_64")))]
     {
         assert_eq!(
-            ccr::arch::asm::convert(&pos.board),
+            ccr::arch::asm::convert(pos.board()),
             boards,
             "asm conversion: {fen}"
         );
         for by in [Colour::White, Colour::Black] {
             assert_eq!(
-                ccr::arch::asm::attacks_of(&pos.board, by),
-                attacks_of(&pos.board, by),
+                ccr::arch::asm::attacks_of(pos.board(), by),
+                attacks_of(pos.board(), by),
                 "asm attacks {by:?}: {fen}"
             );
         }
     }
     for by in [Colour::White, Colour::Black] {
         assert_eq!(
-            ccr::arch::attacks::attacks_of(&pos.board, by, attacks_of),
-            attacks_of(&pos.board, by),
+            ccr::arch::attacks::attacks_of(pos.board(), by, attacks_of),
+            attacks_of(pos.board(), by),
             "simd attacks {by:?}: {fen}"
         );
     }

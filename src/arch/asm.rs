@@ -210,7 +210,7 @@ mod tests {
         let positions = positions();
         assert!(positions.len() > 20_000, "{}", positions.len());
         for pos in &positions {
-            check_board(&pos.board);
+            check_board(pos.board());
         }
     }
 

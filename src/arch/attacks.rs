@@ -77,7 +77,7 @@ mod tests {
             for _game in 0..40 {
                 let mut pos = Position::from_fen(start).unwrap();
                 for _ply in 0..120 {
-                    boards.push(pos.board);
+                    boards.push(*pos.board());
                     let moves = pos.legal_moves();
                     if moves.is_empty() {
                         break;

@@ -208,7 +208,7 @@ mod tests {
     /// Every square's bit is in exactly the board of its code.
     fn check(board: &Ccr, boards: &PieceBoards) {
         for i in 0..64 {
-            let code = board.get(Square::new(i as u8)).0 as usize;
+            let code = board.get(Square::new(i as u8)).code() as usize;
             for (c, b) in boards.iter().enumerate() {
                 assert_eq!(
                     b >> i & 1 == 1,
@@ -222,12 +222,12 @@ mod tests {
     #[test]
     fn figure_1_and_every_implementation() {
         let pos = Position::from_fen("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1").unwrap();
-        let boards = portable(&pos.board);
-        check(&pos.board, &boards);
+        let boards = portable(pos.board());
+        check(pos.board(), &boards);
         // The knight on g4 is word 4, nibble 1: bit 33.
         assert_eq!(boards[2], 1 << 33);
         for way in tested("convert::figure_1_and_every_implementation") {
-            assert_eq!(function(way)(&pos.board), boards, "{way:?}");
+            assert_eq!(function(way)(pos.board()), boards, "{way:?}");
         }
     }
 

@@ -39,15 +39,15 @@ impl<K: Kernel> Representation for Hybrid<K> {
     #[inline]
     fn generate_legal(&self, list: &mut MoveList) {
         let pos = &self.0;
-        let boards = K::convert(&pos.board);
-        movegen::generate_legal(&boards, pos.side, pos.castling, pos.en_passant, list);
+        let boards = K::convert(pos.board());
+        movegen::generate_legal(&boards, pos.side(), pos.castling(), pos.en_passant(), list);
     }
 
     #[inline]
     fn generate_captures(&self, list: &mut MoveList) {
         let pos = &self.0;
-        let boards = K::convert(&pos.board);
-        movegen::generate_captures(&boards, pos.side, pos.en_passant, list);
+        let boards = K::convert(pos.board());
+        movegen::generate_captures(&boards, pos.side(), pos.en_passant(), list);
     }
 
     #[inline]
@@ -58,7 +58,7 @@ impl<K: Kernel> Representation for Hybrid<K> {
     /// On the conversion too, so that the hybrid measures the bitboard path throughout.
     #[inline]
     fn in_check(&self) -> bool {
-        let boards = K::convert(&self.0.board);
-        movegen::in_check(&boards, self.0.side)
+        let boards = K::convert(self.0.board());
+        movegen::in_check(&boards, self.0.side())
     }
 }

@@ -88,15 +88,15 @@ impl PieceSets for Bitboards {
 impl Bitboards {
     /// The same position, converted from the C.C.R.
     pub fn from_position(pos: &Position) -> Bitboards {
-        let boards = to_bitboards(&pos.board);
+        let boards = to_bitboards(pos.board());
         Bitboards {
             colours: [boards.colour(0), boards.colour(8)],
             types: std::array::from_fn(|t| boards[1 + t] | boards[9 + t]),
-            side: pos.side,
-            castling: pos.castling,
-            en_passant: pos.en_passant,
-            halfmove_clock: pos.halfmove_clock,
-            fullmove_number: pos.fullmove_number,
+            side: pos.side(),
+            castling: pos.castling(),
+            en_passant: pos.en_passant(),
+            halfmove_clock: pos.halfmove_clock(),
+            fullmove_number: pos.fullmove_number(),
         }
     }
 
@@ -114,28 +114,15 @@ impl Bitboards {
 
     /// The same position as a C.C.R. [`Position`].
     pub fn to_position(&self) -> Position {
-        let mut board = Ccr::default();
-        for (code, &pieces) in self.pieces().iter().enumerate().skip(1) {
-            let mut squares = pieces;
-            while squares != 0 {
-                board.set(
-                    Square::new(squares.trailing_zeros() as u8),
-                    PieceCode(code as u8),
-                );
-                squares &= squares - 1;
-            }
-        }
-        let king =
-            |base| Square::new(self.of(base, PieceCode::KING as usize).trailing_zeros() as u8 & 63);
-        Position {
-            board,
-            side: self.side,
-            castling: self.castling,
-            en_passant: self.en_passant,
-            halfmove_clock: self.halfmove_clock,
-            fullmove_number: self.fullmove_number,
-            kings: [king(0), king(8)],
-        }
+        Position::from_parts(
+            self.ccr(),
+            self.side,
+            self.castling,
+            self.en_passant,
+            self.halfmove_clock,
+            self.fullmove_number,
+        )
+        .expect("Bitboards are made from a valid position by legal moves")
     }
 
     /// The position after `mv`, which must be legal here.
@@ -188,7 +175,9 @@ impl Bitboards {
             colours,
             types,
             side: us.flip(),
-            castling: CastlingRights(self.castling.0 & CASTLING_KEPT[from] & CASTLING_KEPT[to]),
+            castling: self
+                .castling
+                .retain_bits(CASTLING_KEPT[from] & CASTLING_KEPT[to]),
             en_passant: match kind {
                 MoveKind::DoublePush => Some(Square::new(((from + to) / 2) as u8)),
                 _ => None,
@@ -236,42 +225,62 @@ impl Bitboards {
             + (queens >> i & 1) * 5
             + (kings >> i & 1) * 6;
         let black = (self.colours[Colour::Black as usize] >> i & 1) << 3;
-        PieceCode(if piece_type == 0 {
+        PieceCode::from_stored(if piece_type == 0 {
             0
         } else {
             (piece_type | black) as u8
         })
     }
 
-    /// Checks what the bitboards cache against each other ([`Bitboards::check_occupancy`])
-    /// and the conversion to the C.C.R. and back, which must give the same boards; then
-    /// [`Position::validate`] of [`Bitboards::to_position`].
+    /// The board as rank words.
+    fn ccr(&self) -> Ccr {
+        let mut board = Ccr::default();
+        for (code, &pieces) in self.pieces().iter().enumerate().skip(1) {
+            let mut squares = pieces;
+            while squares != 0 {
+                board.set(
+                    Square::new(squares.trailing_zeros() as u8),
+                    PieceCode::from_stored(code as u8),
+                );
+                squares &= squares - 1;
+            }
+        }
+        board
+    }
+
+    /// The state beside the boards, the kings found on them.
+    fn state(&self) -> State {
+        let king = |colour: Colour| {
+            let kings = self.types[PieceCode::KING as usize - 1] & self.colours[colour as usize];
+            Square::new(kings.trailing_zeros() as u8 & 63)
+        };
+        State {
+            side: self.side,
+            castling: self.castling.bits(),
+            en_passant: self.en_passant,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            kings: [king(Colour::White), king(Colour::Black)],
+        }
+    }
+
+    /// Checks what the bitboards cache against each other ([`Bitboards::check_occupancy`]),
+    /// every invariant of the position they hold, and the conversion to the C.C.R. and back,
+    /// which must give the same boards.
     pub fn validate(&self) -> Result<(), Invariant> {
         self.check_occupancy()?;
-        let position = self.to_position();
-        if Bitboards::from_position(&position) != *self {
+        validate::validate_board(&self.ccr(), &self.state())?;
+        if Bitboards::from_position(&self.to_position()) != *self {
             return Err(Invariant::Occupancy);
         }
-        position.validate()
+        Ok(())
     }
 
     /// Checks what `mv`, just played, could have broken: the boards against each other,
     /// then [`validate::check_move`] on the squares they give.
     fn check_move(&self, mv: Move) -> Result<(), Invariant> {
         self.check_occupancy()?;
-        let king = |colour: Colour| {
-            let kings = self.types[PieceCode::KING as usize - 1] & self.colours[colour as usize];
-            Square::new(kings.trailing_zeros() as u8 & 63)
-        };
-        let state = State {
-            side: self.side,
-            castling: self.castling.0,
-            en_passant: self.en_passant,
-            halfmove_clock: self.halfmove_clock,
-            fullmove_number: self.fullmove_number,
-            kings: [king(Colour::White), king(Colour::Black)],
-        };
-        validate::check_move(mv, &state, |sq| self.piece(sq))
+        validate::check_move(mv, &self.state(), |sq| self.piece(sq))
     }
 
     /// Plays `mv`, which must be legal here, in place.
@@ -447,11 +456,11 @@ mod tests {
                         &legal,
                         &captures,
                     );
-                    assert_eq!(native.pieces(), to_bitboards(&pos.board));
+                    assert_eq!(native.pieces(), to_bitboards(pos.board()));
                     for &mv in &legal {
                         let (after, expected) = (native.make(mv), pos.make(mv));
                         assert_eq!(after.to_position(), expected, "{mv} in {}", pos.to_fen());
-                        assert_eq!(after.pieces(), to_bitboards(&expected.board));
+                        assert_eq!(after.pieces(), to_bitboards(expected.board()));
                     }
                     positions += 1;
                     captures_seen += captures.len();

@@ -235,7 +235,7 @@ pub fn generate_captures<S: PieceSets>(
     list: &mut MoveList,
 ) {
     list.clear();
-    let none = CastlingRights(0);
+    let none = CastlingRights::NONE;
     match side {
         Colour::White => generate::<S, true, true>(pieces, none, en_passant, list),
         Colour::Black => generate::<S, false, true>(pieces, none, en_passant, list),
@@ -441,10 +441,10 @@ fn castle<const WHITE: bool>(
         (CastlingRights::BLACK_KING, CastlingRights::BLACK_QUEEN, 0)
     };
     let from = Square::new(king as u8);
-    if castling.has(king_side) && (occupied | danger) & KING_SIDE_EMPTY << base == 0 {
+    if castling.contains(king_side) && (occupied | danger) & KING_SIDE_EMPTY << base == 0 {
         list.push(Move::new(from, Square::new(base + 1), MoveKind::Castle));
     }
-    if castling.has(queen_side)
+    if castling.contains(queen_side)
         && occupied & QUEEN_SIDE_EMPTY << base == 0
         && danger & QUEEN_SIDE_SAFE << base == 0
     {

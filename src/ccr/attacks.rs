@@ -66,7 +66,7 @@ impl AttackClass {
 /// # use ccr::{AttackBlock, Position};
 /// // Figure 3 of the paper: the white pawn on d3 (rank 3: displacement +20, mask 000F0000h).
 /// let p = Position::from_fen("8/1k1r3b/4p3/2n5/8/3P4/1B2N1K1/7R w - - 0 1").unwrap();
-/// let block = AttackBlock::new(&p.board);
+/// let block = AttackBlock::new(p.board());
 /// // Black attacks it with a light piece and a rook: 0110b.
 /// assert_eq!(block.at(20 + 32 + 32) & 0x000F_0000, 0x0006_0000);
 /// ```

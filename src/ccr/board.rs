@@ -24,14 +24,14 @@ impl Ccr {
     /// The code on a square.
     #[inline]
     pub fn get(&self, sq: Square) -> PieceCode {
-        PieceCode(((self.0[sq.word()] >> sq.shift()) & 0xF) as u8)
+        PieceCode::from_nibble(self.0[sq.word()] >> sq.shift())
     }
 
     /// Puts a code on a square (the empty code clears it).
     #[inline]
     pub fn set(&mut self, sq: Square, code: PieceCode) {
         let w = &mut self.0[sq.word()];
-        *w = (*w & !sq.mask()) | ((code.0 as u32) << sq.shift());
+        *w = (*w & !sq.mask()) | ((code.code() as u32) << sq.shift());
     }
 
     /// The 32 bytes as four 64-bit words (two rank words each), without copying.
@@ -85,24 +85,86 @@ pub fn colour_nibbles(word: u32, colour: Colour) -> u32 {
     }
 }
 
-/// Castling rights as four bits.
+/// Castling rights as four bits, made only from the named rights (or four bits read back),
+/// so that no other value exists.
+///
+/// ```compile_fail
+/// // The bits are private: no set of rights above the four bits.
+/// let rights = ccr::ccr::CastlingRights(16);
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct CastlingRights(pub u8);
+pub struct CastlingRights(u8);
 
 impl CastlingRights {
+    /// No right at all.
+    pub const NONE: CastlingRights = CastlingRights(0);
     /// White may castle king side.
-    pub const WHITE_KING: u8 = 1;
+    pub const WHITE_KING: CastlingRights = CastlingRights(1);
     /// White may castle queen side.
-    pub const WHITE_QUEEN: u8 = 2;
+    pub const WHITE_QUEEN: CastlingRights = CastlingRights(2);
     /// Black may castle king side.
-    pub const BLACK_KING: u8 = 4;
+    pub const BLACK_KING: CastlingRights = CastlingRights(4);
     /// Black may castle queen side.
-    pub const BLACK_QUEEN: u8 = 8;
+    pub const BLACK_QUEEN: CastlingRights = CastlingRights(8);
+    /// Each right on its own, in FEN order (`K`, `Q`, `k`, `q`).
+    pub const EACH: [CastlingRights; 4] = [
+        Self::WHITE_KING,
+        Self::WHITE_QUEEN,
+        Self::BLACK_KING,
+        Self::BLACK_QUEEN,
+    ];
 
-    /// Whether all bits of `right` are held.
+    /// The rights as four bits (`1` `K`, `2` `Q`, `4` `k`, `8` `q`), as tables index them.
     #[inline]
-    pub const fn has(self, right: u8) -> bool {
-        self.0 & right == right
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The rights of the low four bits of `bits` (the higher bits are ignored).
+    #[inline]
+    pub const fn from_bits_truncate(bits: u8) -> CastlingRights {
+        CastlingRights(bits & 15)
+    }
+
+    /// Whether all of `rights` are held.
+    #[inline]
+    pub const fn contains(self, rights: CastlingRights) -> bool {
+        self.0 & rights.0 == rights.0
+    }
+
+    /// Whether no right is held.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// These rights and `rights`.
+    #[inline]
+    pub const fn with(self, rights: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 | rights.0)
+    }
+
+    /// These rights less `rights`.
+    #[inline]
+    pub const fn without(self, rights: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 & !rights.0)
+    }
+
+    /// The rights whose bits are set in `mask` (a move's table of rights kept).
+    #[inline]
+    pub const fn retain_bits(self, mask: u8) -> CastlingRights {
+        CastlingRights(self.0 & mask)
+    }
+
+    /// The FEN letter of a single right (`K`, `Q`, `k` or `q`), or `None` for any other set.
+    pub const fn fen_char(self) -> Option<char> {
+        match self.0 {
+            1 => Some('K'),
+            2 => Some('Q'),
+            4 => Some('k'),
+            8 => Some('q'),
+            _ => None,
+        }
     }
 }
 
@@ -121,30 +183,95 @@ pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
 /// The transposition key is not kept here:
 /// a search carries it beside the position and updates it with `make_keyed`, so that code
 /// that does not need a key (perft, the benchmarks) does not pay for one.
+///
+/// The fields belong to the C.C.R. core (`make`, the FEN parser, the keys): elsewhere a
+/// position is read through its accessors and comes from [`Position::from_fen`] or
+/// [`Position::from_parts`], which check it, or from one of those by legal moves and the
+/// small builders (`with_clocks`, `without_en_passant`, `without_castling`), so the cached
+/// king squares cannot go stale.
+///
+/// ```compile_fail
+/// let mut pos = ccr::ccr::Position::startpos();
+/// pos.side = ccr::types::Colour::Black; // the fields are private
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 #[repr(align(16))]
 pub struct Position {
     /// The rank words.
-    pub board: Ccr,
+    pub(in crate::ccr) board: Ccr,
     /// Whose turn it is.
-    pub side: Colour,
+    pub(in crate::ccr) side: Colour,
     /// Remaining castling rights.
-    pub castling: CastlingRights,
+    pub(in crate::ccr) castling: CastlingRights,
     /// The square a pawn skipped on the last move (as FEN records it), if any.
-    pub en_passant: Option<Square>,
+    pub(in crate::ccr) en_passant: Option<Square>,
     /// Plies since the last capture or pawn move.
-    pub halfmove_clock: u16,
+    pub(in crate::ccr) halfmove_clock: u16,
     /// The move number, starting at 1 and incremented after Black moves.
-    pub fullmove_number: u16,
+    pub(in crate::ccr) fullmove_number: u16,
     /// Each side's king square, indexed by [`Colour`]; kept so legality tests need no scan.
-    pub kings: [Square; 2],
+    pub(in crate::ccr) kings: [Square; 2],
 }
 
 impl Position {
+    /// The rank words.
+    #[inline]
+    pub fn board(&self) -> &Ccr {
+        &self.board
+    }
+
+    /// Whose turn it is.
+    #[inline]
+    pub fn side(&self) -> Colour {
+        self.side
+    }
+
+    /// The castling rights left.
+    #[inline]
+    pub fn castling(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The square a pawn skipped on the last move (as FEN records it), if any.
+    #[inline]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    /// The move number, starting at 1 and incremented after Black moves.
+    #[inline]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
     /// The king square of `colour`.
     #[inline]
     pub fn king(&self, colour: Colour) -> Square {
         self.kings[colour as usize]
+    }
+
+    /// The same position without its en-passant square (always still a valid position).
+    #[inline]
+    pub fn without_en_passant(&self) -> Position {
+        Position {
+            en_passant: None,
+            ..*self
+        }
+    }
+
+    /// The same position less the castling `rights` (always still a valid position).
+    #[inline]
+    pub fn without_castling(&self, rights: CastlingRights) -> Position {
+        Position {
+            castling: self.castling.without(rights),
+            ..*self
+        }
     }
 }
 
@@ -176,9 +303,9 @@ mod tests {
     fn get_and_set_address_one_nibble() {
         let mut b = Ccr::default();
         let e2 = Square::parse("e2").unwrap();
-        b.set(e2, PieceCode(6));
+        b.set(e2, PieceCode::new(Colour::White, PieceCode::KING));
         assert_eq!(b.0[6], 0x0000_6000);
-        assert_eq!(b.get(e2), PieceCode(6));
+        assert_eq!(b.get(e2), PieceCode::new(Colour::White, PieceCode::KING));
         b.set(e2, PieceCode::EMPTY);
         assert_eq!(b, Ccr::default());
         b.0[0] = 0x0123_4567;

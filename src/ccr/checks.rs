@@ -70,7 +70,7 @@ fn slides_along(code: u8, by: Colour, line_type: u8) -> bool {
 /// rank words (a yes/no test: which word a hit came from is lost).
 #[inline(always)]
 fn leaper_hits(board: &Ccr, word: usize, mask: u32, by: Colour) -> u32 {
-    let king = PieceCode::new(by, PieceCode::KING).0;
+    let king = PieceCode::new(by, PieceCode::KING).code();
     let mut hits = 0;
     for dw in [-2isize, -1, 0, 1, 2] {
         if let Some(&rank_word) = board.0.get(word.wrapping_add_signed(dw)) {
@@ -192,8 +192,8 @@ pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> Kin
 /// that attack that square.
 #[inline(always)]
 fn leapers_in_word(rank_word: u32, mask: u32, by: Colour, dw: isize) -> u32 {
-    let knight = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::KNIGHT).0);
-    let pawn = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::PAWN).0);
+    let knight = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::KNIGHT).code());
+    let pawn = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::PAWN).code());
     let pawn_word = if by == Colour::White { 1 } else { -1 };
     let knight_targets = match dw {
         -2 | 2 => sideways(mask, 1),

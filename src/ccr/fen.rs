@@ -139,7 +139,7 @@ impl Position {
     /// ```
     /// # use ccr::Position;
     /// let p = Position::from_fen("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1").unwrap();
-    /// assert_eq!(p.board.0, [0x0000E000, 0, 0, 0, 0x20, 0x1000, 0x40306000, 0]);
+    /// assert_eq!(p.board().0, [0x0000E000, 0, 0, 0, 0x20, 0x1000, 0x40306000, 0]);
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
@@ -152,24 +152,12 @@ impl Position {
             "b" => Colour::Black,
             other => return Err(FenError::BadSideToMove(other.to_string())),
         };
-        let kings = [
-            king_square(&board, Colour::White)?,
-            king_square(&board, Colour::Black)?,
-        ];
-        if let Some(sq) = back_rank_pawn(&board) {
-            return Err(FenError::PawnOnBackRank(sq));
-        }
-        for colour in [Colour::White, Colour::Black] {
-            if !material_is_possible(|sq| board.get(sq), colour) {
-                return Err(FenError::ImpossibleMaterial(colour));
-            }
-        }
+        let kings = check_men(&board)?;
         let castling = parse_castling(fields[2], &board)?;
         let en_passant = parse_en_passant(fields[3], &board, side)?;
-        let halfmove_clock = parse_clock(fields.get(4), "halfmove clock", 0..=MAX_HALFMOVE_CLOCK)?;
-        let fullmove_number =
-            parse_clock(fields.get(5), "fullmove number", 1..=MAX_FULLMOVE_NUMBER)?;
-        let position = Position {
+        let halfmove_clock = parse_clock(fields.get(4), HALFMOVE, 0..=MAX_HALFMOVE_CLOCK)?;
+        let fullmove_number = parse_clock(fields.get(5), FULLMOVE, 1..=MAX_FULLMOVE_NUMBER)?;
+        Position {
             board,
             side,
             castling,
@@ -177,11 +165,69 @@ impl Position {
             halfmove_clock,
             fullmove_number,
             kings,
-        };
-        if is_attacked(&position.board, position.king(side.flip()), side) {
+        }
+        .checked_for_check()
+    }
+
+    /// Builds a position from its parts, with the checks and errors of [`Position::from_fen`]
+    /// (a FEN of these parts is accepted exactly when this is), finding the kings itself.
+    ///
+    /// ```
+    /// # use ccr::ccr::Position;
+    /// let start = Position::startpos();
+    /// let same = Position::from_parts(*start.board(), start.side(), start.castling(), None, 0, 1);
+    /// assert_eq!(same, Ok(start));
+    /// ```
+    pub fn from_parts(
+        board: Ccr,
+        side: Colour,
+        castling: CastlingRights,
+        en_passant: Option<Square>,
+        halfmove_clock: u16,
+        fullmove_number: u16,
+    ) -> Result<Position, FenError> {
+        let kings = check_men(&board)?;
+        for right in CastlingRights::EACH {
+            if castling.contains(right) {
+                check_castling_right(right, &board)?;
+            }
+        }
+        if let Some(sq) = en_passant {
+            check_en_passant(sq, &board, side)?;
+        }
+        check_clocks(halfmove_clock, fullmove_number)?;
+        Position {
+            board,
+            side,
+            castling,
+            en_passant,
+            halfmove_clock,
+            fullmove_number,
+            kings,
+        }
+        .checked_for_check()
+    }
+
+    /// The same position with other clocks, checked as a FEN's clocks are.
+    pub fn with_clocks(
+        &self,
+        halfmove_clock: u16,
+        fullmove_number: u16,
+    ) -> Result<Position, FenError> {
+        check_clocks(halfmove_clock, fullmove_number)?;
+        Ok(Position {
+            halfmove_clock,
+            fullmove_number,
+            ..*self
+        })
+    }
+
+    /// The position, unless the side not to move is in check.
+    fn checked_for_check(self) -> Result<Position, FenError> {
+        if is_attacked(&self.board, self.king(self.side.flip()), self.side) {
             return Err(FenError::OpponentInCheck);
         }
-        Ok(position)
+        Ok(self)
     }
 
     /// Writes the position as a six-field FEN.
@@ -190,7 +236,7 @@ impl Position {
         for word in 0..8 {
             let mut empty = 0;
             for nibble in (0..8).rev() {
-                match PieceCode(((self.board.0[word] >> (4 * nibble)) & 0xF) as u8).fen_char() {
+                match PieceCode::from_nibble(self.board.0[word] >> (4 * nibble)).fen_char() {
                     Some(c) => {
                         if empty > 0 {
                             out.push(char::from(b'0' + empty));
@@ -213,12 +259,12 @@ impl Position {
         } else {
             " b "
         });
-        if self.castling.0 == 0 {
+        if self.castling.is_empty() {
             out.push('-');
         }
-        for (bit, c) in [(1, 'K'), (2, 'Q'), (4, 'k'), (8, 'q')] {
-            if self.castling.0 & bit != 0 {
-                out.push(c);
+        for right in CastlingRights::EACH {
+            if self.castling.contains(right) {
+                out.extend(right.fen_char());
             }
         }
         match self.en_passant {
@@ -269,6 +315,24 @@ fn parse_placement(text: &str) -> Result<Ccr, FenError> {
     Ok(board)
 }
 
+/// Checks the men on the board: one king a side, no pawn on a back rank, material a game
+/// can reach. Returns the king squares.
+fn check_men(board: &Ccr) -> Result<[Square; 2], FenError> {
+    let kings = [
+        king_square(board, Colour::White)?,
+        king_square(board, Colour::Black)?,
+    ];
+    if let Some(sq) = back_rank_pawn(board) {
+        return Err(FenError::PawnOnBackRank(sq));
+    }
+    for colour in [Colour::White, Colour::Black] {
+        if !material_is_possible(|sq| board.get(sq), colour) {
+            return Err(FenError::ImpossibleMaterial(colour));
+        }
+    }
+    Ok(kings)
+}
+
 /// The square of `colour`'s only king, as the shared check finds it.
 fn king_square(board: &Ccr, colour: Colour) -> Result<Square, FenError> {
     validate::king_square(board, colour).map_err(|count| FenError::KingCount { colour, count })
@@ -276,28 +340,37 @@ fn king_square(board: &Ccr, colour: Colour) -> Result<Square, FenError> {
 
 fn parse_castling(text: &str, board: &Ccr) -> Result<CastlingRights, FenError> {
     if text == "-" {
-        return Ok(CastlingRights(0));
+        return Ok(CastlingRights::NONE);
     }
     let bad = || FenError::BadCastlingField(text.to_string());
-    let mut rights = 0u8;
+    let mut rights = CastlingRights::NONE;
     for c in text.chars() {
         let right = CASTLING_HOMES
             .iter()
             .position(|&(_, letter, _, _)| letter == c)
+            .map(|index| CastlingRights::EACH[index])
             .ok_or_else(bad)?;
-        let bit = CASTLING_HOMES[right].0;
-        if rights & bit != 0 {
+        if rights.contains(right) {
             return Err(bad());
         }
-        if !castling_pieces_present(|sq| board.get(sq), right) {
-            return Err(FenError::CastlingWithoutPieces(c));
-        }
-        rights |= bit;
+        check_castling_right(right, board)?;
+        rights = rights.with(right);
     }
     if text.is_empty() {
         return Err(bad());
     }
-    Ok(CastlingRights(rights))
+    Ok(rights)
+}
+
+/// Checks that the king and rook of one castling right (one of [`CastlingRights::EACH`])
+/// stand on their home squares.
+fn check_castling_right(right: CastlingRights, board: &Ccr) -> Result<(), FenError> {
+    // A single right's one bit is its place in the table.
+    let index = right.bits().trailing_zeros() as usize & 3;
+    if !castling_pieces_present(|sq| board.get(sq), index) {
+        return Err(FenError::CastlingWithoutPieces(CASTLING_HOMES[index].1));
+    }
+    Ok(())
 }
 
 fn parse_en_passant(text: &str, board: &Ccr, side: Colour) -> Result<Option<Square>, FenError> {
@@ -305,12 +378,37 @@ fn parse_en_passant(text: &str, board: &Ccr, side: Colour) -> Result<Option<Squa
         return Ok(None);
     }
     let sq = Square::parse(text).ok_or_else(|| FenError::BadEnPassantField(text.to_string()))?;
+    check_en_passant(sq, board, side)?;
+    Ok(Some(sq))
+}
+
+/// Checks that a pawn of the side not to move can just have skipped `sq`.
+fn check_en_passant(sq: Square, board: &Ccr, side: Colour) -> Result<(), FenError> {
     let ok = en_passant_is_possible(|sq| board.get(sq), side, sq);
     if ok {
-        Ok(Some(sq))
+        Ok(())
     } else {
         Err(FenError::ImpossibleEnPassant(sq))
     }
+}
+
+const HALFMOVE: &str = "halfmove clock";
+const FULLMOVE: &str = "fullmove number";
+
+/// Checks both clocks against the ranges a FEN may give them.
+pub(crate) fn check_clocks(halfmove_clock: u16, fullmove_number: u16) -> Result<(), FenError> {
+    for (which, value, range) in [
+        (HALFMOVE, halfmove_clock, 0..=MAX_HALFMOVE_CLOCK),
+        (FULLMOVE, fullmove_number, 1..=MAX_FULLMOVE_NUMBER),
+    ] {
+        if !range.contains(&value) {
+            return Err(FenError::BadClock {
+                which,
+                text: value.to_string(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Parses an optional clock field; `range.start()` doubles as the value when it is missing.

@@ -81,7 +81,7 @@ pub struct RotationKey;
 /// The state part of a key: side, castling rights, en passant.
 #[inline(always)]
 fn state(pos: &Position) -> u64 {
-    let mut key = CASTLING_TERMS[pos.castling.0 as usize & 15];
+    let mut key = CASTLING_TERMS[pos.castling.bits() as usize & 15];
     if pos.side == Colour::Black {
         key ^= SIDE_TERM;
     }
@@ -159,8 +159,8 @@ impl Position {
                 ^ word_term(to_word, after.board.0[to_word]);
         }
         if self.castling != after.castling {
-            key ^= CASTLING_TERMS[self.castling.0 as usize & 15]
-                ^ CASTLING_TERMS[after.castling.0 as usize & 15];
+            key ^= CASTLING_TERMS[self.castling.bits() as usize & 15]
+                ^ CASTLING_TERMS[after.castling.bits() as usize & 15];
         }
         if let Some(sq) = self.keyed_en_passant() {
             key ^= EN_PASSANT_TERMS[sq.file() as usize];

@@ -58,8 +58,10 @@ impl Position {
         if piece_type == PieceCode::KING {
             self.kings[us as usize] = to;
         }
-        if self.castling.0 != 0 {
-            self.castling.0 &= CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()];
+        if !self.castling.is_empty() {
+            self.castling = self
+                .castling
+                .retain_bits(CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()]);
         }
         self.fullmove_number = (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER);
         self.side = us.flip();
@@ -129,14 +131,14 @@ impl Position {
             Colour::White => Square::from_file_rank(target.file(), target.rank() - 1),
             Colour::Black => Square::from_file_rank(target.file(), target.rank() + 1),
         };
-        let our_pawn = PieceCode::new(us, PieceCode::PAWN).0 as u32;
+        let our_pawn = PieceCode::new(us, PieceCode::PAWN).code() as u32;
         let word = self.board.0[pushed.word()];
         let mut capturers = nibbles_equal(word, our_pawn as u8) & sideways(pushed.mask(), 1);
         while capturers != 0 {
             let mask = 0xF << (capturers.trailing_zeros() & !3);
             let mut board = self.board;
             board.0[pushed.word()] &= !(mask | pushed.mask());
-            board.set(target, PieceCode(our_pawn as u8));
+            board.set(target, PieceCode::from_stored(our_pawn as u8));
             if !is_attacked(&board, self.king(us), us.flip()) {
                 return true;
             }

@@ -384,11 +384,11 @@ fn castling(g: &mut Gen, pos: &Position) {
     };
     let (occupied, attacked) = (g.occupied[word], g.king_danger(word));
     let king = pos.king(pos.side);
-    if pos.castling.has(king_side) && (occupied | attacked) & KING_SIDE_EMPTY == 0 {
+    if pos.castling.contains(king_side) && (occupied | attacked) & KING_SIDE_EMPTY == 0 {
         let to = Square::from_word_mask(word, 0x0000_00F0);
         g.list.push(Move::new(king, to, MoveKind::Castle));
     }
-    if pos.castling.has(queen_side)
+    if pos.castling.contains(queen_side)
         && occupied & QUEEN_SIDE_EMPTY == 0
         && attacked & QUEEN_SIDE_SAFE == 0
     {
@@ -519,14 +519,14 @@ impl Position {
             _ => (&Gen::WHITE_MOVES, &Gen::BLACK_MOVES),
         };
         if danger.checkers >= 2 {
-            let king = PieceCode::new(us, PieceCode::KING).0 as usize;
+            let king = PieceCode::new(us, PieceCode::KING).code() as usize;
             let table = if us == Colour::White { white } else { black };
             table[king](&mut g, king_sq.word(), king_sq.mask());
             return;
         }
         // The frame visits the pieces but the pawns and the pinned pieces; the free pawns
         // go together, the pinned pieces last.
-        let pawn_code = PieceCode::new(us, PieceCode::PAWN).0;
+        let pawn_code = PieceCode::new(us, PieceCode::PAWN).code();
         let (mut pawns, mut others) = ([0; 8], self.board);
         for ((p, o), &pins) in pawns.iter_mut().zip(&mut others.0).zip(&danger.pinned) {
             *p = nibbles_equal(*o, pawn_code) & !pins;

@@ -116,10 +116,10 @@ pub(crate) type CastlingHome = (u8, char, (u8, u8), (u8, u8));
 
 /// Each castling right's [`CastlingHome`], in the order of the bits.
 pub(crate) const CASTLING_HOMES: [CastlingHome; 4] = [
-    (CastlingRights::WHITE_KING, 'K', (4, 0), (7, 0)),
-    (CastlingRights::WHITE_QUEEN, 'Q', (4, 0), (0, 0)),
-    (CastlingRights::BLACK_KING, 'k', (4, 7), (7, 7)),
-    (CastlingRights::BLACK_QUEEN, 'q', (4, 7), (0, 7)),
+    (CastlingRights::WHITE_KING.bits(), 'K', (4, 0), (7, 0)),
+    (CastlingRights::WHITE_QUEEN.bits(), 'Q', (4, 0), (0, 0)),
+    (CastlingRights::BLACK_KING.bits(), 'k', (4, 7), (7, 7)),
+    (CastlingRights::BLACK_QUEEN.bits(), 'q', (4, 7), (0, 7)),
 ];
 
 /// For each square (C.C.R. index), the castling rights whose king or rook starts there.
@@ -223,7 +223,7 @@ pub(crate) struct State {
 
 /// Whether `code` is no piece (7, 8 and 15 are unused).
 fn is_bad_code(code: PieceCode) -> bool {
-    matches!(code.0, 7 | 8 | 15)
+    matches!(code.code(), 7 | 8 | 15)
 }
 
 /// Checks the castling rights against the board `piece` reads: no bits beyond the four
@@ -233,7 +233,7 @@ fn check_castling(castling: u8, piece: &impl Fn(Square) -> PieceCode) -> Result<
         return Err(Invariant::CastlingBits(castling));
     }
     for (right, &(bit, letter, _, _)) in CASTLING_HOMES.iter().enumerate() {
-        if CastlingRights(castling).has(bit) && !castling_pieces_present(piece, right) {
+        if castling & bit != 0 && !castling_pieces_present(piece, right) {
             return Err(Invariant::CastlingWithoutPieces(letter));
         }
     }
@@ -320,67 +320,70 @@ pub(crate) fn check_move(
     check_clocks(state)
 }
 
+/// Checks every invariant of a position given as its board and the state beside it, and
+/// returns the first that does not hold: [`Position::validate`], and the other
+/// representations' own, which keep the same state in their own fields.
+pub(crate) fn validate_board(board: &Ccr, state: &State) -> Result<(), Invariant> {
+    let piece = |sq| board.get(sq);
+    if let Some(sq) = (0..64).map(Square::new).find(|&sq| is_bad_code(piece(sq))) {
+        return Err(Invariant::BadCode(sq));
+    }
+    for colour in [Colour::White, Colour::Black] {
+        let king =
+            king_square(board, colour).map_err(|count| Invariant::KingCount { colour, count })?;
+        if state.kings[colour as usize] != king {
+            return Err(Invariant::KingSquare(colour));
+        }
+    }
+    if let Some(sq) = back_rank_pawn(board) {
+        return Err(Invariant::PawnOnBackRank(sq));
+    }
+    for colour in [Colour::White, Colour::Black] {
+        if !material_is_possible(piece, colour) {
+            return Err(Invariant::ImpossibleMaterial(colour));
+        }
+    }
+    check_castling(state.castling, &piece)?;
+    if let Some(sq) = state.en_passant
+        && !en_passant_is_possible(piece, state.side, sq)
+    {
+        return Err(Invariant::EnPassantSquare(sq));
+    }
+    check_clocks(state)?;
+    if is_attacked(board, state.kings[state.side.flip() as usize], state.side) {
+        return Err(Invariant::OpponentInCheck);
+    }
+    let block = AttackBlock::new(board);
+    let square_disagrees = |i| {
+        let sq = Square::new(i);
+        [Colour::White, Colour::Black]
+            .into_iter()
+            .any(|by| block.is_attacked(by, sq) != is_attacked(board, sq, by))
+    };
+    if block != AttackBlock::by_frame(board) || (0..64).any(square_disagrees) {
+        return Err(Invariant::AttackTables);
+    }
+    Ok(())
+}
+
 impl Position {
     /// Checks every invariant of the position against its board and returns the first
     /// that does not hold.
     ///
     /// ```
     /// # use ccr::ccr::{Position, validate::Invariant};
-    /// let mut p = Position::startpos();
+    /// let p = Position::startpos();
     /// assert_eq!(p.validate(), Ok(()));
-    /// p.halfmove_clock = 151;
-    /// assert_eq!(p.validate(), Err(Invariant::HalfmoveClock(151)));
     /// ```
     pub fn validate(&self) -> Result<(), Invariant> {
-        let board = &self.board;
-        let piece = |sq| board.get(sq);
-        if let Some(sq) = (0..64).map(Square::new).find(|&sq| is_bad_code(piece(sq))) {
-            return Err(Invariant::BadCode(sq));
-        }
-        for colour in [Colour::White, Colour::Black] {
-            let king = king_square(board, colour)
-                .map_err(|count| Invariant::KingCount { colour, count })?;
-            if self.king(colour) != king {
-                return Err(Invariant::KingSquare(colour));
-            }
-        }
-        if let Some(sq) = back_rank_pawn(board) {
-            return Err(Invariant::PawnOnBackRank(sq));
-        }
-        for colour in [Colour::White, Colour::Black] {
-            if !material_is_possible(piece, colour) {
-                return Err(Invariant::ImpossibleMaterial(colour));
-            }
-        }
-        check_castling(self.castling.0, &piece)?;
-        if let Some(sq) = self
-            .en_passant
-            .filter(|&sq| !en_passant_is_possible(piece, self.side, sq))
-        {
-            return Err(Invariant::EnPassantSquare(sq));
-        }
-        check_clocks(&self.state())?;
-        if is_attacked(board, self.king(self.side.flip()), self.side) {
-            return Err(Invariant::OpponentInCheck);
-        }
-        let block = AttackBlock::new(board);
-        let square_disagrees = |i| {
-            let sq = Square::new(i);
-            [Colour::White, Colour::Black]
-                .into_iter()
-                .any(|by| block.is_attacked(by, sq) != is_attacked(board, sq, by))
-        };
-        if block != AttackBlock::by_frame(board) || (0..64).any(square_disagrees) {
-            return Err(Invariant::AttackTables);
-        }
-        Ok(())
+        validate_board(&self.board, &self.state())
     }
 
     /// The state beside the board, for [`check_move`].
     pub(crate) fn state(&self) -> State {
         State {
             side: self.side,
-            castling: self.castling.0,
+            castling: self.castling.bits(),
             en_passant: self.en_passant,
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,
@@ -440,7 +443,7 @@ mod tests {
             (
                 CORNERS,
                 "b7a8q",
-                |p| p.castling.0 |= CastlingRights::BLACK_QUEEN,
+                |p| p.castling = p.castling.with(CastlingRights::BLACK_QUEEN),
                 Invariant::CastlingWithoutPieces('q'),
             ),
             // The promotion left the pawn.
@@ -457,7 +460,7 @@ mod tests {
             (
                 CORNERS,
                 "e1g1",
-                |p| p.board.set(sq("g1"), PieceCode(15)),
+                |p| p.board.set(sq("g1"), PieceCode::from_nibble(15)),
                 Invariant::BadCode(sq("g1")),
             ),
             // An en-passant square after a single push.
@@ -483,6 +486,171 @@ mod tests {
         assert_eq!(
             after(CORNERS, "a1a2", |p| p.board.set(sq("d4"), white_king)),
             Ok(())
+        );
+    }
+}
+
+/// One hand-broken position per invariant of a [`Position`], so that the checks are seen to
+/// fail (the fields are the core's own, so these live beside it). Castling bits beyond the
+/// four rights cannot be built: [`CastlingRights`] holds no other value.
+#[cfg(test)]
+mod broken_positions {
+    use super::*;
+    use crate::ccr::fen::STARTPOS;
+
+    fn square(name: &str) -> Square {
+        Square::parse(name).expect("a square name")
+    }
+
+    fn position(fen: &str) -> Position {
+        let pos = Position::from_fen(fen).expect("a valid FEN");
+        assert_eq!(pos.validate(), Ok(()), "{fen}");
+        pos
+    }
+
+    /// The position `fen` with `corrupt` applied, validated.
+    fn broken(fen: &str, corrupt: impl FnOnce(&mut Position)) -> Result<(), Invariant> {
+        let mut pos = position(fen);
+        corrupt(&mut pos);
+        pos.validate()
+    }
+
+    const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+
+    #[test]
+    fn codes_that_are_no_piece() {
+        for code in [7, 8, 15] {
+            assert_eq!(
+                broken(STARTPOS, |p| p
+                    .board
+                    .set(square("e4"), PieceCode::from_nibble(code))),
+                Err(Invariant::BadCode(square("e4"))),
+                "code {code}"
+            );
+        }
+    }
+
+    #[test]
+    fn king_count_and_cached_king_square() {
+        assert_eq!(
+            broken(STARTPOS, |p| p.board.set(square("e1"), PieceCode::EMPTY)),
+            Err(Invariant::KingCount {
+                colour: Colour::White,
+                count: 0
+            })
+        );
+        assert_eq!(
+            broken(STARTPOS, |p| p.board.set(
+                square("e5"),
+                PieceCode::new(Colour::Black, PieceCode::KING)
+            )),
+            Err(Invariant::KingCount {
+                colour: Colour::Black,
+                count: 2
+            })
+        );
+        assert_eq!(
+            broken(STARTPOS, |p| p.kings[Colour::Black as usize] = square("d8")),
+            Err(Invariant::KingSquare(Colour::Black))
+        );
+    }
+
+    #[test]
+    fn pawn_on_a_back_rank() {
+        assert_eq!(
+            broken("4k3/8/8/8/8/8/8/4K3 w - - 0 1", |p| p.board.set(
+                square("a1"),
+                PieceCode::new(Colour::Black, PieceCode::PAWN)
+            )),
+            Err(Invariant::PawnOnBackRank(square("a1")))
+        );
+    }
+
+    #[test]
+    fn material_no_game_reaches() {
+        assert_eq!(
+            broken(STARTPOS, |p| p.board.set(
+                square("e4"),
+                PieceCode::new(Colour::White, PieceCode::PAWN)
+            )),
+            Err(Invariant::ImpossibleMaterial(Colour::White))
+        );
+    }
+
+    #[test]
+    fn castling_rights_against_the_pieces() {
+        for (emptied, letter) in [("h1", 'K'), ("a1", 'Q'), ("h8", 'k'), ("a8", 'q')] {
+            assert_eq!(
+                broken(STARTPOS, |p| p.board.set(square(emptied), PieceCode::EMPTY)),
+                Err(Invariant::CastlingWithoutPieces(letter)),
+                "{emptied}"
+            );
+        }
+        // The king off its home square breaks both rights of its side; K is checked first.
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        assert_eq!(
+            broken(fen, |p| {
+                p.board.set(square("e1"), PieceCode::EMPTY);
+                p.board
+                    .set(square("f1"), PieceCode::new(Colour::White, PieceCode::KING));
+                p.kings[Colour::White as usize] = square("f1");
+            }),
+            Err(Invariant::CastlingWithoutPieces('K'))
+        );
+    }
+
+    #[test]
+    fn en_passant_square_that_no_push_made() {
+        // A file without the pushed pawn, the skipped square for the wrong side, the skipped
+        // square occupied, and the square the pawn came from occupied.
+        assert_eq!(
+            broken(AFTER_E4, |p| p.en_passant = Some(square("d3"))),
+            Err(Invariant::EnPassantSquare(square("d3")))
+        );
+        assert_eq!(
+            broken(AFTER_E4, |p| p.side = Colour::White),
+            Err(Invariant::EnPassantSquare(square("e3")))
+        );
+        assert_eq!(
+            broken(AFTER_E4, |p| {
+                p.board.set(square("g1"), PieceCode::EMPTY);
+                p.board.set(
+                    square("e3"),
+                    PieceCode::new(Colour::White, PieceCode::KNIGHT),
+                );
+            }),
+            Err(Invariant::EnPassantSquare(square("e3")))
+        );
+        assert_eq!(
+            broken(AFTER_E4, |p| {
+                p.board.set(square("d2"), PieceCode::EMPTY);
+                p.board
+                    .set(square("e2"), PieceCode::new(Colour::White, PieceCode::PAWN));
+            }),
+            Err(Invariant::EnPassantSquare(square("e3")))
+        );
+    }
+
+    #[test]
+    fn clocks_out_of_range() {
+        assert_eq!(
+            broken(STARTPOS, |p| p.halfmove_clock = 151),
+            Err(Invariant::HalfmoveClock(151))
+        );
+        assert_eq!(broken(STARTPOS, |p| p.halfmove_clock = 150), Ok(()));
+        for n in [0, 10_001] {
+            assert_eq!(
+                broken(STARTPOS, |p| p.fullmove_number = n),
+                Err(Invariant::FullmoveNumber(n))
+            );
+        }
+    }
+
+    #[test]
+    fn side_not_to_move_in_check() {
+        assert_eq!(
+            broken("4k3/8/8/8/8/8/8/4RK2 b - - 0 1", |p| p.side = Colour::White),
+            Err(Invariant::OpponentInCheck)
         );
     }
 }

@@ -14,9 +14,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use ccr::ccr::board::{CastlingRights, Ccr, occupied_nibbles};
+use ccr::ccr::fen::FenError;
 use ccr::ccr::keys::RotationKey;
 use ccr::ccr::{MoveList, Position};
-use ccr::types::{Colour, Move, PieceCode, Square};
+use ccr::types::{Colour, Move, Square};
 
 use super::{Failure, emit};
 
@@ -67,15 +68,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
 /// keys).
 pub(super) fn identity(pos: &Position) -> Identity {
     Identity::new(
-        pos.board.0,
-        pos.side == Colour::Black,
-        pos.castling.0,
+        pos.board().0,
+        pos.side() == Colour::Black,
+        pos.castling().bits(),
         pos.keyed_en_passant().map(|sq| sq.file()),
     )
 }
 
-/// A position with this identity (clocks zero and one), for showing a collision.
-fn position(id: &Identity) -> Position {
+/// A position with this identity (clocks zero and one), for showing a collision, or why the
+/// identity (read back from a bucket file) is no position.
+fn position(id: &Identity) -> Result<Position, FenError> {
     let board = Ccr(id.ranks());
     let side = if id.black_to_move() {
         Colour::Black
@@ -86,20 +88,19 @@ fn position(id: &Identity) -> Position {
         let rank = if side == Colour::White { 5 } else { 2 };
         Square::from_file_rank(file, rank)
     });
-    let king = |colour| {
-        board
-            .find(PieceCode::new(colour, PieceCode::KING))
-            .unwrap_or(Square::new(0))
-    };
-    Position {
+    Position::from_parts(
         board,
         side,
-        castling: CastlingRights(id.castling()),
+        CastlingRights::from_bits_truncate(id.castling()),
         en_passant,
-        halfmove_clock: 0,
-        fullmove_number: 1,
-        kings: [king(Colour::White), king(Colour::Black)],
-    }
+        0,
+        1,
+    )
+}
+
+/// The FEN of [`position`], or what keeps the identity from being a position.
+fn fen(id: &Identity) -> String {
+    position(id).map_or_else(|e| format!("(not a position: {e})"), |p| p.to_fen())
 }
 
 /// A position with both keys, its parent's keys and its source.
@@ -265,7 +266,7 @@ struct Games {
 
 /// Whether only the two kings are left.
 fn bare_kings(pos: &Position) -> bool {
-    pos.board
+    pos.board()
         .0
         .iter()
         .map(|&w| occupied_nibbles(w).count_ones())
@@ -293,7 +294,7 @@ impl Games {
     fn next(&mut self) -> Visit {
         if let Some(game) = &mut self.current {
             let pos = &game.pos;
-            if game.plies < MAX_GAME_PLIES && pos.halfmove_clock < 100 && !bare_kings(pos) {
+            if game.plies < MAX_GAME_PLIES && pos.halfmove_clock() < 100 && !bare_kings(pos) {
                 pos.generate_legal(&mut self.moves);
                 if !self.moves.is_empty() {
                     let mv = self.moves.as_slice()[pick(self.rng.next_u64(), self.moves.len())];
@@ -382,7 +383,7 @@ impl Engine for Generator {
     }
 
     fn describe(&self, id: &Identity) -> String {
-        position(id).to_fen()
+        fen(id)
     }
 
     fn tree_ply(&self) -> usize {
@@ -466,7 +467,7 @@ mod tests {
         let b = Position::from_fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 7 30")
             .unwrap();
         assert_eq!(identity(&a), identity(&b));
-        assert_eq!(position(&identity(&a)).to_fen(), a.to_fen());
+        assert_eq!(fen(&identity(&a)), a.to_fen());
         // An en-passant square with no legal capture is not part of the identity.
         let quiet =
             Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
@@ -475,6 +476,31 @@ mod tests {
             .unwrap();
         assert_eq!(identity(&quiet), identity(&none));
         assert_ne!(identity(&a).hash(), identity(&none).hash());
+    }
+
+    #[test]
+    fn an_identity_that_is_no_position_is_shown_as_such() {
+        // No kings at all (a corrupt bucket file), and the start position with rights it
+        // cannot have after its rooks left.
+        let empty = Identity {
+            board: [0; 4],
+            state: 0,
+        };
+        assert_eq!(
+            fen(&empty),
+            "(not a position: White has 0 kings instead of 1)"
+        );
+        let start = Position::startpos();
+        let mut rookless = identity(&start);
+        rookless.board =
+            *Position::from_fen("1nbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBN1 w - - 0 1")
+                .unwrap()
+                .board()
+                .as_u64s();
+        assert_eq!(
+            fen(&rookless),
+            "(not a position: castling right 'K' without king and rook on their home squares)"
+        );
     }
     #[test]
     fn sources_walk_the_trees_and_play_games() {

@@ -16,7 +16,7 @@ pub struct Args {
 /// Runs `ccr tables`: the board and both attack tables as hex rank words.
 pub fn tables(args: Args) -> Result<(), Failure> {
     let Args { fen } = args;
-    let block = AttackBlock::new(&position(&fen)?.board);
+    let block = AttackBlock::new(position(&fen)?.board());
     let mut out = String::new();
     for (name, part) in ["ccr", "white_attacks", "black_attacks"]
         .iter()
@@ -31,7 +31,7 @@ pub fn tables(args: Args) -> Result<(), Failure> {
 /// Runs `ccr bitboards`: the 16 bitboards converted from the C.C.R.
 pub fn bitboards(args: Args) -> Result<(), Failure> {
     let Args { fen } = args;
-    let boards = to_bitboards(&position(&fen)?.board);
+    let boards = to_bitboards(position(&fen)?.board());
     let out: String = boards
         .iter()
         .enumerate()

@@ -154,7 +154,7 @@ const PHASE: [i32; 8] = [0, 0, 1, 1, 2, 4, 0, 0];
 
 /// Evaluates `pos` from the side to move's point of view, in centipawns.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &AttackBlock::new(&pos.board))
+    evaluate_with(pos, &AttackBlock::new(pos.board()))
 }
 
 /// [`evaluate`] with the position's attack block already built (the search builds one per
@@ -162,7 +162,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 #[inline]
 pub fn evaluate_with(pos: &Position, block: &AttackBlock) -> i32 {
     let (white, NoTrace, _) = run(pos, block, NoTrace);
-    match pos.side {
+    match pos.side() {
         Colour::White => white,
         Colour::Black => -white,
     }
@@ -176,7 +176,7 @@ pub fn features(pos: &Position) -> Option<Features> {
         phase: 0,
         scale: FULL_SCALE,
     };
-    let (_, features, drawn) = run(pos, &AttackBlock::new(&pos.board), features);
+    let (_, features, drawn) = run(pos, &AttackBlock::new(pos.board()), features);
     (!drawn).then_some(features)
 }
 
@@ -403,7 +403,7 @@ fn king<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
 /// The pawn ranks of both colours, read off the rank words.
 fn pawn_ranks(pos: &Position) -> PawnRanks {
     let mut pawns = [[0u8; 8]; 2];
-    for (word, &rank_word) in pos.board.0.iter().enumerate() {
+    for (word, &rank_word) in pos.board().0.iter().enumerate() {
         for colour in [Colour::White, Colour::Black] {
             let code = colour.code_bit() | PieceCode::PAWN;
             let mut found = nibbles_equal(rank_word, code) & NIBBLE_LOW_BITS;
@@ -475,14 +475,14 @@ fn run<T: Trace>(pos: &Position, block: &AttackBlock, trace: T) -> (i32, T, bool
         score: S::default(),
         trace,
     };
-    frame::run(&pos.board, Pieces::All, &Eval::<T>::HANDLERS, &mut e);
+    frame::run(pos.board(), Pieces::All, &Eval::<T>::HANDLERS, &mut e);
     for colour in [Colour::White, Colour::Black] {
         if e.bishops[colour as usize] >= 2 {
             e.add(colour, param::BISHOP_PAIR, 1);
         }
     }
     table_terms(&mut e, pos);
-    e.add(pos.side, param::TEMPO, 1);
+    e.add(pos.side(), param::TEMPO, 1);
 
     // No pawns and at most a minor piece each: nobody can mate.
     let no_pawns = e.pawns.iter().flatten().all(|&r| r == 0);
@@ -565,7 +565,7 @@ mod tests {
         for fen in FENS {
             let pos = Position::from_fen(fen).unwrap();
             let white = weighted(&features(&pos).unwrap(), &WEIGHTS);
-            let ours = if pos.side == Colour::White {
+            let ours = if pos.side() == Colour::White {
                 white
             } else {
                 -white

@@ -422,10 +422,10 @@ impl<'a> Worker<'a> {
                 return alpha;
             }
         }
-        let block = AttackBlock::new(&pos.board);
-        let us = pos.side;
+        let block = AttackBlock::new(pos.board());
+        let us = pos.side();
         let in_check = block.in_check(us, pos.king(us));
-        if ply > 0 && pos.halfmove_clock >= 100 {
+        if ply > 0 && pos.halfmove_clock() >= 100 {
             // The fifty-move rule, unless the last move mated.
             let mated = in_check && pos.legal_moves().is_empty();
             return if mated { -MATE + ply as i32 } else { 0 };
@@ -479,7 +479,7 @@ impl<'a> Worker<'a> {
                     + depth / NMP_DEPTH_DIVISOR
                     + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 let (child, child_key) = pos.make_null_keyed(key);
-                self.history.push(child_key, child.halfmove_clock);
+                self.history.push(child_key, child.halfmove_clock());
                 let score = -self.negamax(
                     &child,
                     child_key,
@@ -543,7 +543,7 @@ impl<'a> Worker<'a> {
             if (late || futile) && !child.in_check() {
                 continue;
             }
-            self.history.push(child_key, child.halfmove_clock);
+            self.history.push(child_key, child.halfmove_clock());
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
@@ -650,8 +650,8 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let block = AttackBlock::new(&pos.board);
-        let us = pos.side;
+        let block = AttackBlock::new(pos.board());
+        let us = pos.side();
         let in_check = block.in_check(us, pos.king(us));
         if ply >= MAX_PLY - 1 {
             return if in_check {
@@ -779,7 +779,7 @@ impl<'a> Worker<'a> {
 
 /// Whether `colour` has a piece other than pawns and the king.
 fn has_pieces(pos: &Position, colour: Colour) -> bool {
-    pos.board.0.iter().any(|&word| {
+    pos.board().0.iter().any(|&word| {
         (PieceCode::KNIGHT..=PieceCode::QUEEN)
             .any(|t| nibbles_equal(word, colour.code_bit() | t) != 0)
     })
@@ -790,23 +790,23 @@ fn captured_value(pos: &Position, mv: Move) -> i32 {
     if mv.kind() == MoveKind::EnPassant {
         piece_value(PieceCode::PAWN)
     } else {
-        piece_value(pos.board.get(mv.to()).piece_type())
+        piece_value(pos.board().get(mv.to()).piece_type())
     }
 }
 
 /// Adds the quiet promotions to a queen (the captures generator leaves them out).
 fn add_quiet_queen_promotions(pos: &Position, list: &mut MoveList) {
-    let (word, pawn) = match pos.side {
+    let (word, pawn) = match pos.side() {
         Colour::White => (1, PieceCode::PAWN),
         Colour::Black => (6, 8 | PieceCode::PAWN),
     };
-    if nibbles_equal(pos.board.0[word], pawn) == 0 {
+    if nibbles_equal(pos.board().0[word], pawn) == 0 {
         return;
     }
     let mut all = MoveList::new();
     pos.generate_legal(&mut all);
     for &mv in all.as_slice() {
-        if mv.kind() == MoveKind::PromoteQueen && pos.board.get(mv.to()).0 == 0 {
+        if mv.kind() == MoveKind::PromoteQueen && pos.board().get(mv.to()).code() == 0 {
             list.push(mv);
         }
     }

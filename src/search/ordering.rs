@@ -62,13 +62,13 @@ impl MovePicker {
             len: list.len(),
             next: 0,
         };
-        let them = pos.side.flip();
+        let them = pos.side().flip();
         for (i, &mv) in list.as_slice().iter().enumerate() {
-            let victim = pos.board.get(mv.to());
-            let capture = victim.0 != 0 || mv.kind() == MoveKind::EnPassant;
+            let victim = pos.board().get(mv.to());
+            let capture = victim.code() != 0 || mv.kind() == MoveKind::EnPassant;
             let promotion = mv.promotion();
-            let attacker = pos.board.get(mv.from()).piece_type();
-            let victim_type = if capture && victim.0 == 0 {
+            let attacker = pos.board().get(mv.from()).piece_type();
+            let victim_type = if capture && victim.code() == 0 {
                 PieceCode::PAWN
             } else {
                 victim.piece_type()
@@ -136,7 +136,7 @@ mod tests {
     fn order(fen: &str, hash: Option<&str>) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap();
         let list = pos.legal_moves();
-        let block = AttackBlock::new(&pos.board);
+        let block = AttackBlock::new(pos.board());
         let hash = hash.map(|h| pos.parse_uci_move(h).unwrap());
         let mut picker = MovePicker::new(
             &pos,

@@ -14,10 +14,10 @@ fn search_after(fen: &str, moves: &[&str], limits: Limits) -> (Outcome, Vec<Info
     let control = Control::default();
     let mut root = Position::from_fen(fen).unwrap();
     let mut history = History::new();
-    history.push(root.key(), root.halfmove_clock);
+    history.push(root.key(), root.halfmove_clock());
     for text in moves {
         root = root.make(root.parse_uci_move(text).unwrap());
-        history.push(root.key(), root.halfmove_clock);
+        history.push(root.key(), root.halfmove_clock());
     }
     let search = Search {
         tt: &tt,

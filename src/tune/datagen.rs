@@ -48,7 +48,7 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
     let control = Control::default();
     let mut pos = Position::startpos();
     let mut history = History::new();
-    history.push(pos.key(), pos.halfmove_clock);
+    history.push(pos.key(), pos.halfmove_clock());
     // A random opening; start again if it ends the game or leaves no legal move.
     for _ in 0..config.random_plies {
         let moves = pos.legal_moves();
@@ -57,7 +57,7 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
         }
         let mv = moves.as_slice()[rng.next_u32() as usize % moves.len()];
         pos = pos.make(mv);
-        history.push(pos.key(), pos.halfmove_clock);
+        history.push(pos.key(), pos.halfmove_clock());
     }
     tt.clear();
     let mut quiet_positions = Vec::new();
@@ -66,7 +66,7 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
         if pos.legal_moves().is_empty() {
             break if !pos.in_check() {
                 0.5
-            } else if pos.side == crate::types::Colour::White {
+            } else if pos.side() == crate::types::Colour::White {
                 0.0
             } else {
                 1.0
@@ -91,7 +91,7 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
             break 0.5;
         };
         // Scores from White's side; a clear result for eight plies ends the game.
-        let white = if pos.side == crate::types::Colour::White {
+        let white = if pos.side() == crate::types::Colour::White {
             outcome.score
         } else {
             -outcome.score
@@ -105,14 +105,14 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
             decisive_plies = 0;
         }
         // Quiet: not in check, and the best move is not a capture or promotion.
-        let capture = pos.board.get(best.to()).0 != 0
+        let capture = pos.board().get(best.to()).code() != 0
             || best.kind() == crate::types::MoveKind::EnPassant
             || best.promotion().is_some();
         if !pos.in_check() && !capture {
             quiet_positions.push(pos.to_fen());
         }
         pos = pos.make(best);
-        history.push(pos.key(), pos.halfmove_clock);
+        history.push(pos.key(), pos.halfmove_clock());
     };
     let label = result_text(white_score);
     quiet_positions

@@ -51,7 +51,7 @@ pub fn load(text: &str, from_move: u16) -> Result<(Vec<Sample>, usize), String> 
                 _ => return None,
             };
             let pos = Position::from_fen(fen.trim()).ok()?;
-            if pos.fullmove_number < from_move {
+            if pos.fullmove_number() < from_move {
                 return None;
             }
             Some((eval::features(&pos)?, result))

@@ -143,10 +143,12 @@ mod tests {
                 let squares = list.as_slice();
                 assert_eq!(x.code(squares[0]).piece_type(), 6, "king first");
                 for &sq in squares {
-                    assert!(x.code(sq).0 != 0 && x.code(sq).colour() == colour);
+                    assert!(x.code(sq).code() != 0 && x.code(sq).colour() == colour);
                 }
                 let on_board = (0..128u8)
-                    .filter(|s| s & 0x88 == 0 && x.code(*s).0 != 0 && x.code(*s).colour() == colour)
+                    .filter(|s| {
+                        s & 0x88 == 0 && x.code(*s).code() != 0 && x.code(*s).colour() == colour
+                    })
                     .count();
                 assert_eq!(squares.len(), on_board);
             }

@@ -106,7 +106,7 @@ impl X88 {
     /// The piece code on an on-board 0x88 square.
     #[inline(always)]
     pub fn code(&self, sq: u8) -> PieceCode {
-        PieceCode(self.board[sq as usize & 0x77])
+        PieceCode::from_stored(self.board[sq as usize & 0x77])
     }
 
     /// The side to move.
@@ -168,7 +168,7 @@ impl X88 {
         let ours = |sq: u8| {
             sq & 0x88 == 0
                 && self.board[sq as usize] != 0
-                && PieceCode(self.board[sq as usize]).colour() == colour
+                && PieceCode::from_stored(self.board[sq as usize]).colour() == colour
         };
         let list = self.pieces(colour);
         let listed = list.as_slice();
@@ -221,7 +221,16 @@ impl X88 {
         if self.board[SIDE] > 1 {
             return Err(Invariant::PieceList(self.side()));
         }
-        self.to_position().validate()
+        validate::validate_board(&self.ccr(), &self.state())
+    }
+
+    /// The board as rank words.
+    fn ccr(&self) -> Ccr {
+        let mut board = Ccr::default();
+        for sq in (0..128u8).filter(|s| s & 0x88 == 0) {
+            board.set(SQUARE_OF[sq as usize], self.code(sq));
+        }
+        board
     }
 
     /// Checks what `mv`, just played, could have broken: each square the move touched is
@@ -304,42 +313,35 @@ impl Representation for X88 {
 
     fn from_position(pos: &Position) -> Self {
         let mut x = X88 { board: [0; 128] };
-        x.board[SIDE] = pos.side as u8;
-        x.board[CASTLING] = pos.castling.0;
-        x.board[EP] = pos.en_passant.map_or(NO_EP, |s| X88_OF[s.index()]);
-        x.board[HALFMOVE] = pos.halfmove_clock.min(MAX_HALFMOVE_CLOCK) as u8;
-        x.board[FULLMOVE..FULLMOVE + 2].copy_from_slice(&pos.fullmove_number.to_le_bytes());
+        x.board[SIDE] = pos.side() as u8;
+        x.board[CASTLING] = pos.castling().bits();
+        x.board[EP] = pos.en_passant().map_or(NO_EP, |s| X88_OF[s.index()]);
+        x.board[HALFMOVE] = pos.halfmove_clock().min(MAX_HALFMOVE_CLOCK) as u8;
+        x.board[FULLMOVE..FULLMOVE + 2].copy_from_slice(&pos.fullmove_number().to_le_bytes());
         for colour in [Colour::White, Colour::Black] {
             let king = pos.king(colour);
-            x.put(colour, X88_OF[king.index()], pos.board.get(king).0);
+            x.put(colour, X88_OF[king.index()], pos.board().get(king).code());
         }
         for i in 0..64 {
             let s = Square::new(i);
-            let code = pos.board.get(s);
+            let code = pos.board().get(s);
             if code != PieceCode::EMPTY && code.piece_type() != PieceCode::KING {
-                x.put(code.colour(), X88_OF[s.index()], code.0);
+                x.put(code.colour(), X88_OF[s.index()], code.code());
             }
         }
         x
     }
 
     fn to_position(&self) -> Position {
-        let mut board = Ccr::default();
-        for sq in (0..128u8).filter(|s| s & 0x88 == 0) {
-            board.set(SQUARE_OF[sq as usize], self.code(sq));
-        }
-        Position {
-            board,
-            side: self.side(),
-            castling: CastlingRights(self.castling()),
-            en_passant: (self.ep() != NO_EP).then(|| SQUARE_OF[self.ep() as usize & 0x7F]),
-            halfmove_clock: self.halfmove_clock(),
-            fullmove_number: self.fullmove_number(),
-            kings: [
-                SQUARE_OF[self.king(Colour::White) as usize & 0x7F],
-                SQUARE_OF[self.king(Colour::Black) as usize & 0x7F],
-            ],
-        }
+        Position::from_parts(
+            self.ccr(),
+            self.side(),
+            CastlingRights::from_bits_truncate(self.castling()),
+            (self.ep() != NO_EP).then(|| SQUARE_OF[self.ep() as usize & 0x7F]),
+            self.halfmove_clock(),
+            self.fullmove_number(),
+        )
+        .expect("an X88 is made from a valid position by legal moves")
     }
 
     #[inline]
@@ -379,8 +381,8 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             let x = X88::from_position(&pos);
             assert_eq!(x.to_position(), pos, "{fen}");
-            assert_eq!(x.code(x.king(Colour::White)).0, 6);
-            assert_eq!(x.code(x.king(Colour::Black)).0, 14);
+            assert_eq!(x.code(x.king(Colour::White)).code(), 6);
+            assert_eq!(x.code(x.king(Colour::Black)).code(), 14);
         }
         assert_eq!(X88::size_in_bytes(), 128);
     }
@@ -392,7 +394,7 @@ mod tests {
         // A white knight on e4 that no list holds; Black's count one short; a list slot
         // repeating another; the king not first.
         let mut x = good;
-        x.board[0x34] = PieceCode::new(Colour::White, PieceCode::KNIGHT).0;
+        x.board[0x34] = PieceCode::new(Colour::White, PieceCode::KNIGHT).code();
         assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::White)));
         let mut x = good;
         x.board[COUNTS + 1] -= 1;
@@ -427,8 +429,12 @@ mod tests {
         assert_eq!(x.check_move(mv), Err(Invariant::PieceList(Colour::White)));
         // The squares' own invariants come after the lists.
         let mut x = good;
-        x.board[CASTLING] = CastlingRights::WHITE_QUEEN;
+        x.board[CASTLING] = CastlingRights::WHITE_QUEEN.bits();
         assert_eq!(x.check_move(mv), Err(Invariant::CastlingWithoutPieces('Q')));
+        // A byte holds more than the four rights' bits.
+        let mut x = good;
+        x.board[CASTLING] = 0x1F;
+        assert_eq!(x.check_move(mv), Err(Invariant::CastlingBits(0x1F)));
     }
 
     #[test]

@@ -415,14 +415,14 @@ impl X88 {
     fn castle_moves<const WHITE: bool>(&self, theirs: &[u8], list: &mut MoveList) {
         let (king_side, queen_side, e) = if WHITE {
             (
-                CastlingRights::WHITE_KING,
-                CastlingRights::WHITE_QUEEN,
+                CastlingRights::WHITE_KING.bits(),
+                CastlingRights::WHITE_QUEEN.bits(),
                 0x04u8,
             )
         } else {
             (
-                CastlingRights::BLACK_KING,
-                CastlingRights::BLACK_QUEEN,
+                CastlingRights::BLACK_KING.bits(),
+                CastlingRights::BLACK_QUEEN.bits(),
                 0x74u8,
             )
         };

@@ -133,9 +133,9 @@ pub mod games {
     /// until the fifty-move rule.
     pub fn choose_move(pos: &Position, moves: &[Move], rng: &mut Xoshiro256PlusPlus) -> Move {
         let weight = |mv: Move| -> u64 {
-            let pawn = pos.board.get(mv.from()).piece_type() == PieceCode::PAWN;
+            let pawn = pos.board().get(mv.from()).piece_type() == PieceCode::PAWN;
             let capture =
-                pos.board.get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
+                pos.board().get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
             (if pawn { 4 } else { 1 }) * (if capture { 4 } else { 1 })
                 + u64::from(mv.kind() == MoveKind::Castle)
         };
@@ -163,9 +163,9 @@ pub mod zobrist {
     /// and the file of a legal en-passant capture.
     pub fn identity(pos: &Position) -> Identity {
         Identity::new(
-            pos.board.0,
-            pos.side == Colour::Black,
-            pos.castling.0,
+            pos.board().0,
+            pos.side() == Colour::Black,
+            pos.castling().bits(),
             pos.keyed_en_passant().map(|sq| sq.file()),
         )
     }
