@@ -4,9 +4,9 @@
 
 mod common;
 
-use ccr::ccr::{CastlingRights, Ccr, FenError, Position};
 use ccr::positions::STARTPOS;
 use ccr::types::{Colour, PieceCode, Square};
+use ccr::{CastlingRights, Ccr, FenError, Position};
 
 /// The FENs of the standard perft file, without their `;D…` annotations.
 fn epd_fens() -> Vec<String> {

@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
-use ccr::ccr::CastlingRights;
+use ccr::CastlingRights;
 use ccr::ccr::keys::RotationKey;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::{Colour, Move, MoveKind, PieceCode, Position};

@@ -6,12 +6,12 @@
 mod common;
 
 use ccr::bitboard::Bitboards;
-use ccr::ccr::{Invariant, Position};
 use ccr::moves::MoveList;
 use ccr::positions::{STANDARD, STARTPOS};
 use ccr::repr::Representation;
 use ccr::types::{Colour, Square};
 use ccr::x88::X88;
+use ccr::{Invariant, Position};
 
 /// The largest count walked per position. Every node is validated in full (the attack
 /// tables of both colours on every square among it), so a debug build walks less.

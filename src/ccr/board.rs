@@ -90,7 +90,7 @@ pub fn colour_nibbles(word: u32, colour: Colour) -> u32 {
 ///
 /// ```compile_fail
 /// // The bits are private: no set of rights above the four bits.
-/// let rights = ccr::ccr::CastlingRights(16);
+/// let rights = ccr::CastlingRights(16);
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct CastlingRights(u8);
@@ -191,7 +191,7 @@ pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
 /// king squares cannot go stale.
 ///
 /// ```compile_fail
-/// let mut pos = ccr::ccr::Position::startpos();
+/// let mut pos = ccr::Position::startpos();
 /// pos.side = ccr::types::Colour::Black; // the fields are private
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]

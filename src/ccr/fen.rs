@@ -173,7 +173,7 @@ impl Position {
     /// (a FEN of these parts is accepted exactly when this is), finding the kings itself.
     ///
     /// ```
-    /// # use ccr::ccr::Position;
+    /// # use ccr::Position;
     /// let start = Position::startpos();
     /// let same = Position::from_parts(*start.board(), start.side(), start.castling(), None, 0, 1);
     /// assert_eq!(same, Ok(start));

@@ -371,7 +371,7 @@ impl Position {
     /// that does not hold.
     ///
     /// ```
-    /// # use ccr::ccr::{Position, validate::Invariant};
+    /// # use ccr::{Invariant, Position};
     /// let p = Position::startpos();
     /// assert_eq!(p.validate(), Ok(()));
     /// ```

@@ -16,8 +16,8 @@ use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use ccr::ccr::board::{CastlingRights, Ccr, occupied_nibbles};
 use ccr::ccr::fen::FenError;
 use ccr::ccr::keys::RotationKey;
-use ccr::ccr::{MoveList, Position};
 use ccr::types::{Colour, Move, Square};
+use ccr::{MoveList, Position};
 
 use super::{Failure, emit};
 

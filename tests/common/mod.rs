@@ -155,7 +155,7 @@ pub mod games {
 /// The Zobrist baseline of the key statistics (`ccr_keystats::Zobrist`, which keys an
 /// engine-neutral identity) on the engine's positions.
 pub mod zobrist {
-    use ccr::ccr::Position;
+    use ccr::Position;
     use ccr::types::Colour;
     use ccr_keystats::{Identity, Zobrist};
 
