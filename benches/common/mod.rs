@@ -13,6 +13,10 @@
 #[cfg(ccr_asm)]
 pub mod asm;
 
+/// The Zobrist baseline's view of a position, shared with the binary.
+#[path = "../../src/cli/on_board.rs"]
+pub mod on_board;
+
 use std::hint::black_box;
 
 /// One line of `tests/data/standard-perft.epd`.
@@ -339,8 +343,8 @@ pub mod keys {
     use std::hint::black_box;
 
     use ccr::ccr::keys::RotationKey;
-    use ccr::{Colour, Move, Position};
-    use ccr_keystats::{Identity, Zobrist};
+    use ccr::{Move, Position};
+    use ccr_keystats::Zobrist;
 
     /// A way to key positions, from scratch and after a move from the key before it: what the
     /// workloads are generic over, so that the two keys run the same loops. The engine's
@@ -365,26 +369,17 @@ pub mod keys {
         }
     }
 
-    /// What the Zobrist baseline keys: the rank words and the keyed state.
-    #[inline(always)]
-    fn identity(pos: &Position) -> Identity {
-        Identity::new(
-            pos.board().0,
-            pos.side() == Colour::Black,
-            pos.castling().bits(),
-            pos.keyed_en_passant().map(|sq| sq.file()),
-        )
-    }
+    use super::on_board::OnBoard;
 
     impl KeyScheme for Zobrist {
         #[inline(always)]
         fn key(&self, pos: &Position) -> u64 {
-            Zobrist::key(self, &identity(pos))
+            Zobrist::key(self, &OnBoard(pos))
         }
 
         #[inline(always)]
         fn update(&self, key: u64, before: &Position, after: &Position) -> u64 {
-            Zobrist::update(self, key, &identity(before), &identity(after))
+            Zobrist::update(self, key, &OnBoard(before), &OnBoard(after))
         }
     }
 

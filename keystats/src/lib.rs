@@ -71,7 +71,7 @@ use sampling::Record;
 pub use sampling::{Engine, FROM_GAME, FROM_TREE, Identity, Visit};
 use signals::check_signal;
 pub use signals::{catch_signals, signal_name, stopped_by};
-pub use zobrist::Zobrist;
+pub use zobrist::{Keyed, Zobrist};
 
 /// The names of the two schemes, in the order of every `[_; 2]` in this crate.
 pub const SCHEMES: [&str; 2] = ["rotation", "zobrist"];

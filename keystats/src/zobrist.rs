@@ -1,8 +1,10 @@
 //! The Zobrist baseline the engine's key is measured against: one random number per (square,
 //! piece code), per castling right and per en-passant file, and one for the side to move,
-//! drawn from xoshiro256++ with a fixed seed. It keys an [`Identity`] (the engine-neutral
-//! description of a position), so any engine on rank words of 4-bit piece codes gets the same
-//! keys for the same positions.
+//! drawn from xoshiro256++ with a fixed seed. It keys anything [`Keyed`]: the crate's
+//! [`Identity`] (the engine-neutral description of a position), or an engine's own position
+//! type read in place, so the baseline's cost is that of its table lookups and not of
+//! building a description per call. Any engine on rank words of 4-bit piece codes gets the
+//! same keys for the same positions.
 //!
 //! The tables are drawn in this order, and the keys depend on it: for each square in rank-word
 //! order (index `8 * word + nibble`: word 0 is rank 8, nibble 0 is file h), one number for each
@@ -15,6 +17,37 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use crate::sampling::Identity;
+
+/// What a Zobrist key is a function of: the rank words and the keyed state.
+pub trait Keyed {
+    /// Rank word `index` (0 is rank 8).
+    fn rank_word(&self, index: usize) -> u32;
+    /// Whether Black is to move.
+    fn black_to_move(&self) -> bool;
+    /// The castling rights, four bits.
+    fn castling(&self) -> u8;
+    /// The file (0 = a) of the en-passant square, where a legal capture makes it part of the
+    /// key.
+    fn en_passant_file(&self) -> Option<u8>;
+}
+
+impl Keyed for Identity {
+    fn rank_word(&self, index: usize) -> u32 {
+        Identity::ranks(self)[index]
+    }
+
+    fn black_to_move(&self) -> bool {
+        Identity::black_to_move(self)
+    }
+
+    fn castling(&self) -> u8 {
+        Identity::castling(self)
+    }
+
+    fn en_passant_file(&self) -> Option<u8> {
+        Identity::en_passant_file(self)
+    }
+}
 
 /// The seed of the Zobrist tables.
 pub const ZOBRIST_SEED: u64 = 0x00CC_2012_0265_0284;
@@ -60,10 +93,10 @@ impl Zobrist {
     }
 
     /// The key of a position, computed from all of it.
-    pub fn key(&self, id: &Identity) -> u64 {
+    pub fn key<P: Keyed>(&self, id: &P) -> u64 {
         let mut key = self.state(id);
-        for (index, word) in id.ranks().into_iter().enumerate() {
-            key ^= self.word_numbers(index, word, u32::MAX);
+        for index in 0..8 {
+            key ^= self.word_numbers(index, id.rank_word(index), u32::MAX);
         }
         key
     }
@@ -71,9 +104,10 @@ impl Zobrist {
     /// The key of `after`, the position `before` (whose key is `key`) led to by one move,
     /// computed from what changed: the state numbers and the squares of the rank words that
     /// differ.
-    pub fn update(&self, key: u64, before: &Identity, after: &Identity) -> u64 {
+    pub fn update<P: Keyed>(&self, key: u64, before: &P, after: &P) -> u64 {
         let mut key = key ^ self.state(before) ^ self.state(after);
-        for (index, (old, new)) in before.ranks().into_iter().zip(after.ranks()).enumerate() {
+        for index in 0..8 {
+            let (old, new) = (before.rank_word(index), after.rank_word(index));
             let changed = old ^ new;
             if changed != 0 {
                 key ^=
@@ -85,7 +119,7 @@ impl Zobrist {
 
     /// The state part of a key: side to move, castling rights, en-passant file.
     #[inline(always)]
-    fn state(&self, id: &Identity) -> u64 {
+    fn state<P: Keyed>(&self, id: &P) -> u64 {
         let mut key = self.castling[usize::from(id.castling() & 15)];
         if id.black_to_move() {
             key ^= self.side;

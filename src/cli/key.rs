@@ -5,7 +5,7 @@ use std::io;
 use ccr::Position;
 use ccr_keystats::Zobrist;
 
-use super::keystats::identity;
+use super::on_board::OnBoard;
 use super::{Failure, emit};
 
 /// The arguments of `ccr key`.
@@ -33,7 +33,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let pos = Position::from_fen(line)
             .map_err(|e| Failure(format!("invalid FEN: line {}: {e}", number + 1)))?;
         let key = if zobrist {
-            Zobrist::get().key(&identity(&pos))
+            Zobrist::get().key(&OnBoard(&pos))
         } else {
             pos.key()
         };

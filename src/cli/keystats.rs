@@ -19,6 +19,7 @@ use ccr::ccr::keys::RotationKey;
 use ccr::types::{Colour, Move, Square};
 use ccr::{MoveList, Position};
 
+use super::on_board::OnBoard;
 use super::{Failure, emit};
 
 /// A game ends after this many plies at the latest.
@@ -113,7 +114,7 @@ struct Visit {
 }
 
 fn keys_of(pos: &Position) -> [u64; 2] {
-    [RotationKey.key(pos), Zobrist::get().key(&identity(pos))]
+    [RotationKey.key(pos), Zobrist::get().key(&OnBoard(pos))]
 }
 
 /// The child of `pos` by `mv` with both keys updated incrementally: the rotation key by the
@@ -121,7 +122,7 @@ fn keys_of(pos: &Position) -> [u64; 2] {
 #[inline]
 fn child(pos: &Position, keys: [u64; 2], mv: Move) -> (Position, [u64; 2]) {
     let (next, rotation) = pos.make_keyed(mv, keys[0]);
-    let zobrist = Zobrist::get().update(keys[1], &identity(pos), &identity(&next));
+    let zobrist = Zobrist::get().update(keys[1], &OnBoard(pos), &OnBoard(&next));
     (next, [rotation, zobrist])
 }
 
@@ -444,14 +445,14 @@ fn measure_costs(seed: u64, calls: u64) -> Result<Costs, String> {
         }),
         make_zobrist_update: ns_per_call(&samples, rounds, |s| {
             let next = s.pos.make(s.mv);
-            let key = zobrist.update(s.keys[1], &identity(&s.pos), &identity(&next));
+            let key = zobrist.update(s.keys[1], &OnBoard(&s.pos), &OnBoard(&next));
             black_box((next, key));
         }),
         rotation_scratch: ns_per_call(&samples, rounds, |s| {
             black_box(RotationKey.key(&s.pos));
         }),
         zobrist_scratch: ns_per_call(&samples, rounds, |s| {
-            black_box(zobrist.key(&identity(&s.pos)));
+            black_box(zobrist.key(&OnBoard(&s.pos)));
         }),
     })
 }

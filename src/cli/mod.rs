@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod key;
 pub mod keystats;
+pub mod on_board;
 pub mod perft;
 pub mod tables;
 pub mod tune;

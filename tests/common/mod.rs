@@ -7,6 +7,10 @@
 
 #![allow(dead_code)]
 
+/// The Zobrist baseline's view of a position, shared with the binary.
+#[path = "../../src/cli/on_board.rs"]
+pub mod on_board;
+
 /// The perft files: one position a line, `FEN ;D1 20 ;D2 400 … ;id name`, `#` comments.
 pub mod epd {
     /// One EPD line: the FEN, its id and the (depth, count) pairs.
@@ -152,31 +156,20 @@ pub mod games {
     }
 }
 
-/// The Zobrist baseline of the key statistics (`ccr_keystats::Zobrist`, which keys an
-/// engine-neutral identity) on the engine's positions.
+/// The Zobrist baseline of the key statistics (`ccr_keystats::Zobrist`) on the engine's positions.
 pub mod zobrist {
     use ccr::Position;
-    use ccr::types::Colour;
-    use ccr_keystats::{Identity, Zobrist};
+    use ccr_keystats::Zobrist;
 
-    /// What the key is a function of: the rank words, the side to move, the castling rights
-    /// and the file of a legal en-passant capture.
-    pub fn identity(pos: &Position) -> Identity {
-        Identity::new(
-            pos.board().0,
-            pos.side() == Colour::Black,
-            pos.castling().bits(),
-            pos.keyed_en_passant().map(|sq| sq.file()),
-        )
-    }
+    use super::on_board::OnBoard;
 
     /// The Zobrist key of a position, from scratch.
     pub fn key(pos: &Position) -> u64 {
-        Zobrist::get().key(&identity(pos))
+        Zobrist::get().key(&OnBoard(pos))
     }
 
     /// The Zobrist key of `after`, updated from `key`, the key of `before`.
     pub fn update(key: u64, before: &Position, after: &Position) -> u64 {
-        Zobrist::get().update(key, &identity(before), &identity(after))
+        Zobrist::get().update(key, &OnBoard(before), &OnBoard(after))
     }
 }
