@@ -344,8 +344,9 @@ pub(crate) fn validate_board(board: &Ccr, state: &State) -> Result<(), Invariant
         }
     }
     check_castling(state.castling, &piece)?;
-    if let Some(sq) = state.en_passant
-        && !en_passant_is_possible(piece, state.side, sq)
+    if let Some(sq) = state
+        .en_passant
+        .filter(|&sq| !en_passant_is_possible(piece, state.side, sq))
     {
         return Err(Invariant::EnPassantSquare(sq));
     }
