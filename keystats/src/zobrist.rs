@@ -31,6 +31,18 @@ pub trait Keyed {
     fn en_passant_file(&self) -> Option<u8>;
 }
 
+impl Identity {
+    /// The identity of anything keyed: its rank words and keyed state.
+    pub fn of<P: Keyed>(pos: &P) -> Identity {
+        Identity::new(
+            std::array::from_fn(|index| pos.rank_word(index)),
+            pos.black_to_move(),
+            pos.castling(),
+            pos.en_passant_file(),
+        )
+    }
+}
+
 impl Keyed for Identity {
     fn rank_word(&self, index: usize) -> u32 {
         Identity::ranks(self)[index]

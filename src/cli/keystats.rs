@@ -67,13 +67,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
 
 /// The identity of a position: its rank words and keyed state (what the Zobrist baseline
 /// keys).
-pub(super) fn identity(pos: &Position) -> Identity {
-    Identity::new(
-        pos.board().0,
-        pos.side() == Colour::Black,
-        pos.castling().bits(),
-        pos.keyed_en_passant().map(|sq| sq.file()),
-    )
+fn identity(pos: &Position) -> Identity {
+    Identity::of(&OnBoard(pos))
 }
 
 /// A position with this identity (clocks zero and one), for showing a collision, or why the
