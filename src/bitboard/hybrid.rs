@@ -13,8 +13,7 @@ use crate::repr::Representation;
 use crate::types::Move;
 
 /// A C.C.R. position whose moves are generated on its bitboard conversion by the kernel `K`
-/// (the fastest
-/// SIMD one the CPU has unless chosen otherwise).
+/// (the fastest SIMD one the CPU has unless chosen otherwise).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Hybrid<K: Kernel = Simd>(pub Position, PhantomData<K>);
 
