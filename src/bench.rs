@@ -2,12 +2,13 @@
 //! a fixed depth on one thread with a fresh table of fixed size, so the total node count is a
 //! signature of the search — any change to what the engine searches changes it.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use crate::ccr::Position;
 use crate::history::History;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Limits, Outcome, Search};
+use crate::search::{Control, Limits, Outcome, Profile, Search};
 
 /// The depth `ccr bench` searches without an argument.
 pub const DEFAULT_DEPTH: i32 = 11;
@@ -44,6 +45,10 @@ pub const POSITIONS: [&str; 24] = [
     "8/pp3p1k/2p2q1p/3r1P2/5R2/7P/P1P1QP2/7K b - - 0 30",
 ];
 
+/// How often the sampler looks where the search is: often enough for thousands of samples
+/// in a bench of a few seconds, rarely enough to cost the search nothing measurable.
+const SAMPLE_INTERVAL: Duration = Duration::from_millis(1);
+
 /// One position's result.
 pub struct BenchLine {
     /// The position.
@@ -52,15 +57,63 @@ pub struct BenchLine {
     pub outcome: Outcome,
 }
 
-/// Searches every position to `depth` (one thread, a fresh 16 MiB table each time);
-/// returns each result and the total time. The table's size is part of the signature, so
-/// when those 16 MiB cannot be had there is no smaller table, only an error.
-pub fn run(depth: i32) -> Result<(Vec<BenchLine>, Duration), String> {
+/// A whole bench: each position's result, the time, and where the time went.
+pub struct BenchRun {
+    /// One line per position.
+    pub lines: Vec<BenchLine>,
+    /// The time of all the searches.
+    pub elapsed: Duration,
+    /// Samples taken while the searches ran.
+    pub samples: u64,
+    /// Of those, the samples that found the search in its quiescence search.
+    pub quiescence_samples: u64,
+}
+
+/// Searches every position to `depth` (one thread, a fresh 16 MiB table each time) while
+/// a sampler thread notes every millisecond whether the search is in its quiescence
+/// search. The table's size is part of the signature, so when those 16 MiB cannot be had
+/// there is no smaller table, only an error.
+pub fn run(depth: i32) -> Result<BenchRun, String> {
     let tt = TranspositionTable::new(HASH_MB)
         .ok_or_else(|| format!("bench: no memory for its {HASH_MB} MiB table"))?;
     let control = Control::default();
+    let profile = Profile::default();
+    let done = AtomicBool::new(false);
     let start = Instant::now();
-    let lines = POSITIONS
+    let (lines, (samples, quiescence_samples)) = std::thread::scope(|scope| {
+        let sampler = scope.spawn(|| sample(&profile, &done));
+        let lines = search_all(depth, &tt, &control, &profile);
+        done.store(true, Relaxed);
+        // A sampler that panicked took no samples.
+        (lines, sampler.join().unwrap_or((0, 0)))
+    });
+    Ok(BenchRun {
+        lines,
+        elapsed: start.elapsed(),
+        samples,
+        quiescence_samples,
+    })
+}
+
+/// Counts samples, and those in the quiescence search, until `done`.
+fn sample(profile: &Profile, done: &AtomicBool) -> (u64, u64) {
+    let (mut samples, mut quiescence) = (0, 0);
+    while !done.load(Relaxed) {
+        std::thread::sleep(SAMPLE_INTERVAL);
+        samples += 1;
+        quiescence += profile.in_quiescence.load(Relaxed) as u64;
+    }
+    (samples, quiescence)
+}
+
+/// The searches of every position.
+fn search_all(
+    depth: i32,
+    tt: &TranspositionTable,
+    control: &Control,
+    profile: &Profile,
+) -> Vec<BenchLine> {
+    POSITIONS
         .iter()
         .map(|&fen| {
             tt.clear();
@@ -68,8 +121,8 @@ pub fn run(depth: i32) -> Result<(Vec<BenchLine>, Duration), String> {
             let mut history = History::new();
             history.push(root.key(), root.halfmove_clock());
             let search = Search {
-                tt: &tt,
-                control: &control,
+                tt,
+                control,
                 root,
                 history,
                 limits: Limits {
@@ -77,14 +130,14 @@ pub fn run(depth: i32) -> Result<(Vec<BenchLine>, Duration), String> {
                     ..Limits::default()
                 },
                 threads: 1,
+                profile: Some(profile),
             };
             BenchLine {
                 fen,
                 outcome: search.run(&mut |_| {}),
             }
         })
-        .collect();
-    Ok((lines, start.elapsed()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -105,9 +158,8 @@ mod tests {
     #[test]
     fn bench_is_deterministic() {
         let total = |lines: &[BenchLine]| lines.iter().map(|l| l.outcome.nodes).sum::<u64>();
-        let (a, _) = run(4).unwrap();
-        let (b, _) = run(4).unwrap();
-        assert_eq!(total(&a), total(&b));
-        assert!(a.iter().all(|l| l.outcome.best.is_some()));
+        let (a, b) = (run(4).unwrap(), run(4).unwrap());
+        assert_eq!(total(&a.lines), total(&b.lines));
+        assert!(a.lines.iter().all(|l| l.outcome.best.is_some()));
     }
 }

@@ -435,6 +435,7 @@ impl Job {
             history: self.history,
             limits: self.limits,
             threads: self.threads,
+            profile: None,
         };
         let out = self.out.clone();
         // `bestmove` goes out as soon as the main thread has it, before the helper threads

@@ -748,6 +748,80 @@ fn bench_prints_a_deterministic_signature() {
     failure(&["bench", "4", "5"]);
 }
 
+/// `ccr bench` reports on stderr where the search went: the quiescence search's share of
+/// the nodes (out of the total the last stdout line gives) and of the sampled time, and the
+/// bytes copy-make copies per node for every representation's position.
+#[test]
+fn bench_profile_on_stderr() {
+    let out = ccr(&["bench", "5"]);
+    assert!(out.status.success());
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_no_panic(&stderr);
+    let total: u64 = stdout
+        .lines()
+        .last()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    // quiescence P % of nodes (Q of N), T % of time (S of M samples)
+    let fields: Vec<&str> = lines[0].split(' ').collect();
+    assert_eq!(
+        (fields[0], fields[2], fields[9], fields[15]),
+        ("quiescence", "%", "%", "samples)"),
+        "{}",
+        lines[0]
+    );
+    let number = |f: &str| {
+        f.trim_matches(|c| c == '(' || c == ')' || c == ',')
+            .parse::<f64>()
+            .unwrap()
+    };
+    let (quiescence, nodes) = (number(fields[5]), number(fields[7]));
+    assert_eq!(nodes as u64, total, "{}", lines[0]);
+    assert!(quiescence > 0.0 && quiescence < nodes, "{}", lines[0]);
+    assert!(
+        (number(fields[1]) - 100.0 * quiescence / nodes).abs() < 0.06,
+        "{}",
+        lines[0]
+    );
+    let (in_quiescence, samples) = (number(fields[12]), number(fields[14]));
+    assert!(in_quiescence <= samples, "{}", lines[0]);
+    // copy-make C positions per node; bytes copied per node (position size): ccr B (48 B), …
+    let (copies, sizes) = lines[1]
+        .split_once("; bytes copied per node (position size): ")
+        .unwrap();
+    let per_node = number(
+        copies
+            .strip_prefix("copy-make ")
+            .unwrap()
+            .strip_suffix(" positions per node")
+            .unwrap(),
+    );
+    assert!(per_node > 0.5, "{}", lines[1]);
+    let mut names = Vec::new();
+    for entry in sizes.split(", ") {
+        let parts: Vec<&str> = entry.split(' ').collect();
+        let (bytes, size) = (number(parts[1]), number(parts[2]));
+        assert!((bytes - per_node * size).abs() < 0.1, "{entry}");
+        names.push(parts[0]);
+    }
+    let expected: Vec<&str> = ccr::Repr::ALL.iter().map(|r| r.name()).collect();
+    assert_eq!(names, expected);
+    assert!(
+        sizes.starts_with(&format!(
+            "ccr {:.1} ({} B)",
+            per_node * size_of::<Position>() as f64,
+            size_of::<Position>()
+        )),
+        "{sizes}"
+    );
+}
+
 /// `ccr` alone and `ccr uci` speak UCI on stdin/stdout and end at `quit` or end of input.
 #[test]
 fn bare_command_and_uci_speak_the_protocol() {

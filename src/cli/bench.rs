@@ -1,5 +1,10 @@
 //! `ccr bench`: the fixed positions searched to a fixed depth; the node count is the
-//! search's signature.
+//! search's signature. Where the search spent its nodes and time goes to stderr.
+
+use std::io::{self, Write};
+
+use ccr::bench::BenchRun;
+use ccr::{Repr, Representation, Variant, WithRepresentation};
 
 use super::{Failure, emit};
 
@@ -14,9 +19,9 @@ pub struct Args {
 /// Runs `ccr bench`.
 pub fn run(args: Args) -> Result<(), Failure> {
     let Args { depth } = args;
-    let (lines, elapsed) = ccr::bench::run(depth).map_err(Failure)?;
+    let bench = ccr::bench::run(depth).map_err(Failure)?;
     let mut out = String::new();
-    for (i, line) in lines.iter().enumerate() {
+    for (i, line) in bench.lines.iter().enumerate() {
         let best = line
             .outcome
             .best
@@ -28,8 +33,57 @@ pub fn run(args: Args) -> Result<(), Failure> {
             line.fen
         ));
     }
-    let nodes: u64 = lines.iter().map(|l| l.outcome.nodes).sum();
-    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+    let nodes: u64 = bench.lines.iter().map(|l| l.outcome.nodes).sum();
+    let nps = (nodes as f64 / bench.elapsed.as_secs_f64().max(1e-9)) as u64;
     out.push_str(&format!("{nodes} nodes {nps} nps\n"));
-    emit(&out)
+    emit(&out)?;
+    // The profile goes to stderr (as perft's timing does): stdout stays what OpenBench and
+    // the match scripts parse.
+    let _ = io::stderr().write_all(profile(&bench, nodes).as_bytes());
+    Ok(())
+}
+
+/// Where the search went: the quiescence search's share of the nodes and of the time, and
+/// the bytes copy-make copies per node with each representation's position.
+fn profile(bench: &BenchRun, nodes: u64) -> String {
+    let quiescence: u64 = bench
+        .lines
+        .iter()
+        .map(|l| l.outcome.counts.quiescence_nodes)
+        .sum();
+    let copies: u64 = bench.lines.iter().map(|l| l.outcome.counts.copies).sum();
+    let percent = |part: u64, whole: u64| 100.0 * part as f64 / whole.max(1) as f64;
+    let per_node = copies as f64 / nodes.max(1) as f64;
+    let sizes: Vec<String> = Repr::ALL
+        .into_iter()
+        .filter_map(|repr| Variant::new(repr, ccr::Impl::Portable))
+        .map(|variant| {
+            let bytes = variant.dispatch(PositionBytes);
+            format!(
+                "{} {:.1} ({bytes} B)",
+                variant.repr.name(),
+                per_node * bytes as f64
+            )
+        })
+        .collect();
+    format!(
+        "quiescence {:.1} % of nodes ({quiescence} of {nodes}), {:.1} % of time ({} of {} samples)\n\
+         copy-make {per_node:.3} positions per node; bytes copied per node (position size): {}\n",
+        percent(quiescence, nodes),
+        percent(bench.quiescence_samples, bench.samples),
+        bench.quiescence_samples,
+        bench.samples,
+        sizes.join(", ")
+    )
+}
+
+/// The bytes of one position of a representation.
+struct PositionBytes;
+
+impl WithRepresentation for PositionBytes {
+    type Output = usize;
+
+    fn run<R: Representation>(self, _: Variant) -> usize {
+        R::size_in_bytes()
+    }
 }

@@ -89,6 +89,26 @@ impl std::fmt::Display for Score {
     }
 }
 
+/// Where a search's time goes, for `ccr bench`: the worker raises the flag while it is
+/// inside a quiescence search (from the main search's call at depth 0 to its return), and
+/// a sampler on another thread reads it at intervals.
+#[derive(Debug, Default)]
+pub struct Profile {
+    /// Whether the main thread is in a quiescence search now.
+    pub in_quiescence: AtomicBool,
+}
+
+/// What the main thread's search did, counted as it went (cheap counters, always on).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Nodes of the quiescence search (of the main thread's nodes, which with one thread are
+    /// all of [`Outcome::nodes`]).
+    pub quiescence_nodes: u64,
+    /// Positions copied by copy-make: every move made, the null moves and the moves made
+    /// only to be pruned included.
+    pub copies: u64,
+}
+
 /// One iteration's report (a UCI `info` line).
 #[derive(Clone, Debug)]
 pub struct Info {
@@ -121,6 +141,8 @@ pub struct Outcome {
     pub depth: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// The main thread's counts.
+    pub counts: Counts,
 }
 
 /// A search of one root position: the table, the game so far, the limits and the threads.
@@ -137,6 +159,9 @@ pub struct Search<'a> {
     pub limits: Limits,
     /// How many threads search (Lazy SMP).
     pub threads: usize,
+    /// Where the main thread tells a sampler whether it is in the quiescence search, if
+    /// anyone samples.
+    pub profile: Option<&'a Profile>,
 }
 
 impl Search<'_> {
@@ -176,6 +201,7 @@ impl Search<'_> {
             helpers_stop.store(true, Relaxed);
             finish(Outcome {
                 nodes: counters.iter().map(|c| c.load(Relaxed)).sum(),
+                counts: main.counts,
                 ..outcome
             })
         })
@@ -193,6 +219,7 @@ struct Worker<'a> {
     clock_start: Instant,
     was_pondering: bool,
     nodes: u64,
+    counts: Counts,
     stopped: bool,
     seldepth: usize,
     history: History,
@@ -237,6 +264,7 @@ impl<'a> Worker<'a> {
             clock_start: start,
             was_pondering: search.control.pondering.load(Relaxed),
             nodes: 0,
+            counts: Counts::default(),
             stopped: false,
             seldepth: 0,
             history: search.history.clone(),
@@ -320,6 +348,7 @@ impl<'a> Worker<'a> {
             score: 0,
             depth: 0,
             nodes: 0,
+            counts: Counts::default(),
         };
         if self.root_moves.is_empty() {
             outcome.score = if root.in_check() { -MATE } else { 0 };
@@ -434,7 +463,7 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, key, alpha, beta, ply);
+            return self.enter_quiescence(pos, key, alpha, beta, ply);
         }
         if self.tick() {
             return 0;
@@ -479,6 +508,7 @@ impl<'a> Worker<'a> {
                     + depth / NMP_DEPTH_DIVISOR
                     + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 let (child, child_key) = pos.make_null_keyed(key);
+                self.counts.copies += 1;
                 self.history.push(child_key, child.halfmove_clock());
                 let score = -self.negamax(
                     &child,
@@ -540,6 +570,7 @@ impl<'a> Worker<'a> {
                 && depth <= FUTILITY_MAX_DEPTH
                 && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
             let (child, child_key) = pos.make_keyed(mv, key);
+            self.counts.copies += 1;
             if (late || futile) && !child.in_check() {
                 continue;
             }
@@ -636,6 +667,25 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// The quiescence search called from the main search, with the profile's flag raised
+    /// while it runs.
+    fn enter_quiescence(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let Some(profile) = self.search.profile.filter(|_| self.id == 0) else {
+            return self.quiescence(pos, key, alpha, beta, ply);
+        };
+        profile.in_quiescence.store(true, Relaxed);
+        let score = self.quiescence(pos, key, alpha, beta, ply);
+        profile.in_quiescence.store(false, Relaxed);
+        score
+    }
+
     /// Captures (and queen promotions) until the position is quiet; every evasion in check.
     fn quiescence(
         &mut self,
@@ -649,6 +699,7 @@ impl<'a> Worker<'a> {
         if self.tick() {
             return 0;
         }
+        self.counts.quiescence_nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         let block = AttackBlock::new(pos.board());
         let us = pos.side();
@@ -713,6 +764,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let (child, child_key) = pos.make_keyed(mv, key);
+            self.counts.copies += 1;
             let score = -self.quiescence(&child, child_key, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;

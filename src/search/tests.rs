@@ -26,6 +26,7 @@ fn search_after(fen: &str, moves: &[&str], limits: Limits) -> (Outcome, Vec<Info
         history,
         limits,
         threads: 1,
+        profile: None,
     };
     let mut infos = Vec::new();
     let outcome = search.run(&mut |i| infos.push(i.clone()));
@@ -172,6 +173,7 @@ fn a_stopped_search_still_has_a_legal_move() {
         history: History::new(),
         limits: Limits::default(),
         threads: 2,
+        profile: None,
     };
     let outcome = search.run(&mut |_| {});
     let best = outcome.best.unwrap();
@@ -183,4 +185,30 @@ fn wins_a_hanging_queen() {
     let fen = "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 3";
     let (outcome, _) = search(fen, depth(5));
     assert_eq!(outcome.best.unwrap().to_string(), "c1g5");
+}
+
+#[test]
+fn counts_the_quiescence_nodes_and_the_copies() {
+    // One ply from the start: the root, then each of the 20 replies is made once and, at
+    // depth 0, is a quiescence node with no capture to follow (a reply searched again after
+    // its null window failed high is a node again but no new copy).
+    let (outcome, _) = search(crate::positions::STARTPOS, depth(1));
+    let counts = outcome.counts;
+    assert_eq!(outcome.nodes, 1 + counts.quiescence_nodes, "{counts:?}");
+    assert!(counts.quiescence_nodes >= 20, "{counts:?}");
+    assert_eq!(counts.copies, 20);
+    // Deeper, the quiescence search follows captures: more of its nodes than the main
+    // search's, and a copy for (almost) every node.
+    let (outcome, _) = search(KIWIPETE, depth(3));
+    let main = outcome.nodes - outcome.counts.quiescence_nodes;
+    assert!(
+        outcome.counts.quiescence_nodes > main,
+        "{:?}",
+        outcome.counts
+    );
+    assert!(
+        outcome.counts.copies >= outcome.nodes - 1,
+        "{:?}",
+        outcome.counts
+    );
 }

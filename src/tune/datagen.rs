@@ -85,6 +85,7 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
                 ..Limits::default()
             },
             threads: 1,
+            profile: None,
         };
         let outcome = search.run(&mut |_| {});
         let Some(best) = outcome.best else {
