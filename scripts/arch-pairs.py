@@ -1,21 +1,34 @@
 #!/usr/bin/env python3
-"""Wall clock of `ccr perft` on x86_64 against i686, in interleaved rounds.
+"""Wall clock of ccr on x86_64 against i686, in interleaved rounds: perft or the search.
 
-Usage: scripts/arch-pairs.py [--rounds N] [--depth D] X86_64 I686 [X86_64_2 I686_2]
+Usage: scripts/arch-pairs.py [--rounds N] [--depth D] [--bench] [--out FILE]
+                             X86_64 I686 [X86_64_2 I686_2]
 
-Each argument pair is one state of the code (an x86_64 and an i686 binary, e.g. copies of
-target/release/ccr and target/i686-unknown-linux-gnu/release/ccr). A round runs every binary
-once, one after another in an order rotated from round to round (so that a change of the
-machine's load falls on all of them alike); one run is `ccr perft D` (every leaf made) on each
-position of tests/data/standard-perft.epd, its time the binaries' own (`time S s` on
-stderr: no start-up, no FEN parsing) summed over the positions. Prints each round, each
-binary's median M nodes/s, per state the median over the rounds of the round's i686 / x86_64
-speed ratio, with two states each architecture's median second / first ratio, and the
-1-minute load average. Defaults: 10 rounds, depth 5 (469,080,960 leaves a run).
+Each argument pair is one state of the code (an x86_64 and an i686 run, e.g. copies of
+target/release/ccr and target/i686-unknown-linux-gnu/release/ccr). An argument is a binary
+with optional arguments of its own in one word ("/tmp/ccr-x64 --eval bitboards"), so that a
+second pair can be the same binaries with another option.
+
+A round runs every argument once, one after another in an order rotated from round to round
+(so that a change of the machine's load falls on all of them alike). One run is, by default,
+`ccr perft D` (every leaf made) on each position of tests/data/standard-perft.epd, its time
+the binaries' own (`time S s` on stderr: no start-up, no FEN parsing) summed over the
+positions; with --bench, `ccr bench D` (the search's fixed positions, its own `N nodes N
+nps`). Prints each round, each argument's median speed, per state the median over the
+rounds of the round's i686 / x86_64 speed ratio, with two states each architecture's median
+second / first ratio, and the 1-minute load average. With --out, every run is also written to
+FILE as a TSV row (round, argument, architecture, nodes, seconds, M nodes/s), after comment
+lines naming the machine, the binaries' versions, the commit and the date.
+
+Defaults: 10 rounds; depth 5 for perft (469,080,960 leaves a run), 11 for the bench (its
+default, 1,436,083 nodes).
 """
 
+import datetime
 import os
+import platform
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -24,46 +37,104 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EPD = os.path.join(ROOT, "tests", "data", "standard-perft.epd")
 
 
-def rate(binary, depth, fens):
+def perft(command, depth, fens):
+    """Nodes and the binary's own seconds of perft D over the positions."""
     nodes = seconds = 0
     for fen in fens:
-        run = subprocess.run([binary, "perft", str(depth), "--fen", fen],
+        run = subprocess.run(command[:1] + ["perft", str(depth), "--fen", fen] + command[1:],
                              capture_output=True, text=True, check=True)
         nodes += int(run.stdout.strip().splitlines()[-1].split(": ")[1])
         seconds += float(re.search(r"time ([\d.]+) s", run.stderr).group(1))
-    return nodes / seconds / 1e6
+    return nodes, seconds
+
+
+def bench(command, depth):
+    """Nodes and seconds of `ccr bench D` (seconds from its nodes and nps)."""
+    run = subprocess.run(command[:1] + ["bench", str(depth)] + command[1:],
+                         capture_output=True, text=True, check=True)
+    nodes, nps = re.fullmatch(r"(\d+) nodes (\d+) nps", run.stdout.strip().splitlines()[-1]).groups()
+    return int(nodes), int(nodes) / int(nps)
+
+
+def architecture(binary):
+    """x86_64 or i686, from the ELF header's class byte."""
+    with open(binary, "rb") as f:
+        return "x86_64" if f.read(5)[4] == 2 else "i686"
+
+
+def compilers():
+    """The rustc versions on this machine: rustup's (x86_64 builds) and Debian's (i686)."""
+    found = []
+    for rustc in ("rustc", "/usr/bin/rustc"):
+        try:
+            found.append(f"{rustc}: " + subprocess.run([rustc, "-V"], capture_output=True, text=True).stdout.strip())
+        except OSError:
+            pass
+    return "; ".join(found)
+
+
+def header(commands):
+    """Comment lines: machine, binaries, commit, date."""
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                if line.startswith("model name")), platform.processor())
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    lines = [f"# machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
+             f"# commit: {commit}",
+             f"# date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}",
+             f"# compilers here: {compilers()}"]
+    for command in commands:
+        version = subprocess.run([command[0], "--version"], capture_output=True, text=True).stdout.strip()
+        lines.append(f"# {' '.join(command)}: {architecture(command[0])}, {version}")
+    return lines
 
 
 def main():
     argv = sys.argv[1:]
-    rounds, depth = 10, 5
+    rounds, depth, mode, out = 10, None, "perft", None
     while argv and argv[0].startswith("--"):
-        flag, value, argv = argv[0], int(argv[1]), argv[2:]
-        if flag == "--rounds":
-            rounds = value
-        elif flag == "--depth":
-            depth = value
+        flag = argv.pop(0)
+        if flag == "--bench":
+            mode = "bench"
+        elif flag in ("--rounds", "--depth", "--out") and argv:
+            value = argv.pop(0)
+            if flag == "--out":
+                out = value
+            elif not value.isdigit():
+                sys.exit(f"error: {flag} takes a number, not {value!r}")
+            elif flag == "--rounds":
+                rounds = int(value)
+            else:
+                depth = int(value)
         else:
-            sys.exit(f"unknown option {flag}")
+            sys.exit(f"error: unknown option {flag}\n{__doc__}")
     if len(argv) not in (2, 4):
         sys.exit(__doc__)
+    if depth is None:
+        depth = 11 if mode == "bench" else 5
+    commands = [shlex.split(a) for a in argv]
     fens = [line.split(";")[0].strip() for line in open(EPD)
             if line.strip() and not line.startswith("#")]
     n = len(argv)
-    rates, loads = [[] for _ in argv], []
+    rates, loads, rows = [[] for _ in argv], [], []
     for r in range(rounds):
         order = list(range(n))
         order = order[r % n:] + order[:r % n]
         if r % 2:
             order.reverse()
         for i in order:
-            rates[i].append(rate(argv[i], depth, fens))
+            if mode == "bench":
+                nodes, seconds = bench(commands[i], depth)
+            else:
+                nodes, seconds = perft(commands[i], depth, fens)
+            rates[i].append(nodes / seconds / 1e6)
+            rows.append((r + 1, argv[i], architecture(commands[i][0]), nodes, seconds, rates[i][-1]))
         loads.append(os.getloadavg()[0])
-        print(f"round {r + 1}: " + " ".join(f"{rates[i][-1]:.1f}" for i in range(n))
+        print(f"round {r + 1}: " + " ".join(f"{rates[i][-1]:.3f}" for i in range(n))
               + f"  load {loads[-1]:.2f}", flush=True)
-    for i, binary in enumerate(argv):
-        print(f"{binary}: median {statistics.median(rates[i]):.1f} M nodes/s "
-              f"({' '.join(f'{v:.1f}' for v in rates[i])})")
+    for i, arg in enumerate(argv):
+        print(f"{arg}: median {statistics.median(rates[i]):.3f} M nodes/s "
+              f"({' '.join(f'{v:.3f}' for v in rates[i])})")
     for state in range(n // 2):
         ratios = [b / a for a, b in zip(rates[2 * state], rates[2 * state + 1])]
         print(f"state {state + 1}: i686 / x86_64 median {statistics.median(ratios):.3f} "
@@ -74,6 +145,13 @@ def main():
             print(f"{arch}: state 2 / state 1 median {statistics.median(ratios):.3f}")
     print(f"load (1 min): median {statistics.median(loads):.2f}, "
           f"{min(loads):.2f}-{max(loads):.2f}")
+    if out:
+        with open(out, "w") as f:
+            f.write("\n".join(header(commands)) + "\n")
+            f.write(f"# {mode} depth {depth}, {rounds} rounds\n")
+            f.write("round\targument\tarch\tnodes\tseconds\tmnps\n")
+            for row in rows:
+                f.write("\t".join(str(v) if not isinstance(v, float) else f"{v:.6f}" for v in row) + "\n")
 
 
 if __name__ == "__main__":
