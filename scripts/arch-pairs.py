@@ -2,9 +2,9 @@
 """Wall clock of ccr on x86_64 against i686, in interleaved rounds: perft or the search.
 
 Usage: scripts/arch-pairs.py [--rounds N] [--depth D] [--bench] [--out FILE]
-                             X86_64 I686 [X86_64_2 I686_2]
+                             X86_64 I686 [X86_64_2 I686_2 ...]
 
-Each argument pair is one state of the code (an x86_64 and an i686 run, e.g. copies of
+Each argument pair is one state of the code (or one option) (an x86_64 and an i686 run, e.g. copies of
 target/release/ccr and target/i686-unknown-linux-gnu/release/ccr). An argument is a binary
 with optional arguments of its own in one word ("/tmp/ccr-x64 --eval bitboards"), so that a
 second pair can be the same binaries with another option.
@@ -108,7 +108,7 @@ def main():
                 depth = int(value)
         else:
             sys.exit(f"error: unknown option {flag}\n{__doc__}")
-    if len(argv) not in (2, 4):
+    if not argv or len(argv) % 2:
         sys.exit(__doc__)
     if depth is None:
         depth = 11 if mode == "bench" else 5
