@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::ccr::Position;
+use crate::eval::Evaluator;
 use crate::history::History;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, Outcome, Search};
@@ -52,10 +53,11 @@ pub struct BenchLine {
     pub outcome: Outcome,
 }
 
-/// Searches every position to `depth` (one thread, a fresh 16 MiB table each time);
-/// returns each result and the total time. The table's size is part of the signature, so
-/// when those 16 MiB cannot be had there is no smaller table, only an error.
-pub fn run(depth: i32) -> Result<(Vec<BenchLine>, Duration), String> {
+/// Searches every position to `depth` (one thread, a fresh 16 MiB table each time) with
+/// `evaluator`; returns each result and the total time. The table's size is part of the
+/// signature, so when those 16 MiB cannot be had there is no smaller table, only an error.
+/// Both evaluators give the same scores, so the signature is the same with either.
+pub fn run(depth: i32, evaluator: Evaluator) -> Result<(Vec<BenchLine>, Duration), String> {
     let tt = TranspositionTable::new(HASH_MB)
         .ok_or_else(|| format!("bench: no memory for its {HASH_MB} MiB table"))?;
     let control = Control::default();
@@ -77,6 +79,7 @@ pub fn run(depth: i32) -> Result<(Vec<BenchLine>, Duration), String> {
                     ..Limits::default()
                 },
                 threads: 1,
+                evaluator,
             };
             BenchLine {
                 fen,
@@ -105,9 +108,21 @@ mod tests {
     #[test]
     fn bench_is_deterministic() {
         let total = |lines: &[BenchLine]| lines.iter().map(|l| l.outcome.nodes).sum::<u64>();
-        let (a, _) = run(4).unwrap();
-        let (b, _) = run(4).unwrap();
+        let (a, _) = run(4, Evaluator::Frame).unwrap();
+        let (b, _) = run(4, Evaluator::Frame).unwrap();
         assert_eq!(total(&a), total(&b));
         assert!(a.iter().all(|l| l.outcome.best.is_some()));
+    }
+
+    #[test]
+    fn both_evaluators_search_the_same_tree() {
+        let nodes = |evaluator| {
+            let (lines, _) = run(3, evaluator).unwrap();
+            lines
+                .iter()
+                .map(|l| (l.outcome.nodes, l.outcome.best, l.outcome.score))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(nodes(Evaluator::Frame), nodes(Evaluator::Bitboards));
     }
 }

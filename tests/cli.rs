@@ -728,6 +728,18 @@ fn bench_signature() {
     assert_eq!(nodes, BENCH_SIGNATURE, "{last}");
 }
 
+/// `ccr bench --eval bitboards` searches the same tree: the bitboard evaluator gives the
+/// frame's score on every position, so the signature is the same.
+#[test]
+fn bench_signature_with_the_bitboard_evaluator() {
+    for eval in ["bitboards", "frame"] {
+        let lines = success(&["bench", "--eval", eval]);
+        let last = lines.last().unwrap();
+        let nodes: u64 = last.split(' ').next().unwrap().parse().unwrap();
+        assert_eq!(nodes, BENCH_SIGNATURE, "--eval {eval}: {last}");
+    }
+}
+
 /// `ccr bench [DEPTH]`: one line per position, then `N nodes N nps`; the same count each run.
 #[test]
 fn bench_prints_a_deterministic_signature() {

@@ -26,6 +26,7 @@ fn search_after(fen: &str, moves: &[&str], limits: Limits) -> (Outcome, Vec<Info
         history,
         limits,
         threads: 1,
+        evaluator: Evaluator::Frame,
     };
     let mut infos = Vec::new();
     let outcome = search.run(&mut |i| infos.push(i.clone()));
@@ -172,6 +173,7 @@ fn a_stopped_search_still_has_a_legal_move() {
         history: History::new(),
         limits: Limits::default(),
         threads: 2,
+        evaluator: Evaluator::Frame,
     };
     let outcome = search.run(&mut |_| {});
     let best = outcome.best.unwrap();
