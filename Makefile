@@ -130,7 +130,7 @@ lint:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 # The six standard positions at DEPTH (default 5), with speed, in REPR (ccr, x88, bitboard,
-# bitboard-native) with IMPL (portable; simd for the bitboard hybrid's conversion).
+# bitboard-native) with IMPL (portable; simd for the bitboard path's conversion).
 perft: build
 	bash scripts/perft-suite.sh target/release/ccr tests/data/standard-perft.epd $(DEPTH) \
 		--repr $(REPR) --impl $(IMPL)

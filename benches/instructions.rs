@@ -19,7 +19,7 @@
 //!   the number of legal moves (20, 48, 14, 6, 44, 46) for the count per key.
 //!
 //! - groups `repr_movegen`, `repr_captures`, `repr_perft`: every board representation
-//!   (`ccr`, `x88`, the hybrid `bitboard` with the SIMD conversion and `bitboard_portable`
+//!   (`ccr`, `x88`, the converted `bitboard` with the SIMD conversion and `bitboard_portable`
 //!   with the paper's loop, `bitboard_native`): legal and captures-only generation on the six
 //!   positions, perft depth 3 making every leaf and bulk-counting, on startpos and Kiwipete;
 //! - group `convert`: the C.C.R. → bitboards conversion, portable, SSSE3, AVX2 (where the CPU
@@ -38,7 +38,7 @@ mod common;
 use std::hint::black_box;
 
 use ccr::arch::convert::{PieceBoards, WAYS, function as conversion};
-use ccr::bitboard::{Bitboards, Hybrid};
+use ccr::bitboard::{Bitboards, Converted};
 use ccr::ccr::attacks::attacks_of;
 use ccr::ccr::keys::RotationKey;
 use ccr::x88::X88;
@@ -384,14 +384,14 @@ representation_benches!(
     x88_perft_bulk
 );
 representation_benches!(
-    Hybrid<Simd>,
+    Converted<Simd>,
     bitboard_movegen,
     bitboard_captures,
     bitboard_perft_make,
     bitboard_perft_bulk
 );
 representation_benches!(
-    Hybrid<Portable>,
+    Converted<Portable>,
     bitboard_portable_movegen,
     bitboard_portable_captures,
     bitboard_portable_perft_make,

@@ -230,7 +230,7 @@ fn representation_and_implementation_choices() {
             "{repr}"
         );
     }
-    // The C.C.R. builds the enemy's attack table with AVX2 or assembly, the hybrid converts
+    // The C.C.R. builds the enemy's attack table with AVX2 or assembly, `bitboard` converts
     // with SIMD or assembly; the assembly exists where build.rs found asm/ for the
     // architecture.
     for repr in ["ccr", "bitboard"] {
