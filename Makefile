@@ -79,7 +79,7 @@ test-debug:
 # untimed. The iai-callgrind benches measure the same functions and check nothing more.
 test-benches:
 	$(CARGO) test --release --bench movegen --bench attacks --bench keys \
-		--bench representations --bench asm
+		--bench representations --bench asm --bench eval
 
 # The UCI tests fail when they run against an engine with an injected fault
 # (tests/uci/check_faults.py, Stockfish behind tests/uci/faulty_engine.py).
@@ -146,6 +146,7 @@ bench: bench-setup
 	$(CARGO) bench --bench keys
 	$(CARGO) bench --bench representations
 	$(CARGO) bench --bench asm
+	$(CARGO) bench --bench eval
 	$(CARGO) bench --bench instructions
 	$(CARGO) bench --bench asm_instructions
 	$(MAKE) --no-print-directory bench-arch
