@@ -79,7 +79,7 @@ test-debug:
 # untimed. The iai-callgrind benches measure the same functions and check nothing more.
 test-benches:
 	$(CARGO) test --release --bench movegen --bench attacks --bench keys \
-		--bench representations --bench asm
+		--bench representations --bench asm --bench eval
 
 # The UCI tests fail when they run against an engine with an injected fault
 # (tests/uci/check_faults.py, Stockfish behind tests/uci/faulty_engine.py).
@@ -130,7 +130,7 @@ lint:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 # The six standard positions at DEPTH (default 5), with speed, in REPR (ccr, x88, bitboard,
-# bitboard-native) with IMPL (portable; simd for the bitboard hybrid's conversion).
+# bitboard-native) with IMPL (portable; simd for the bitboard path's conversion).
 perft: build
 	bash scripts/perft-suite.sh target/release/ccr tests/data/standard-perft.epd $(DEPTH) \
 		--repr $(REPR) --impl $(IMPL)
@@ -146,6 +146,7 @@ bench: bench-setup
 	$(CARGO) bench --bench keys
 	$(CARGO) bench --bench representations
 	$(CARGO) bench --bench asm
+	$(CARGO) bench --bench eval
 	$(CARGO) bench --bench instructions
 	$(CARGO) bench --bench asm_instructions
 	$(MAKE) --no-print-directory bench-arch

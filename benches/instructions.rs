@@ -19,11 +19,16 @@
 //!   the number of legal moves (20, 48, 14, 6, 44, 46) for the count per key.
 //!
 //! - groups `repr_movegen`, `repr_captures`, `repr_perft`: every board representation
-//!   (`ccr`, `x88`, the hybrid `bitboard` with the SIMD conversion and `bitboard_portable`
+//!   (`ccr`, `x88`, the converted `bitboard` with the SIMD conversion and `bitboard_portable`
 //!   with the paper's loop, `bitboard_native`): legal and captures-only generation on the six
 //!   positions, perft depth 3 making every leaf and bulk-counting, on startpos and Kiwipete;
 //! - group `convert`: the C.C.R. → bitboards conversion, portable, SSSE3, AVX2 (where the CPU
-//!   lacks one, its function is the portable one), on the six positions.
+//!   lacks one, its function is the portable one), on the six positions;
+//! - group `eval`: one static evaluation of each of the six positions by each evaluator, the
+//!   workloads of `benches/eval.rs`: `eval_frame` (`AttackBlock::new` and the frame
+//!   evaluator), `eval_frame_given_tables` (the frame evaluator on a built block),
+//!   `eval_bitboards` (the conversion and the bitboard evaluator) and
+//!   `eval_bitboards_given_boards` (the bitboard evaluator on converted boards).
 //!
 //! The first two groups set `compare_by_id`, so the runner prints each oracle's counts
 //! against ccr's for the same position (the bench id); `attacks` and `keys` do not (their
@@ -38,9 +43,10 @@ mod common;
 use std::hint::black_box;
 
 use ccr::arch::convert::{PieceBoards, WAYS, function as conversion};
-use ccr::bitboard::{Bitboards, Hybrid};
+use ccr::bitboard::{Bitboards, Converted};
 use ccr::ccr::attacks::attacks_of;
 use ccr::ccr::keys::RotationKey;
+use ccr::eval::{bitboards as bitboard_eval, evaluate_with};
 use ccr::x88::X88;
 use ccr::{
     AttackBlock, Ccr, Colour, Leaves, MoveList, Portable, Position, Representation, Simd, Square,
@@ -384,14 +390,14 @@ representation_benches!(
     x88_perft_bulk
 );
 representation_benches!(
-    Hybrid<Simd>,
+    Converted<Simd>,
     bitboard_movegen,
     bitboard_captures,
     bitboard_perft_make,
     bitboard_perft_bulk
 );
 representation_benches!(
-    Hybrid<Portable>,
+    Converted<Portable>,
     bitboard_portable_movegen,
     bitboard_portable_captures,
     bitboard_portable_perft_make,
@@ -456,6 +462,59 @@ library_benchmark_group!(
     benchmarks = convert_portable, convert_ssse3, convert_avx2
 );
 
+/// The position `id` after one evaluation by each evaluator, so that what is filled on first
+/// use (the magic attack table, the CPU-feature choices) is filled in setup, not counted.
+fn eval_position(id: usize) -> Position {
+    ccr::arch::init();
+    let pos = ccr_position(id);
+    let frame = evaluate_with(&pos, &AttackBlock::new(pos.board()));
+    assert_eq!(bitboard_eval::evaluate(&pos), frame, "position {id}");
+    pos
+}
+
+/// [`eval_position`]'s attack block.
+fn eval_block(id: usize) -> (Position, AttackBlock) {
+    let pos = eval_position(id);
+    (pos, AttackBlock::new(pos.board()))
+}
+
+/// [`eval_position`]'s converted boards and side to move.
+fn eval_boards(id: usize) -> (PieceBoards, Colour) {
+    let pos = eval_position(id);
+    (ccr::arch::convert::best(pos.board()), pos.side())
+}
+
+#[library_benchmark]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = eval_position)]
+fn eval_frame(pos: Position) -> i32 {
+    let pos = black_box(&pos);
+    evaluate_with(pos, &AttackBlock::new(pos.board()))
+}
+
+#[library_benchmark]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = eval_block)]
+fn eval_frame_given_tables(input: (Position, AttackBlock)) -> i32 {
+    evaluate_with(black_box(&input.0), black_box(&input.1))
+}
+
+#[library_benchmark]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = eval_position)]
+fn eval_bitboards(pos: Position) -> i32 {
+    bitboard_eval::evaluate(black_box(&pos))
+}
+
+#[library_benchmark]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = eval_boards)]
+fn eval_bitboards_given_boards(input: (PieceBoards, Colour)) -> i32 {
+    bitboard_eval::evaluate_boards(black_box(&input.0), black_box(input.1))
+}
+
+library_benchmark_group!(
+    name = eval;
+    compare_by_id = true;
+    benchmarks = eval_frame, eval_frame_given_tables, eval_bitboards, eval_bitboards_given_boards
+);
+
 main!(
     library_benchmark_groups = movegen,
     perft_make,
@@ -464,5 +523,6 @@ main!(
     repr_movegen,
     repr_captures,
     repr_perft,
-    convert
+    convert,
+    eval
 );

@@ -1,9 +1,10 @@
-//! Wall-clock benchmarks of the board representations side by side: the C.C.R. (`ccr`), the 0x88 board (`x88`), the paper's hybrid (`bitboard`: the
-//! C.C.R. in the tree, converted to bitboards for move generation, with the SIMD conversion,
-//! and `bitboard-portable` with the paper's loop) and native bitboards made move by move
+//! Wall-clock benchmarks of the board representations side by side: the C.C.R. (`ccr`), the
+//! 0x88 board (`x88`), the converted generator (`bitboard`: the C.C.R. in the tree,
+//! converted to bitboards for move generation, with the SIMD conversion, and
+//! `bitboard-portable` with the paper's loop) and native bitboards made move by move
 //! (`bitboard-native`), on the six standard positions; and the other implementations:
 //! the C.C.R. with the enemy's attack table by AVX2 (`ccr-simd`) or assembly (`ccr-asm`),
-//! the hybrid with the assembly conversion (`bitboard-asm`).
+//! the converted generator with the assembly conversion (`bitboard-asm`).
 //!
 //! Every criterion group holds all representations on one position, so each report carries
 //! the ratios:
@@ -34,7 +35,8 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 
 /// One workload, benchmarked in one group for the representation it is dispatched to (named
-/// in the reports by [`Variant::name`]: `bitboard` is the hybrid with the SIMD conversion).
+/// in the reports by [`Variant::name`]: `bitboard` is the converted generator with the SIMD
+/// conversion).
 struct Bench<'g, 'c, 's> {
     group: &'g mut BenchmarkGroup<'c, WallTime>,
     s: &'s Standard,

@@ -182,12 +182,12 @@ def criterion_tables(data):
 REPRS = [
     ("ccr", "ccr_repr", "C.C.R. (`Position`)"),
     ("x88", "x88", "0x88"),
-    ("bitboard", "bitboard", "hybrid: C.C.R. + SIMD conversion + bitboard generator"),
-    ("bitboard-portable", "bitboard_portable", "hybrid with the paper's portable conversion loop"),
+    ("bitboard", "bitboard", "converted: C.C.R. + SIMD conversion + bitboard generator"),
+    ("bitboard-portable", "bitboard_portable", "converted with the paper's portable conversion loop"),
     ("bitboard-native", "bitboard_native", "native bitboards (made move by move)"),
     ("ccr-simd", None, "C.C.R., enemy attack table by AVX2 (`--impl simd`)"),
     ("ccr-asm", None, "C.C.R., enemy attack table by assembly (`--impl asm`)"),
-    ("bitboard-asm", None, "hybrid with the assembly conversion (`--impl asm`)"),
+    ("bitboard-asm", None, "converted with the assembly conversion (`--impl asm`)"),
 ]
 REPR_KINDS = ["repr_movegen", "repr_captures", "repr_perft_make", "repr_perft_bulk"]
 CONVERSIONS = ["portable", "ssse3", "avx2"]

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use crate::ccr::Position;
+use crate::eval::Evaluator;
 use crate::history::History;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, Outcome, Profile, Search};
@@ -71,9 +72,10 @@ pub struct BenchRun {
 
 /// Searches every position to `depth` (one thread, a fresh 16 MiB table each time) while
 /// a sampler thread notes every millisecond whether the search is in its quiescence
-/// search. The table's size is part of the signature, so when those 16 MiB cannot be had
-/// there is no smaller table, only an error.
-pub fn run(depth: i32) -> Result<BenchRun, String> {
+/// search, with `evaluator`. The table's size is part of the signature, so when those 16 MiB
+/// cannot be had there is no smaller table, only an error. Both evaluators give the same
+/// scores, so the signature is the same with either.
+pub fn run(depth: i32, evaluator: Evaluator) -> Result<BenchRun, String> {
     let tt = TranspositionTable::new(HASH_MB)
         .ok_or_else(|| format!("bench: no memory for its {HASH_MB} MiB table"))?;
     let control = Control::default();
@@ -82,7 +84,7 @@ pub fn run(depth: i32) -> Result<BenchRun, String> {
     let start = Instant::now();
     let (lines, (samples, quiescence_samples)) = std::thread::scope(|scope| {
         let sampler = scope.spawn(|| sample(&profile, &done));
-        let lines = search_all(depth, &tt, &control, &profile);
+        let lines = search_all(depth, &tt, &control, &profile, evaluator);
         done.store(true, Relaxed);
         // A sampler that panicked took no samples.
         (lines, sampler.join().unwrap_or((0, 0)))
@@ -112,6 +114,7 @@ fn search_all(
     tt: &TranspositionTable,
     control: &Control,
     profile: &Profile,
+    evaluator: Evaluator,
 ) -> Vec<BenchLine> {
     POSITIONS
         .iter()
@@ -131,6 +134,7 @@ fn search_all(
                 },
                 threads: 1,
                 profile: Some(profile),
+                evaluator,
             };
             BenchLine {
                 fen,
@@ -158,8 +162,24 @@ mod tests {
     #[test]
     fn bench_is_deterministic() {
         let total = |lines: &[BenchLine]| lines.iter().map(|l| l.outcome.nodes).sum::<u64>();
-        let (a, b) = (run(4).unwrap(), run(4).unwrap());
+        let (a, b) = (
+            run(4, Evaluator::Frame).unwrap(),
+            run(4, Evaluator::Frame).unwrap(),
+        );
         assert_eq!(total(&a.lines), total(&b.lines));
         assert!(a.lines.iter().all(|l| l.outcome.best.is_some()));
+    }
+
+    #[test]
+    fn both_evaluators_search_the_same_tree() {
+        let nodes = |evaluator| {
+            run(3, evaluator)
+                .unwrap()
+                .lines
+                .iter()
+                .map(|l| (l.outcome.nodes, l.outcome.best, l.outcome.score))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(nodes(Evaluator::Frame), nodes(Evaluator::Bitboards));
     }
 }

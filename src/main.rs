@@ -33,6 +33,9 @@ enum Command {
     /// Search a fixed set of positions to a fixed depth (OpenBench style; last line
     /// `N nodes N nps`). The node count is the search's signature.
     Bench(cli::bench::Args),
+    /// Print a position's static evaluation by term group (last line: centipawns from the
+    /// side to move's view).
+    Eval(cli::eval::Args),
     /// Count the leaves of the legal move tree (last stdout line: `Nodes searched: N`).
     Perft(cli::perft::Args),
     /// Read FEN lines on stdin, write one 16-hex-digit key per line.
@@ -161,6 +164,7 @@ fn run(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Bench(args) => cli::bench::run(args),
+        Command::Eval(args) => cli::eval::run(args),
         Command::Perft(args) => cli::perft::run(args),
         Command::Key(args) => cli::key::run(args),
         Command::Tables(args) => cli::tables::tables(args),

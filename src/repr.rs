@@ -15,7 +15,7 @@
 use std::marker::PhantomData;
 
 pub use crate::arch::Impl;
-use crate::bitboard::{Bitboards, Hybrid};
+use crate::bitboard::{Bitboards, Converted};
 #[cfg(ccr_asm)]
 use crate::ccr::Asm;
 use crate::ccr::{FenError, Kernel, Portable, Position, Simd};
@@ -142,8 +142,7 @@ pub enum Repr {
     Ccr,
     /// The 0x88 board ([`X88`]).
     X88,
-    /// The paper's hybrid: the C.C.R. in the tree, converted to bitboards for move generation
-    /// ([`Hybrid`]).
+    /// The C.C.R. in the tree, converted to bitboards for move generation ([`Converted`]).
     Bitboard,
     /// Bitboards made move by move ([`Bitboards`]).
     BitboardNative,
@@ -169,7 +168,7 @@ impl Repr {
     }
 
     /// Whether the representation has a kernel choice: the C.C.R. takes the enemy's attack
-    /// table from the kernel, the hybrid its conversion; 0x88 and native bitboards are
+    /// table from the kernel, `bitboard` its conversion; 0x88 and native bitboards are
     /// portable only.
     pub fn has_kernels(self) -> bool {
         matches!(self, Repr::Ccr | Repr::Bitboard)
@@ -226,7 +225,7 @@ impl Variant {
 
     /// The name the benchmarks and the tests' messages use: the `--repr` name, with the
     /// implementation appended where it is not the default (`ccr-simd`, `bitboard-asm`). The
-    /// hybrid's default is its SIMD conversion (`bitboard`; `bitboard-portable` is the
+    /// converted path's default is its SIMD conversion (`bitboard`; `bitboard-portable` is the
     /// paper's loop), every other representation's the portable code.
     pub fn name(self) -> String {
         let default = match self.repr {
@@ -249,10 +248,10 @@ impl Variant {
             (Repr::Ccr, Impl::Asm) => f.run::<CcrWith<Asm>>(self),
             (Repr::Ccr, _) => f.run::<Position>(self),
             (Repr::X88, _) => f.run::<X88>(self),
-            (Repr::Bitboard, Impl::Simd) => f.run::<Hybrid<Simd>>(self),
+            (Repr::Bitboard, Impl::Simd) => f.run::<Converted<Simd>>(self),
             #[cfg(ccr_asm)]
-            (Repr::Bitboard, Impl::Asm) => f.run::<Hybrid<Asm>>(self),
-            (Repr::Bitboard, _) => f.run::<Hybrid<Portable>>(self),
+            (Repr::Bitboard, Impl::Asm) => f.run::<Converted<Asm>>(self),
+            (Repr::Bitboard, _) => f.run::<Converted<Portable>>(self),
             (Repr::BitboardNative, _) => f.run::<Bitboards>(self),
         }
     }

@@ -16,6 +16,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::ccr::Position;
+use crate::eval::Evaluator;
 use crate::history::History;
 use crate::search::time::{self, Clock};
 use crate::search::tt::TranspositionTable;
@@ -84,6 +85,8 @@ pub struct Uci {
     /// How many threads the machine runs at once: the search uses no more.
     cores: usize,
     overhead: Duration,
+    /// The `Eval` option: the evaluator of the next search.
+    evaluator: Evaluator,
     running: Option<Running>,
 }
 
@@ -115,6 +118,7 @@ impl Uci {
             threads: THREADS.0,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             overhead: Duration::from_millis(OVERHEAD.0),
+            evaluator: Evaluator::default(),
             running: None,
         }
     }
@@ -234,6 +238,15 @@ impl Uci {
             OVERHEAD.0, OVERHEAD.1, OVERHEAD.2
         ));
         self.out.line("option name Ponder type check default false");
+        let vars: Vec<String> = Evaluator::ALL
+            .iter()
+            .map(|e| format!("var {}", e.name()))
+            .collect();
+        self.out.line(&format!(
+            "option name Eval type combo default {} {}",
+            Evaluator::default().name(),
+            vars.join(" ")
+        ));
         self.out.line("uciok");
         if let Some(note) = &self.table_note {
             self.info_string(note);
@@ -297,6 +310,19 @@ impl Uci {
                 Some("true") | Some("false") => Ok(()),
                 _ => Err("option Ponder is true or false".to_string()),
             },
+            "eval" => {
+                let text = value.as_deref().unwrap_or("");
+                match Evaluator::from_name(&text.to_ascii_lowercase()) {
+                    Some(evaluator) => {
+                        self.evaluator = evaluator;
+                        Ok(())
+                    }
+                    None => Err(format!(
+                        "option Eval is frame or bitboards, not '{}'",
+                        quote(text)
+                    )),
+                }
+            }
             _ => Err(format!("unknown option: {}", quote(&name))),
         };
         if let Err(e) = result {
@@ -369,6 +395,7 @@ impl Uci {
             history: self.history.clone(),
             limits,
             threads: self.threads.min(self.cores),
+            evaluator: self.evaluator,
             wait,
         };
         match spawn_search(job) {
@@ -422,6 +449,7 @@ struct Job {
     history: History,
     limits: Limits,
     threads: usize,
+    evaluator: Evaluator,
     /// `go infinite` or `go ponder`: hold `bestmove` until `stop` (or `ponderhit`).
     wait: bool,
 }
@@ -436,6 +464,7 @@ impl Job {
             limits: self.limits,
             threads: self.threads,
             profile: None,
+            evaluator: self.evaluator,
         };
         let out = self.out.clone();
         // `bestmove` goes out as soon as the main thread has it, before the helper threads
@@ -710,7 +739,7 @@ mod tests {
     fn handshake_lists_the_options() {
         let out = session("uci\n");
         assert!(out.starts_with(&format!("id name {NAME}\nid author ")));
-        for option in ["Hash", "Threads", "Clear Hash", "Move Overhead"] {
+        for option in ["Hash", "Threads", "Clear Hash", "Move Overhead", "Eval"] {
             assert!(out.contains(&format!("option name {option} type")), "{out}");
         }
         assert!(out.ends_with("uciok\n"));
@@ -884,6 +913,36 @@ mod tests {
         assert_eq!(bestmoves(&lines), 201, "{out}");
         assert!(!out.contains("ignored"), "{out}");
         assert!(out.contains("info depth 3 "), "{out}");
+    }
+
+    #[test]
+    fn the_eval_option_picks_the_next_searchs_evaluator() {
+        let (mut uci, lines) = engine();
+        assert_eq!(uci.evaluator, Evaluator::Frame);
+        uci.handle("setoption name Eval value bitboards");
+        assert_eq!(uci.evaluator, Evaluator::Bitboards);
+        uci.handle("setoption name Eval value nnue");
+        assert_eq!(uci.evaluator, Evaluator::Bitboards);
+        uci.handle("setoption name Eval");
+        uci.handle("setoption name Eval value Frame");
+        assert_eq!(uci.evaluator, Evaluator::Frame);
+        let out = lines.text();
+        assert!(
+            out.contains("info string option Eval is frame or bitboards, not 'nnue'"),
+            "{out}"
+        );
+        assert!(
+            out.contains("info string option Eval is frame or bitboards, not ''"),
+            "{out}"
+        );
+        uci.handle("uci");
+        assert!(
+            lines
+                .text()
+                .contains("option name Eval type combo default frame var frame var bitboards\n"),
+            "{}",
+            lines.text()
+        );
     }
 
     #[test]

@@ -230,7 +230,7 @@ fn representation_and_implementation_choices() {
             "{repr}"
         );
     }
-    // The C.C.R. builds the enemy's attack table with AVX2 or assembly, the hybrid converts
+    // The C.C.R. builds the enemy's attack table with AVX2 or assembly, `bitboard` converts
     // with SIMD or assembly; the assembly exists where build.rs found asm/ for the
     // architecture.
     for repr in ["ccr", "bitboard"] {
@@ -726,6 +726,18 @@ fn bench_signature() {
     let last = lines.last().unwrap();
     let nodes: u64 = last.split(' ').next().unwrap().parse().unwrap();
     assert_eq!(nodes, BENCH_SIGNATURE, "{last}");
+}
+
+/// `ccr bench --eval bitboards` searches the same tree: the bitboard evaluator gives the
+/// frame's score on every position, so the signature is the same.
+#[test]
+fn bench_signature_with_the_bitboard_evaluator() {
+    for eval in ["bitboards", "frame"] {
+        let lines = success(&["bench", "--eval", eval]);
+        let last = lines.last().unwrap();
+        let nodes: u64 = last.split(' ').next().unwrap().parse().unwrap();
+        assert_eq!(nodes, BENCH_SIGNATURE, "--eval {eval}: {last}");
+    }
 }
 
 /// `ccr bench [DEPTH]`: one line per position, then `N nodes N nps`; the same count each run.

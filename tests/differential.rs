@@ -6,7 +6,7 @@
 //! sets, the move kinds, the captures, check detection, the FEN and the FEN round trip must
 //! agree. The 0x88 board and the native bitboards are played along the same games by their
 //! own `make` and must hold the same position and give the same moves, captures and check;
-//! the bitboard hybrid (both conversions) is checked at every position too, and the
+//! the converted bitboard generator (both conversions) is checked at every position too, and the
 //! conversion itself square by square, every SIMD tier against the portable loop. A few hundred
 //! positions sampled from the games are then compared by perft(3) in every representation.
 

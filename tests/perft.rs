@@ -1,8 +1,8 @@
 //! Perft against published counts: the six standard positions and the edge-case suite in
-//! `tests/data/`, for every board representation (the C.C.R., 0x88, the bitboard hybrid
-//! with each conversion, native bitboards). Counts up to `QUICK_NODES` run by a plain
-//! `cargo test`; the deep ones are `#[ignore]`d and run by `make test-deep` (which `make test`
-//! runs).
+//! `tests/data/`, for every board representation (the C.C.R., 0x88, the converted
+//! bitboard generator with each conversion, native bitboards). Counts up to `QUICK_NODES`
+//! run by a plain `cargo test`; the deep ones are `#[ignore]`d and run by `make test-deep`
+//! (which `make test` runs).
 
 mod common;
 

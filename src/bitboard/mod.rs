@@ -16,18 +16,19 @@
 //! - [`magic`]: fancy magic bitboards (one shared table, filled on first use) and the
 //!   seeded search that found the embedded magics.
 //! - [`movegen`]: the legal generator (checkers, check mask, pins, en passant by occupancy),
-//!   reading the pieces by reference through [`movegen::PieceSets`]: the hybrid's sixteen
-//!   converted boards or the native position's colour and type boards.
+//!   reading the pieces by reference through [`movegen::PieceSets`]: the sixteen boards
+//!   converted from the C.C.R. or the native position's colour and type boards.
 //! - [`Bitboards`]: the native bitboard position, made move by move (copy-make).
-//! - [`Hybrid`]: the paper's hybrid, the C.C.R. [`Position`] in the tree and the bitboard
-//!   generator at every node on its conversion.
+//! - [`Converted`] (`--repr bitboard`): the C.C.R. [`Position`] in the tree and the bitboard
+//!   generator at every node on its conversion, converted for move generation. (The
+//!   paper's hybrid converts for the evaluation instead: `--eval bitboards`.)
 
-pub mod hybrid;
+pub mod converted;
 pub mod magic;
 pub mod movegen;
 pub mod tables;
 
-pub use hybrid::Hybrid;
+pub use converted::Converted;
 
 pub use crate::arch::convert::PieceBoards;
 /// The C.C.R. → bitboards conversion with the fastest implementation this CPU has.
@@ -372,13 +373,13 @@ mod tests {
     }
 
     #[test]
-    fn perft_standard_hybrid_simd() {
-        standard_perft::<Hybrid<Simd>>(5_000_000);
+    fn perft_standard_converted_simd() {
+        standard_perft::<Converted<Simd>>(5_000_000);
     }
 
     #[test]
-    fn perft_standard_hybrid_portable() {
-        standard_perft::<Hybrid<Portable>>(1_000_000);
+    fn perft_standard_converted_portable() {
+        standard_perft::<Converted<Portable>>(1_000_000);
     }
 
     #[test]
@@ -416,8 +417,9 @@ mod tests {
     }
 
     /// Random games from many starting positions: at every position the native bitboards
-    /// (played along by their own make), both hybrids and the C.C.R. agree on the legal
-    /// moves, the captures and the check, and every legal move makes the same position.
+    /// (played along by their own make), the converted generator (SIMD and portable
+    /// conversions) and the C.C.R. agree on the legal moves, the captures and the check, and
+    /// every legal move makes the same position.
     #[test]
     fn random_games_agree_with_the_ccr() {
         let mut fens: Vec<String> = load("standard-perft.epd")
@@ -445,13 +447,13 @@ mod tests {
                     let captures = sorted(&list);
                     agrees(&native, &pos, &legal, &captures);
                     agrees(
-                        &Hybrid::<Simd>::from_position(&pos),
+                        &Converted::<Simd>::from_position(&pos),
                         &pos,
                         &legal,
                         &captures,
                     );
                     agrees(
-                        &Hybrid::<Portable>::from_position(&pos),
+                        &Converted::<Portable>::from_position(&pos),
                         &pos,
                         &legal,
                         &captures,

@@ -10,7 +10,7 @@
 //! squares of a rank at once, is tested by the occupancy after it.
 //!
 //! The generator reads the pieces through [`PieceSets`] and takes the side, castling rights
-//! and en-passant square beside them, so the [`super::Hybrid`] hands it the sixteen boards
+//! and en-passant square beside them, so the [`super::Converted`] hands it the sixteen boards
 //! of its per-node conversion ([`super::to_bitboards`]) by reference and the native
 //! [`super::Bitboards`] its colour and type boards, nothing copied. It is specialised at
 //! compile time on the layout, the side to move and captures-only generation, so the hot
@@ -38,8 +38,8 @@ const Q: usize = PieceCode::QUEEN as usize;
 const K: usize = PieceCode::KING as usize;
 
 /// Read access to the pieces, whatever their layout: the sixteen boards by piece code the
-/// conversion gives ([`PieceBoards`], the hybrid's), or the native position's colour and
-/// type boards ([`super::Bitboards`]). The generator is compiled for each.
+/// conversion gives ([`PieceBoards`], what [`super::Converted`] reads), or the native
+/// position's colour and type boards ([`super::Bitboards`]). The generator is compiled for each.
 pub trait PieceSets {
     /// The pieces of type `piece_type` (1 = pawn … 6 = king) of the colour whose codes start
     /// at `base` (0 for White, 8 for Black).

@@ -1,6 +1,6 @@
 //! The kernel choice: one type parameter that says where the machine-specific parts come
 //! from (the enemy's attack table of the legal generator, the C.C.R. → bitboards conversion
-//! of the hybrid, the sliders' target sets), so that every variant is its own monomorphised
+//! of the converted generator, `--repr bitboard`, the sliders' target sets), so that every variant is its own monomorphised
 //! copy of the same generator and the choice costs nothing per node.
 //!
 //! The markers are zero-sized: [`Portable`] (the frame and the paper's loops), [`Simd`] (the

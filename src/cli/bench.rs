@@ -4,9 +4,10 @@
 use std::io::{self, Write};
 
 use ccr::bench::BenchRun;
+use ccr::eval::Evaluator;
 use ccr::{Repr, Representation, Variant, WithRepresentation};
 
-use super::{Failure, emit};
+use super::{Failure, emit, parse_evaluator};
 
 /// The arguments of `ccr bench`.
 #[derive(clap::Args)]
@@ -14,12 +15,17 @@ pub struct Args {
     /// The depth of every search.
     #[arg(value_parser = clap::value_parser!(i32).range(1..=64), default_value_t = ccr::bench::DEFAULT_DEPTH)]
     depth: i32,
+    /// The static evaluation: frame (the frame over the C.C.R. and its attack tables) or
+    /// bitboards (the board converted to bitboards, the paper's hybrid). The node count is
+    /// the same with either.
+    #[arg(long, value_name = "EVAL", default_value = "frame", value_parser = parse_evaluator)]
+    eval: Evaluator,
 }
 
 /// Runs `ccr bench`.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let Args { depth } = args;
-    let bench = ccr::bench::run(depth).map_err(Failure)?;
+    let Args { depth, eval } = args;
+    let bench = ccr::bench::run(depth, eval).map_err(Failure)?;
     let mut out = String::new();
     for (i, line) in bench.lines.iter().enumerate() {
         let best = line

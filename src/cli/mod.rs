@@ -3,6 +3,7 @@
 //! once) or fails with a [`Failure`], which `main` reports as `error: …` with exit status 2.
 
 pub mod bench;
+pub mod eval;
 pub mod key;
 pub mod keystats;
 pub mod on_board;
@@ -13,6 +14,7 @@ pub mod tune;
 use std::io::{self, Write};
 
 use ccr::Position;
+use ccr::eval::Evaluator;
 
 /// A failure to report as `error: …` with exit status 2.
 pub struct Failure(pub String);
@@ -20,6 +22,17 @@ pub struct Failure(pub String);
 /// Parses a FEN for a command, as the contract's one-line error on failure.
 pub fn position(fen: &str) -> Result<Position, Failure> {
     Position::from_fen(fen).map_err(|e| Failure(format!("invalid FEN: {e}")))
+}
+
+/// `--eval` / `--via`'s value: one of the evaluators.
+pub fn parse_evaluator(name: &str) -> Result<Evaluator, String> {
+    Evaluator::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Evaluator::ALL.iter().map(|e| e.name()).collect();
+        format!(
+            "unknown evaluator '{name}'; available: {}",
+            names.join(", ")
+        )
+    })
 }
 
 /// Writes all of a command's output at once, so an error leaves nothing half-written.

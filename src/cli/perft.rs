@@ -18,9 +18,8 @@ pub struct Args {
     /// Start from this position instead of the initial one.
     #[arg(long, default_value = STARTPOS)]
     fen: String,
-    /// Board representation: ccr, x88, bitboard (the paper's hybrid: C.C.R. in the
-    /// tree, converted to bitboards for move generation) or bitboard-native (bitboards
-    /// made move by move).
+    /// Board representation: ccr, x88, bitboard (C.C.R. in the tree, converted to
+    /// bitboards for move generation) or bitboard-native (bitboards made move by move).
     #[arg(long, default_value = "ccr", value_parser = parse_repr)]
     repr: Repr,
     /// Implementation: portable, simd or asm (hand-written x86, where built). With --repr

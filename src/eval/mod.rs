@@ -13,7 +13,13 @@
 //! the material left. The weights live in [`weights`] as one flat table indexed by the
 //! [`param`] constants, so the evaluation is linear in them: the tuner (`ccr tune`, Texel's
 //! method) reads the counts through a [`Trace`] and fits the table to game results.
+//!
+//! [`bitboards`] computes the same terms with the same weights on the sixteen bitboards
+//! converted from the C.C.R. (the paper's hybrid, section 5.5); the pieces both share (the
+//! running `Sum`, the king-zone and passed-pawn terms, the material draw, the phase, the
+//! end-game scale and the taper) live here once. [`Evaluator`] picks one at run time.
 
+pub mod bitboards;
 pub mod weights;
 
 use crate::ccr::Position;
@@ -93,12 +99,44 @@ pub mod param {
     pub const TEMPO: usize = ROOK_SEMI_OPEN + 1;
     /// How many weights there are.
     pub const COUNT: usize = TEMPO + 1;
+
+    /// The weights grouped by term for display: each group's name and its weights.
+    pub const GROUPS: [(&str, std::ops::Range<usize>); 15] = [
+        ("material", MATERIAL..PST),
+        ("piece squares", PST..MOBILITY),
+        ("mobility", MOBILITY..KING_ATTACK),
+        ("king zone attacks", KING_ATTACK..KING_DANGER),
+        ("king danger", KING_DANGER..PAWN_SHIELD),
+        ("pawn shield", PAWN_SHIELD..KING_OPEN_FILE),
+        ("king open files", KING_OPEN_FILE..HANGING),
+        ("hanging", HANGING..THREAT_BY_PAWN),
+        ("threats", THREAT_BY_PAWN..PASSED),
+        ("passed pawns", PASSED..ISOLATED),
+        ("isolated pawns", ISOLATED..DOUBLED),
+        ("doubled pawns", DOUBLED..BISHOP_PAIR),
+        ("bishop pair", BISHOP_PAIR..ROOK_OPEN),
+        ("rook files", ROOK_OPEN..TEMPO),
+        ("tempo", TEMPO..COUNT),
+    ];
 }
 
 /// Receives every count the evaluation multiplies by a weight (positive for White).
 pub trait Trace {
-    /// Records `count` uses of weight `param`.
+    /// Records `count` uses of weight `param` (negative counts are Black's).
     fn add(&mut self, param: usize, count: i32);
+
+    /// Records `count` (never negative) uses of weight `param` by `colour`: by default the
+    /// net count, White's positive and Black's negative.
+    #[inline(always)]
+    fn term(&mut self, colour: Colour, param: usize, count: i32) {
+        self.add(
+            param,
+            match colour {
+                Colour::White => count,
+                Colour::Black => -count,
+            },
+        );
+    }
 
     /// Records the game phase the counts are tapered by.
     fn phase(&mut self, _phase: i32) {}
@@ -126,9 +164,78 @@ pub struct Features {
     pub scale: i32,
 }
 
+impl Features {
+    /// No counts yet, full scale.
+    fn new() -> Features {
+        Features {
+            counts: vec![0; param::COUNT],
+            phase: 0,
+            scale: FULL_SCALE,
+        }
+    }
+}
+
 impl Trace for Features {
     fn add(&mut self, param: usize, count: i32) {
         self.counts[param] += count;
+    }
+
+    fn phase(&mut self, phase: i32) {
+        self.phase = phase;
+    }
+
+    fn scale(&mut self, scale: i32) {
+        self.scale = scale;
+    }
+}
+
+/// The evaluation of one position term by term, each colour's counts apart, for display.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Breakdown {
+    /// The count of each weight, per colour ([`Colour`] index).
+    pub counts: [[i32; param::COUNT]; 2],
+    /// The game phase (see [`Features::phase`]).
+    pub phase: i32,
+    /// The end-game half's scale (see [`Features::scale`]).
+    pub scale: i32,
+    /// The evaluation from White's point of view.
+    pub white: i32,
+    /// Whether the material rule made it a draw (then `white` is 0, not the weighted sum).
+    pub drawn: bool,
+}
+
+impl Breakdown {
+    /// No counts yet.
+    fn new() -> Breakdown {
+        Breakdown {
+            counts: [[0; param::COUNT]; 2],
+            phase: 0,
+            scale: FULL_SCALE,
+            white: 0,
+            drawn: false,
+        }
+    }
+
+    /// The weighted sum of `colour`'s counts in `params` (not tapered): its part of a group.
+    pub fn sum(&self, colour: Colour, params: std::ops::Range<usize>) -> S {
+        let mut total = S::default();
+        for p in params {
+            let count = self.counts[colour as usize][p];
+            total.mg += WEIGHTS[p].mg * count;
+            total.eg += WEIGHTS[p].eg * count;
+        }
+        total
+    }
+}
+
+impl Trace for Breakdown {
+    fn add(&mut self, param: usize, count: i32) {
+        let colour = if count < 0 { 1 } else { 0 };
+        self.counts[colour][param] += count.abs();
+    }
+
+    fn term(&mut self, colour: Colour, param: usize, count: i32) {
+        self.counts[colour as usize][param] += count;
     }
 
     fn phase(&mut self, phase: i32) {
@@ -152,6 +259,68 @@ const KING_UNITS: [u32; 4] = [1, 2, 2, 3];
 /// Phase weight by piece type (index 1 = pawn … 6 = king).
 const PHASE: [i32; 8] = [0, 0, 1, 1, 2, 4, 0, 0];
 
+/// Which evaluator a search or a command uses. Both compute the same terms with the same
+/// weights and give the same score on every position; they differ in what they read.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum Evaluator {
+    /// The frame over the C.C.R. with WHITE_ATTACKS and BLACK_ATTACKS (this module).
+    #[default]
+    Frame,
+    /// The sixteen bitboards converted from the C.C.R. (paper 5.5, [`bitboards`]).
+    Bitboards,
+}
+
+impl Evaluator {
+    /// Both evaluators, the default first.
+    pub const ALL: [Evaluator; 2] = [Evaluator::Frame, Evaluator::Bitboards];
+
+    /// The name on the command line and in the UCI option (`frame`, `bitboards`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Evaluator::Frame => "frame",
+            Evaluator::Bitboards => "bitboards",
+        }
+    }
+
+    /// The evaluator named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Evaluator> {
+        Evaluator::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// Evaluates `pos` from the side to move's point of view; `block` is the position's
+    /// attack block, which the frame evaluator reads and the bitboard one ignores.
+    #[inline]
+    pub fn evaluate(self, pos: &Position, block: &AttackBlock) -> i32 {
+        match self {
+            Evaluator::Frame => evaluate_with(pos, block),
+            Evaluator::Bitboards => bitboards::evaluate(pos),
+        }
+    }
+
+    /// The counts behind the evaluation (see [`features`]).
+    pub fn features(self, pos: &Position) -> Option<Features> {
+        let (_, features, drawn) = self.run(pos, Features::new());
+        (!drawn).then_some(features)
+    }
+
+    /// The evaluation term by term and colour by colour, for display.
+    pub fn breakdown(self, pos: &Position) -> Breakdown {
+        let (white, mut breakdown, drawn) = self.run(pos, Breakdown::new());
+        breakdown.white = white;
+        breakdown.drawn = drawn;
+        breakdown
+    }
+
+    /// The evaluation from White's point of view with every count sent to `trace`, and
+    /// whether the material rule made it a draw.
+    fn run<T: Trace>(self, pos: &Position, trace: T) -> (i32, T, bool) {
+        match self {
+            Evaluator::Frame => run(pos, &AttackBlock::new(pos.board()), trace),
+            Evaluator::Bitboards => bitboards::run(pos, trace),
+        }
+    }
+}
+
 /// Evaluates `pos` from the side to move's point of view, in centipawns.
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &AttackBlock::new(pos.board()))
@@ -171,13 +340,7 @@ pub fn evaluate_with(pos: &Position, block: &AttackBlock) -> i32 {
 /// The counts behind the evaluation of `pos`, for the tuner; `None` where the evaluation
 /// is a draw by material rather than the weighted sum.
 pub fn features(pos: &Position) -> Option<Features> {
-    let features = Features {
-        counts: vec![0; param::COUNT],
-        phase: 0,
-        scale: FULL_SCALE,
-    };
-    let (_, features, drawn) = run(pos, &AttackBlock::new(pos.board()), features);
-    (!drawn).then_some(features)
+    Evaluator::Frame.features(pos)
 }
 
 /// The weighted sum of `features` with `weights`, tapered, from White's point of view:
@@ -208,20 +371,132 @@ fn distance(a: Square, b: Square) -> i32 {
 /// Per colour and file, the ranks (bit 0 = rank 1) holding a pawn of that colour.
 type PawnRanks = [[u8; 8]; 2];
 
+/// The running sum of one evaluation, the same for both evaluators: the score so far
+/// (White's point of view) and the trace of its counts.
+struct Sum<T: Trace> {
+    score: S,
+    trace: T,
+}
+
+impl<T: Trace> Sum<T> {
+    /// Nothing counted yet.
+    #[inline(always)]
+    fn new(trace: T) -> Sum<T> {
+        Sum {
+            score: S::default(),
+            trace,
+        }
+    }
+
+    /// Adds `count` times weight `param` for `colour`.
+    #[inline(always)]
+    fn add(&mut self, colour: Colour, param: usize, count: i32) {
+        let signed = match colour {
+            Colour::White => count,
+            Colour::Black => -count,
+        };
+        let w = WEIGHTS[param];
+        self.score.mg += w.mg * signed;
+        self.score.eg += w.eg * signed;
+        self.trace.term(colour, param, count);
+    }
+
+    /// The king-zone terms of `us` from the classes attacking the enemy king's square and
+    /// its neighbours (pawn, minor, rook, queen or king): one weight per class, and the
+    /// danger by attack units when `us` has a queen.
+    #[inline(always)]
+    fn king_zone(&mut self, us: Colour, classes: [u32; 4], queen: bool) {
+        for (class, &count) in classes.iter().enumerate() {
+            self.add(us, param::KING_ATTACK + class, count as i32);
+        }
+        if queen {
+            let units: u32 = classes.iter().zip(KING_UNITS).map(|(&c, u)| c * u).sum();
+            self.add(us, param::KING_DANGER + units.min(31) as usize, 1);
+        }
+    }
+
+    /// A passed pawn of `us` on `rank_from_home`; `front` reads the square in front of it,
+    /// only for a pawn past its third rank (the terms that count by advance).
+    #[inline(always)]
+    fn passed(&mut self, us: Colour, rank_from_home: u8, front: impl FnOnce() -> Front) {
+        self.add(us, param::PASSED + rank_from_home as usize, 1);
+        let advance = rank_from_home as i32 - 2;
+        if advance > 0 {
+            let front = front();
+            if front.occupied {
+                self.add(us, param::PASSED_BLOCKED, advance);
+            } else if !front.attacked {
+                self.add(us, param::PASSED_FREE, advance);
+            }
+            self.add(us, param::PASSED_OWN_KING, advance * front.own_king);
+            self.add(us, param::PASSED_ENEMY_KING, advance * front.enemy_king);
+        }
+    }
+
+    /// The terms of the whole position: the bishop pair and the tempo.
+    #[inline(always)]
+    fn closing_terms(&mut self, material: &Material, side: Colour) {
+        for colour in [Colour::White, Colour::Black] {
+            if material.bishops[colour as usize] >= 2 {
+                self.add(colour, param::BISHOP_PAIR, 1);
+            }
+        }
+        self.add(side, param::TEMPO, 1);
+    }
+
+    /// Ends the evaluation: the draw by material, the phase, the end-game scale and the
+    /// taper. Returns the score from White's point of view, the trace, and whether the
+    /// material rule made it a draw (then the score is 0, not the sum).
+    #[inline(always)]
+    fn finish(mut self, material: &Material) -> (i32, T, bool) {
+        // No pawns and at most a minor piece each: nobody can mate.
+        let no_pawns = !material.pawns[0] && !material.pawns[1];
+        if no_pawns && material.pieces[0] <= 1 && material.pieces[1] <= 1 {
+            return (0, self.trace, true);
+        }
+        let phase = (material.pieces[0] + material.pieces[1]).min(MAX_PHASE);
+        self.trace.phase(phase);
+        let scale = endgame_scale(self.score.eg, material);
+        self.trace.scale(scale);
+        let score = taper(self.score.mg, self.score.eg * scale / FULL_SCALE, phase);
+        (score, self.trace, false)
+    }
+}
+
+/// What a passed pawn's terms read of the square in front of it.
+struct Front {
+    /// A piece stands on it.
+    occupied: bool,
+    /// The enemy attacks it.
+    attacked: bool,
+    /// The own king's distance to it.
+    own_king: i32,
+    /// The enemy king's distance to it.
+    enemy_king: i32,
+}
+
+/// The material facts the end of the evaluation reads, by colour.
+#[derive(Default)]
+struct Material {
+    /// Non-pawn material in phase units: the game phase, and bare endings.
+    pieces: [i32; 2],
+    /// Bishops.
+    bishops: [i32; 2],
+    /// The square colours the bishops stand on (bit 0 dark, bit 1 light).
+    bishop_squares: [u8; 2],
+    /// Whether the colour has a pawn.
+    pawns: [bool; 2],
+}
+
 /// Evaluation state for one position: the tables, the pawn files, the running sums.
 struct Eval<T: Trace> {
     /// Board, WHITE_ATTACKS, BLACK_ATTACKS.
     tables: [[u32; 8]; 3],
     pawns: PawnRanks,
     kings: [Square; 2],
-    bishops: [i32; 2],
-    /// Per colour, the square colours its bishops stand on (bit 0 dark, bit 1 light).
-    bishop_squares: [u8; 2],
+    material: Material,
     queens: [i32; 2],
-    /// Non-pawn material by colour, in phase units: the game phase, and bare endings.
-    pieces: [i32; 2],
-    score: S,
-    trace: T,
+    sum: Sum<T>,
 }
 
 impl<T: Trace> Eval<T> {
@@ -231,14 +506,7 @@ impl<T: Trace> Eval<T> {
     /// Adds `count` times weight `param` for `colour`.
     #[inline(always)]
     fn add(&mut self, colour: Colour, param: usize, count: i32) {
-        let count = match colour {
-            Colour::White => count,
-            Colour::Black => -count,
-        };
-        let w = WEIGHTS[param];
-        self.score.mg += w.mg * count;
-        self.score.eg += w.eg * count;
-        self.trace.add(param, count);
+        self.sum.add(colour, param, count);
     }
 
     /// The classes `colour` attacks `sq` with.
@@ -313,22 +581,16 @@ fn pawn<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
         (if file > 0 { ranks[file - 1] } else { 0 }) | (if file < 7 { ranks[file + 1] } else { 0 })
     };
     if (theirs[file] | neighbours(&theirs)) & ahead == 0 {
-        let rank_from_home = relative_rank(us, sq);
-        e.add(us, param::PASSED + rank_from_home as usize, 1);
-        let advance = rank_from_home as i32 - 2;
-        if advance > 0 {
+        let front = || {
             let front = Square::from_file_rank(file as u8, if WHITE { rank + 1 } else { rank - 1 });
-            let occupied = (e.tables[0][front.word()] >> front.shift()) & 0xF != 0;
-            if occupied {
-                e.add(us, param::PASSED_BLOCKED, advance);
-            } else if e.attacks_on(us.flip(), front) == 0 {
-                e.add(us, param::PASSED_FREE, advance);
+            Front {
+                occupied: (e.tables[0][front.word()] >> front.shift()) & 0xF != 0,
+                attacked: e.tables[1 + us.flip() as usize][front.word()] & front.mask() != 0,
+                own_king: distance(e.kings[us as usize], front),
+                enemy_king: distance(e.kings[us.flip() as usize], front),
             }
-            let own = distance(e.kings[us as usize], front);
-            let enemy = distance(e.kings[us.flip() as usize], front);
-            e.add(us, param::PASSED_OWN_KING, advance * own);
-            e.add(us, param::PASSED_ENEMY_KING, advance * enemy);
-        }
+        };
+        e.sum.passed(us, relative_rank(us, sq), front);
     }
     if neighbours(&own) == 0 {
         e.add(us, param::ISOLATED, 1);
@@ -342,7 +604,7 @@ fn piece<T: Trace, const WHITE: bool, const TYPE: u8>(e: &mut Eval<T>, word: usi
     let us = colour_of(WHITE);
     let sq = Square::from_word_mask(word, mask);
     place(e, us, TYPE, sq);
-    e.pieces[us as usize] += PHASE[TYPE as usize];
+    e.material.pieces[us as usize] += PHASE[TYPE as usize];
     let (attacked, defended) = (e.attacks_on(us.flip(), sq), e.attacks_on(us, sq));
     if attacked != 0 && defended == 0 {
         e.add(us, param::HANGING, 1);
@@ -358,8 +620,8 @@ fn piece<T: Trace, const WHITE: bool, const TYPE: u8>(e: &mut Eval<T>, word: usi
     }
     match TYPE {
         PieceCode::BISHOP => {
-            e.bishops[us as usize] += 1;
-            e.bishop_squares[us as usize] |= 1 << ((sq.file() + sq.rank()) & 1);
+            e.material.bishops[us as usize] += 1;
+            e.material.bishop_squares[us as usize] |= 1 << ((sq.file() + sq.rank()) & 1);
         }
         PieceCode::QUEEN => e.queens[us as usize] += 1,
         PieceCode::ROOK => {
@@ -450,13 +712,7 @@ fn table_terms<T: Trace>(e: &mut Eval<T>, pos: &Position) {
                 classes[3] += (hits & 0x1111_1111).count_ones();
             }
         }
-        for (class, &count) in classes.iter().enumerate() {
-            e.add(us, param::KING_ATTACK + class, count as i32);
-        }
-        if e.queens[us as usize] > 0 {
-            let units: u32 = classes.iter().zip(KING_UNITS).map(|(&c, u)| c * u).sum();
-            e.add(us, param::KING_DANGER + units.min(31) as usize, 1);
-        }
+        e.sum.king_zone(us, classes, e.queens[us as usize] > 0);
     }
 }
 
@@ -468,48 +724,32 @@ fn run<T: Trace>(pos: &Position, block: &AttackBlock, trace: T) -> (i32, T, bool
         tables: *parts,
         pawns: pawn_ranks(pos),
         kings: [pos.king(Colour::White), pos.king(Colour::Black)],
-        bishops: [0; 2],
-        bishop_squares: [0; 2],
+        material: Material::default(),
         queens: [0; 2],
-        pieces: [0; 2],
-        score: S::default(),
-        trace,
+        sum: Sum::new(trace),
     };
     frame::run(pos.board(), Pieces::All, &Eval::<T>::HANDLERS, &mut e);
-    for colour in [Colour::White, Colour::Black] {
-        if e.bishops[colour as usize] >= 2 {
-            e.add(colour, param::BISHOP_PAIR, 1);
-        }
-    }
     table_terms(&mut e, pos);
-    e.add(pos.side(), param::TEMPO, 1);
-
-    // No pawns and at most a minor piece each: nobody can mate.
-    let no_pawns = e.pawns.iter().flatten().all(|&r| r == 0);
-    if no_pawns && e.pieces[0] <= 1 && e.pieces[1] <= 1 {
-        return (0, e.trace, true);
+    for colour in [Colour::White, Colour::Black] {
+        e.material.pawns[colour as usize] = e.pawns[colour as usize].iter().any(|&r| r != 0);
     }
-    let phase = (e.pieces[0] + e.pieces[1]).min(MAX_PHASE);
-    e.trace.phase(phase);
-    let scale = endgame_scale(&e);
-    e.trace.scale(scale);
-    let score = taper(e.score.mg, e.score.eg * scale / FULL_SCALE, phase);
-    (score, e.trace, false)
+    e.sum.closing_terms(&e.material, pos.side());
+    e.sum.finish(&e.material)
 }
 
-/// How much of the end-game half counts: less where the side ahead has little to win with.
-fn endgame_scale<T: Trace>(e: &Eval<T>) -> i32 {
-    let strong = if e.score.eg >= 0 { 0 } else { 1 };
+/// How much of the end-game half counts, given the end-game sum `eg` (White's point of
+/// view): less where the side ahead has little to win with.
+fn endgame_scale(eg: i32, m: &Material) -> i32 {
+    let strong = if eg >= 0 { 0 } else { 1 };
     let weak = 1 - strong;
-    let has_pawns = |c: usize| e.pawns[c].iter().any(|&r| r != 0);
     // No pawns and at most a minor piece more (a rook against a minor, a rook and a minor
     // against a rook): hard to win.
-    if !has_pawns(strong) && e.pieces[strong] - e.pieces[weak] <= 1 {
+    if !m.pawns[strong] && m.pieces[strong] - m.pieces[weak] <= 1 {
         return FULL_SCALE / 4;
     }
     // Bishops on opposite colours and nothing else: the weaker side holds a blockade.
-    let lone_bishops = e.pieces == [1, 1] && e.bishops == [1, 1];
-    if lone_bishops && e.bishop_squares[0] != e.bishop_squares[1] {
+    let lone_bishops = m.pieces == [1, 1] && m.bishops == [1, 1];
+    if lone_bishops && m.bishop_squares[0] != m.bishop_squares[1] {
         return FULL_SCALE / 2;
     }
     FULL_SCALE

@@ -3,8 +3,9 @@
 //! C.C.R. board by copy-make of the position (42 bytes of fields, 48 aligned).
 //!
 //! Every node builds one [`AttackBlock`] (the board and both attack tables, paper 4.4) and
-//! uses it three times: whether the side to move is in check, the static evaluation, and
-//! the ordering and pruning of captures (is the target defended, by which class).
+//! uses it three times: whether the side to move is in check, the static evaluation (the
+//! frame evaluator's; the bitboard one, [`Search::evaluator`], converts the board instead),
+//! and the ordering and pruning of captures (is the target defended, by which class).
 
 mod ordering;
 mod params;
@@ -17,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::nibbles_equal;
 use crate::ccr::{MoveList, Position};
-use crate::eval::evaluate_with;
+use crate::eval::Evaluator;
 use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
 use ordering::{Class, MovePicker, piece_value};
@@ -162,6 +163,8 @@ pub struct Search<'a> {
     /// Where the main thread tells a sampler whether it is in the quiescence search, if
     /// anyone samples.
     pub profile: Option<&'a Profile>,
+    /// The static evaluation's implementation (the same score either way).
+    pub evaluator: Evaluator,
 }
 
 impl Search<'_> {
@@ -488,7 +491,7 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| evaluate_with(pos, &block), |e| e.eval)
+            entry.map_or_else(|| self.search.evaluator.evaluate(pos, &block), |e| e.eval)
         };
         self.static_evals[ply] = static_eval;
         // Better than two plies ago (our last turn): the prunings below trust the static
@@ -708,7 +711,7 @@ impl<'a> Worker<'a> {
             return if in_check {
                 0
             } else {
-                evaluate_with(pos, &block)
+                self.search.evaluator.evaluate(pos, &block)
             };
         }
         // The table: any stored result is at least as deep as this search's (depth 0).
@@ -733,7 +736,8 @@ impl<'a> Worker<'a> {
             }
             (-INFINITY, -INFINITY)
         } else {
-            let stand_pat = entry.map_or_else(|| evaluate_with(pos, &block), |e| e.eval);
+            let stand_pat =
+                entry.map_or_else(|| self.search.evaluator.evaluate(pos, &block), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
             }

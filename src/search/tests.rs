@@ -27,6 +27,7 @@ fn search_after(fen: &str, moves: &[&str], limits: Limits) -> (Outcome, Vec<Info
         limits,
         threads: 1,
         profile: None,
+        evaluator: Evaluator::Frame,
     };
     let mut infos = Vec::new();
     let outcome = search.run(&mut |i| infos.push(i.clone()));
@@ -174,6 +175,7 @@ fn a_stopped_search_still_has_a_legal_move() {
         limits: Limits::default(),
         threads: 2,
         profile: None,
+        evaluator: Evaluator::Frame,
     };
     let outcome = search.run(&mut |_| {});
     let best = outcome.best.unwrap();

@@ -14,6 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use crate::ccr::Position;
+use crate::eval::Evaluator;
 use crate::history::History;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, MATE_BOUND, Search};
@@ -86,6 +87,7 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
             },
             threads: 1,
             profile: None,
+            evaluator: Evaluator::Frame,
         };
         let outcome = search.run(&mut |_| {});
         let Some(best) = outcome.best else {

@@ -1,7 +1,12 @@
-//! The paper's hybrid (section 5.5): the C.C.R. [`Position`] in the tree, bitboards where
-//! they pay. Make is the C.C.R.'s own 42-byte copy-make; at every node the generator
-//! converts the 32-byte board to the sixteen piece boards (with the conversion of the kernel `K`) and runs
-//! the bitboard legal generator on them.
+//! Move generation on the conversion (`--repr bitboard`): the C.C.R. [`Position`] in the
+//! tree, converted to bitboards for MOVE GENERATION. Make is the C.C.R.'s own 42-byte
+//! copy-make; at every node the generator converts the 32-byte board to the sixteen piece
+//! boards (paper 5.5, with the conversion of the kernel `K`) and runs the bitboard legal
+//! generator on them.
+//!
+//! This is not the paper's hybrid: the paper keeps the C.C.R. for the tree, the quiescence
+//! search and move generation, and converts to bitboards to EVALUATE. That is the search
+//! with `--eval bitboards` ([`crate::eval::bitboards`]).
 
 use std::marker::PhantomData;
 
@@ -15,20 +20,20 @@ use crate::types::Move;
 /// A C.C.R. position whose moves are generated on its bitboard conversion by the kernel `K`
 /// (the fastest SIMD one the CPU has unless chosen otherwise).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Hybrid<K: Kernel = Simd>(pub Position, PhantomData<K>);
+pub struct Converted<K: Kernel = Simd>(pub Position, PhantomData<K>);
 
-impl<K: Kernel> Hybrid<K> {
+impl<K: Kernel> Converted<K> {
     /// Wraps a position.
-    pub fn new(pos: Position) -> Hybrid<K> {
-        Hybrid(pos, PhantomData)
+    pub fn new(pos: Position) -> Converted<K> {
+        Converted(pos, PhantomData)
     }
 }
 
-impl<K: Kernel> Representation for Hybrid<K> {
+impl<K: Kernel> Representation for Converted<K> {
     const NAME: &'static str = "bitboard";
 
     fn from_position(pos: &Position) -> Self {
-        Hybrid::new(*pos)
+        Converted::new(*pos)
     }
 
     fn to_position(&self) -> Position {
@@ -51,10 +56,11 @@ impl<K: Kernel> Representation for Hybrid<K> {
 
     #[inline]
     fn make(&self, mv: Move) -> Self {
-        Hybrid::new(self.0.make(mv))
+        Converted::new(self.0.make(mv))
     }
 
-    /// On the conversion too, so that the hybrid measures the bitboard path throughout.
+    /// On the conversion too, so that this representation measures the bitboard path
+    /// throughout.
     #[inline]
     fn in_check(&self) -> bool {
         let boards = K::convert(self.0.board());

@@ -1,0 +1,66 @@
+//! Wall-clock benchmarks of the two evaluators on the six standard positions, one group per
+//! position (`eval/<id>`):
+//!
+//! - `frame`: `AttackBlock::new` (the attack tables, by AVX2 where the CPU has it) and the
+//!   frame evaluator on them: the whole cost of a frame evaluation from the board;
+//! - `frame-given-tables`: the frame evaluator alone on a built block: what a search node
+//!   pays for it on top of the block it builds anyway for check and move ordering;
+//! - `bitboards`: the conversion (`arch::convert::best`) and the bitboard evaluator: the
+//!   whole cost of the paper's hybrid evaluation from the board;
+//! - `bitboards-given-boards`: the bitboard evaluator alone on the converted boards.
+//!
+//! Both evaluators' scores are checked equal on each position before its timing starts.
+//! Run: `cargo bench --bench eval` (about a minute); `benches/instructions.rs` (group
+//! `eval`) counts the instructions of the same four workloads.
+
+mod common;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use ccr::arch::convert;
+use ccr::eval::{bitboards, evaluate_with};
+use ccr::{AttackBlock, Position};
+use common::standard;
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn evaluators(c: &mut Criterion) {
+    ccr::arch::init();
+    for s in standard() {
+        let pos = Position::from_fen(s.fen).expect("a standard FEN");
+        let block = AttackBlock::new(pos.board());
+        let boards = convert::best(pos.board());
+        let frame = evaluate_with(&pos, &block);
+        assert_eq!(bitboards::evaluate(&pos), frame, "{}", s.id);
+        assert_eq!(
+            bitboards::evaluate_boards(&boards, pos.side()),
+            frame,
+            "{}",
+            s.id
+        );
+        let mut group = c.benchmark_group(format!("eval/{}", s.id));
+        group
+            .sample_size(20)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        group.bench_function("frame", |b| {
+            b.iter(|| {
+                let pos = black_box(&pos);
+                evaluate_with(pos, &AttackBlock::new(pos.board()))
+            })
+        });
+        group.bench_function("frame-given-tables", |b| {
+            b.iter(|| evaluate_with(black_box(&pos), black_box(&block)))
+        });
+        group.bench_function("bitboards", |b| {
+            b.iter(|| bitboards::evaluate(black_box(&pos)))
+        });
+        group.bench_function("bitboards-given-boards", |b| {
+            b.iter(|| bitboards::evaluate_boards(black_box(&boards), black_box(pos.side())))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, evaluators);
+criterion_main!(benches);
