@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Wall clock of `ccr perft` on x86_64 against i686, in interleaved rounds.
 
-Usage: scripts/arch-pairs.py [--rounds N] [--depth D] X86_64 I686 [X86_64_2 I686_2]
+Usage: scripts/arch-pairs.py [--rounds N] [--depth D] [--repr R] X86_64 I686 [X86_64_2 I686_2]
 
 Each argument pair is one state of the code (an x86_64 and an i686 binary, e.g. copies of
 target/release/ccr and target/i686-unknown-linux-gnu/release/ccr). A round runs every binary
@@ -11,7 +11,8 @@ position of tests/data/standard-perft.epd, its time the binaries' own (`time S s
 stderr: no start-up, no FEN parsing) summed over the positions. Prints each round, each
 binary's median M nodes/s, per state the median over the rounds of the round's i686 / x86_64
 speed ratio, with two states each architecture's median second / first ratio, and the
-1-minute load average. Defaults: 10 rounds, depth 5 (469,080,960 leaves a run).
+1-minute load average. Defaults: 10 rounds, depth 5 (469,080,960 leaves a run), the
+binaries' default representation (`--repr R` passes `--repr R` to every run).
 """
 
 import os
@@ -24,10 +25,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EPD = os.path.join(ROOT, "tests", "data", "standard-perft.epd")
 
 
-def rate(binary, depth, fens):
+def rate(binary, depth, fens, repr_args):
     nodes = seconds = 0
     for fen in fens:
-        run = subprocess.run([binary, "perft", str(depth), "--fen", fen],
+        run = subprocess.run([binary, "perft", str(depth), "--fen", fen, *repr_args],
                              capture_output=True, text=True, check=True)
         nodes += int(run.stdout.strip().splitlines()[-1].split(": ")[1])
         seconds += float(re.search(r"time ([\d.]+) s", run.stderr).group(1))
@@ -36,13 +37,15 @@ def rate(binary, depth, fens):
 
 def main():
     argv = sys.argv[1:]
-    rounds, depth = 10, 5
-    while argv and argv[0].startswith("--"):
-        flag, value, argv = argv[0], int(argv[1]), argv[2:]
+    rounds, depth, repr_args = 10, 5, []
+    while argv and argv[0].startswith("--") and len(argv) > 1:
+        flag, value, argv = argv[0], argv[1], argv[2:]
         if flag == "--rounds":
-            rounds = value
+            rounds = int(value)
         elif flag == "--depth":
-            depth = value
+            depth = int(value)
+        elif flag == "--repr":
+            repr_args = ["--repr", value]
         else:
             sys.exit(f"unknown option {flag}")
     if len(argv) not in (2, 4):
@@ -57,7 +60,7 @@ def main():
         if r % 2:
             order.reverse()
         for i in order:
-            rates[i].append(rate(argv[i], depth, fens))
+            rates[i].append(rate(argv[i], depth, fens, repr_args))
         loads.append(os.getloadavg()[0])
         print(f"round {r + 1}: " + " ".join(f"{rates[i][-1]:.1f}" for i in range(n))
               + f"  load {loads[-1]:.2f}", flush=True)
