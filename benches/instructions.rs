@@ -20,7 +20,8 @@
 //!
 //! - groups `repr_movegen`, `repr_captures`, `repr_perft`: every board representation
 //!   (`ccr`, `x88`, the converted `bitboard` with the SIMD conversion and `bitboard_portable`
-//!   with the paper's loop, `bitboard_native`): legal and captures-only generation on the six
+//!   with the paper's loop, `bitboard_native`, `rotated`): legal and captures-only generation
+//!   on the six
 //!   positions, perft depth 3 making every leaf and bulk-counting, on startpos and Kiwipete;
 //! - group `convert`: the C.C.R. → bitboards conversion, portable, SSSE3, AVX2 (where the CPU
 //!   lacks one, its function is the portable one), on the six positions;
@@ -47,6 +48,7 @@ use ccr::bitboard::{Bitboards, Converted};
 use ccr::ccr::attacks::attacks_of;
 use ccr::ccr::keys::RotationKey;
 use ccr::eval::{bitboards as bitboard_eval, evaluate_with};
+use ccr::rotated::Rotated;
 use ccr::x88::X88;
 use ccr::{
     AttackBlock, Ccr, Colour, Leaves, MoveList, Portable, Position, Representation, Simd, Square,
@@ -410,28 +412,35 @@ representation_benches!(
     bitboard_native_perft_make,
     bitboard_native_perft_bulk
 );
+representation_benches!(
+    Rotated,
+    rotated_movegen,
+    rotated_captures,
+    rotated_perft_make,
+    rotated_perft_bulk
+);
 
 library_benchmark_group!(
     name = repr_movegen;
     compare_by_id = true;
     benchmarks = ccr_repr_movegen, x88_movegen, bitboard_movegen, bitboard_portable_movegen,
-        bitboard_native_movegen
+        bitboard_native_movegen, rotated_movegen
 );
 
 library_benchmark_group!(
     name = repr_captures;
     compare_by_id = true;
     benchmarks = ccr_repr_captures, x88_captures, bitboard_captures, bitboard_portable_captures,
-        bitboard_native_captures
+        bitboard_native_captures, rotated_captures
 );
 
 library_benchmark_group!(
     name = repr_perft;
     compare_by_id = true;
     benchmarks = ccr_repr_perft_make, x88_perft_make, bitboard_perft_make,
-        bitboard_portable_perft_make, bitboard_native_perft_make, ccr_repr_perft_bulk,
-        x88_perft_bulk, bitboard_perft_bulk, bitboard_portable_perft_bulk,
-        bitboard_native_perft_bulk
+        bitboard_portable_perft_make, bitboard_native_perft_make, rotated_perft_make,
+        ccr_repr_perft_bulk, x88_perft_bulk, bitboard_perft_bulk, bitboard_portable_perft_bulk,
+        bitboard_native_perft_bulk, rotated_perft_bulk
 );
 
 /// The board of position `id` and the conversion `WAYS[WAY]` as a function (chosen

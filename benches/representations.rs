@@ -1,8 +1,9 @@
 //! Wall-clock benchmarks of the board representations side by side: the C.C.R. (`ccr`), the
 //! 0x88 board (`x88`), the converted generator (`bitboard`: the C.C.R. in the tree,
 //! converted to bitboards for move generation, with the SIMD conversion, and
-//! `bitboard-portable` with the paper's loop) and native bitboards made move by move
-//! (`bitboard-native`), on the six standard positions; and the other implementations:
+//! `bitboard-portable` with the paper's loop), native bitboards made move by move
+//! (`bitboard-native`) and rotated bitboards (`rotated`), on the six standard positions; and
+//! the other implementations:
 //! the C.C.R. with the enemy's attack table by AVX2 (`ccr-simd`) or assembly (`ccr-asm`),
 //! the converted generator with the assembly conversion (`bitboard-asm`).
 //!

@@ -37,7 +37,7 @@ out=$(cd "$out" && pwd)
 target32=i686-unknown-linux-gnu
 # Debian's toolchain for i686, as the Makefile's CARGO32_RUN (rustup's has no i686 std here).
 cargo32=(env RUSTC="${RUSTC32:-/usr/bin/rustc}" RUSTDOC="${RUSTDOC32:-/usr/bin/rustdoc}" "${CARGO32:-/usr/bin/cargo}")
-reprs=(ccr x88 bitboard bitboard-native)
+reprs=(ccr x88 bitboard bitboard-native rotated)
 impls=(portable simd asm)
 archs=(x86_64 i686)
 # Position, depth: benches/common/mod.rs `perft_depth()` (make every leaf).

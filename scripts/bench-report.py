@@ -185,6 +185,7 @@ REPRS = [
     ("bitboard", "bitboard", "converted: C.C.R. + SIMD conversion + bitboard generator"),
     ("bitboard-portable", "bitboard_portable", "converted with the paper's portable conversion loop"),
     ("bitboard-native", "bitboard_native", "native bitboards (made move by move)"),
+    ("rotated", "rotated", "rotated bitboards (occupancy four ways, Hyatt's lookups)"),
     ("ccr-simd", None, "C.C.R., enemy attack table by AVX2 (`--impl simd`)"),
     ("ccr-asm", None, "C.C.R., enemy attack table by assembly (`--impl asm`)"),
     ("bitboard-asm", None, "converted with the assembly conversion (`--impl asm`)"),

@@ -33,6 +33,7 @@ pub mod moves;
 pub mod perft;
 pub mod positions;
 pub mod repr;
+pub mod rotated;
 pub mod search;
 pub mod tune;
 pub mod types;

@@ -1,6 +1,7 @@
 //! One interface over the board representations ccr compares: the C.C.R. itself
-//! ([`Position`]), the 0x88 board ([`crate::x88::X88`]) and the bitboards converted from
-//! the C.C.R. ([`crate::bitboard::Bitboards`]).
+//! ([`Position`]), the 0x88 board ([`crate::x88::X88`]), the bitboards converted from
+//! the C.C.R. ([`crate::bitboard::Bitboards`]) and rotated bitboards
+//! ([`crate::rotated::Rotated`]).
 //!
 //! Every representation speaks the same [`Move`] (squares in C.C.R. order, see
 //! [`crate::types::Square`]) and fills the same [`MoveList`], so perft, the differential
@@ -20,12 +21,13 @@ use crate::bitboard::{Bitboards, Converted};
 use crate::ccr::Asm;
 use crate::ccr::{FenError, Kernel, Portable, Position, Simd};
 use crate::moves::MoveList;
+use crate::rotated::Rotated;
 use crate::types::Move;
 use crate::x88::X88;
 
 /// A board representation that can generate legal moves, make them and count perft.
 pub trait Representation: Clone {
-    /// The name `--repr` selects it by (`ccr`, `x88`, `bitboard`).
+    /// The name `--repr` selects it by (`ccr`, `x88`, `bitboard`, `rotated`).
     const NAME: &'static str;
 
     /// The same position in this representation.
@@ -146,11 +148,19 @@ pub enum Repr {
     Bitboard,
     /// Bitboards made move by move ([`Bitboards`]).
     BitboardNative,
+    /// Rotated bitboards, sliders looked up by the state of their line ([`Rotated`]).
+    Rotated,
 }
 
 impl Repr {
     /// Every representation, in `--repr`'s order.
-    pub const ALL: [Repr; 4] = [Repr::Ccr, Repr::X88, Repr::Bitboard, Repr::BitboardNative];
+    pub const ALL: [Repr; 5] = [
+        Repr::Ccr,
+        Repr::X88,
+        Repr::Bitboard,
+        Repr::BitboardNative,
+        Repr::Rotated,
+    ];
 
     /// The `--repr` name.
     pub fn name(self) -> &'static str {
@@ -159,6 +169,7 @@ impl Repr {
             Repr::X88 => "x88",
             Repr::Bitboard => "bitboard",
             Repr::BitboardNative => "bitboard-native",
+            Repr::Rotated => "rotated",
         }
     }
 
@@ -168,8 +179,8 @@ impl Repr {
     }
 
     /// Whether the representation has a kernel choice: the C.C.R. takes the enemy's attack
-    /// table from the kernel, `bitboard` its conversion; 0x88 and native bitboards are
-    /// portable only.
+    /// table from the kernel, `bitboard` its conversion; 0x88, native and rotated bitboards
+    /// are portable only.
     pub fn has_kernels(self) -> bool {
         matches!(self, Repr::Ccr | Repr::Bitboard)
     }
@@ -253,6 +264,7 @@ impl Variant {
             (Repr::Bitboard, Impl::Asm) => f.run::<Converted<Asm>>(self),
             (Repr::Bitboard, _) => f.run::<Converted<Portable>>(self),
             (Repr::BitboardNative, _) => f.run::<Bitboards>(self),
+            (Repr::Rotated, _) => f.run::<Rotated>(self),
         }
     }
 }

@@ -19,6 +19,10 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("arch", &["arch", "types", "ccr::board"]),
     ("ccr", &["ccr", "arch", "types", "moves"]),
+    (
+        "rotated",
+        &["rotated", "bitboard", "ccr", "repr", "types", "moves"],
+    ),
 ];
 
 /// The layers whose modules must not import each other in a cycle.

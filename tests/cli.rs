@@ -217,7 +217,7 @@ fn depth_2_counts_of_the_six_positions() {
 
 #[test]
 fn representation_and_implementation_choices() {
-    for repr in ["ccr", "x88", "bitboard", "bitboard-native"] {
+    for repr in ["ccr", "x88", "bitboard", "bitboard-native", "rotated"] {
         assert_eq!(nodes(&["perft", "2", "--repr", repr]), 400, "{repr}");
         assert_eq!(
             nodes(&["perft", "3", "--repr", repr, "--impl", "portable", "--bulk"]),
@@ -261,8 +261,8 @@ fn representation_and_implementation_choices() {
         let line = failure(&args);
         assert!(line.contains(args[3]), "{args:?}: {line}");
     }
-    // 0x88 and native bitboards have no SIMD or assembly path.
-    for repr in ["x88", "bitboard-native"] {
+    // 0x88, native and rotated bitboards have no SIMD or assembly path.
+    for repr in ["x88", "bitboard-native", "rotated"] {
         for implementation in ["simd", "asm"] {
             let line = failure(&["perft", "2", "--repr", repr, "--impl", implementation]);
             assert!(
@@ -277,7 +277,7 @@ fn representation_and_implementation_choices() {
 #[test]
 fn divide_agrees_across_representations() {
     let reference = divide(&["perft", "3", "--fen", KIWIPETE, "--divide"]);
-    for repr in ["x88", "bitboard", "bitboard-native"] {
+    for repr in ["x88", "bitboard", "bitboard-native", "rotated"] {
         let (mut moves, total) =
             divide(&["perft", "3", "--fen", KIWIPETE, "--divide", "--repr", repr]);
         let mut expected = reference.0.clone();

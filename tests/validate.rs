@@ -9,6 +9,7 @@ use ccr::bitboard::Bitboards;
 use ccr::moves::MoveList;
 use ccr::positions::{STANDARD, STARTPOS};
 use ccr::repr::Representation;
+use ccr::rotated::Rotated;
 use ccr::types::{Colour, Square};
 use ccr::x88::X88;
 use ccr::{Invariant, Position};
@@ -72,6 +73,12 @@ fn perft_validated_at_every_node() {
             walk(&bitboards, depth, &Bitboards::validate),
             count,
             "bitboard-native {fen}"
+        );
+        let rotated = Rotated::from_position(&pos);
+        assert_eq!(
+            walk(&rotated, depth, &Rotated::validate),
+            count,
+            "rotated {fen}"
         );
     }
 }

@@ -1,12 +1,12 @@
 //! Every board representation against the C.C.R. on arbitrary accepted positions.
 //!
-//! Any FEN the C.C.R. accepts: the 0x88 board, the native bitboards and the converted
-//! bitboard generator (both conversions) hold the same position, generate the same legal
-//! moves and captures (as sets, with their kinds), agree on check, and reach the same child
-//! by every move; the SIMD conversions equal the portable one; the C.C.R. with the AVX2 and
-//! assembly attack tables (and those tables themselves) and the converted generator with
-//! the assembly conversion likewise (the assembly is built on Linux x86 and x86-64, where
-//! ccr's build.rs sets `ccr_asm`).
+//! Any FEN the C.C.R. accepts: the 0x88 board, the native and rotated bitboards and the
+//! converted bitboard generator (both conversions) hold the same position, generate the
+//! same legal moves and captures (as sets, with their kinds), agree on check, and reach the
+//! same child by every move; the SIMD conversions equal the portable one; the C.C.R. with
+//! the AVX2 and assembly attack tables (and those tables themselves) and the converted
+//! generator with the assembly conversion likewise (the assembly is built on Linux x86 and
+//! x86-64, where ccr's build.rs sets `ccr_asm`).
 
 #![no_main]
 

@@ -34,7 +34,8 @@ pub use crate::arch::convert::PieceBoards;
 /// The C.C.R. → bitboards conversion with the fastest implementation this CPU has.
 pub use crate::arch::convert::best as to_bitboards;
 
-use crate::bitboard::movegen::PieceSets;
+use crate::bitboard::magic::Sliders;
+use crate::bitboard::movegen::{MagicLines, PieceSets};
 use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::make::CASTLING_KEPT;
 use crate::ccr::validate::{self, State};
@@ -83,6 +84,16 @@ impl PieceSets for Bitboards {
     #[inline(always)]
     fn colour(&self, base: usize) -> u64 {
         self.colours[base >> 3]
+    }
+
+    type Lines = MagicLines;
+
+    #[inline(always)]
+    fn lines(&self, occupied: u64) -> MagicLines {
+        MagicLines {
+            sliders: Sliders::get(),
+            occupied,
+        }
     }
 }
 

@@ -16,6 +16,13 @@
 //! compile time on the layout, the side to move and captures-only generation, so the hot
 //! loops carry no colour branch.
 //!
+//! The sliders' attacks come from the layout too ([`PieceSets::Lines`]): the magic lookups
+//! on the occupancy ([`MagicLines`]) for the boards here, the rotated boards' line lookups
+//! for [`crate::rotated::Rotated`]. Where the generator needs the attacks under another
+//! occupancy (our king lifted, the squares an en-passant capture empties and fills) it
+//! toggles those squares in the [`SliderLines`] it was given, so each layout serves every
+//! slider query itself.
+//!
 //! Shifts in the C.C.R. bit order (bit 0 = h8, bit 63 = a1): a rank toward rank 8 is `>> 8`,
 //! a file toward file a is `<< 1`.
 
@@ -53,6 +60,55 @@ pub trait PieceSets {
     fn occupied(&self) -> u64 {
         self.colour(0) | self.colour(8)
     }
+
+    /// Where the sliders' attacks come from.
+    type Lines: SliderLines;
+
+    /// The slider lookups under the position's own occupancy, which is `occupied` (what
+    /// [`PieceSets::occupied`] gives; passed in so the magic layouts reuse it).
+    fn lines(&self, occupied: u64) -> Self::Lines;
+}
+
+/// Slider attacks under one occupancy, which the generator may change square by square.
+pub trait SliderLines: Copy {
+    /// The squares a rook on `sq` attacks.
+    fn rook(&self, sq: usize) -> u64;
+
+    /// The squares a bishop on `sq` attacks.
+    fn bishop(&self, sq: usize) -> u64;
+
+    /// The same lookups with square `sq` emptied if occupied, filled if empty.
+    fn toggle(self, sq: usize) -> Self;
+}
+
+/// The magic lookups ([`Sliders`]) on an occupancy: what the converted and the native
+/// bitboards' generation uses.
+#[derive(Copy, Clone)]
+pub struct MagicLines {
+    /// The shared magic table.
+    pub sliders: Sliders,
+    /// The occupied squares.
+    pub occupied: u64,
+}
+
+impl SliderLines for MagicLines {
+    #[inline(always)]
+    fn rook(&self, sq: usize) -> u64 {
+        self.sliders.rook(sq, self.occupied)
+    }
+
+    #[inline(always)]
+    fn bishop(&self, sq: usize) -> u64 {
+        self.sliders.bishop(sq, self.occupied)
+    }
+
+    #[inline(always)]
+    fn toggle(self, sq: usize) -> Self {
+        MagicLines {
+            sliders: self.sliders,
+            occupied: self.occupied ^ 1 << sq,
+        }
+    }
 }
 
 impl PieceSets for PieceBoards {
@@ -75,6 +131,16 @@ impl PieceSets for PieceBoards {
     #[inline(always)]
     fn occupied(&self) -> u64 {
         !self[0]
+    }
+
+    type Lines = MagicLines;
+
+    #[inline(always)]
+    fn lines(&self, occupied: u64) -> MagicLines {
+        MagicLines {
+            sliders: Sliders::get(),
+            occupied,
+        }
     }
 }
 
@@ -146,13 +212,10 @@ fn push_promotions(list: &mut MoveList, mut targets: u64, back: i32) {
     }
 }
 
-/// Everything the enemy attacks, given `occupied` (which lacks our king).
+/// Everything the enemy attacks, given the slider lookups `lines` (whose occupancy lacks
+/// our king).
 #[inline(always)]
-fn enemy_attacks<S: PieceSets, const WHITE: bool>(
-    pieces: &S,
-    sliders: Sliders,
-    occupied: u64,
-) -> u64 {
+fn enemy_attacks<S: PieceSets, const WHITE: bool>(pieces: &S, lines: S::Lines) -> u64 {
     let them = if WHITE { 8 } else { 0 };
     let mut attacks = pawn_attacks(!WHITE, pieces.of(them, P));
     attacks |= KING[pieces.of(them, K).trailing_zeros() as usize & 63];
@@ -163,26 +226,25 @@ fn enemy_attacks<S: PieceSets, const WHITE: bool>(
     }
     let mut diagonal = pieces.of(them, B) | pieces.of(them, Q);
     while diagonal != 0 {
-        attacks |= sliders.bishop(diagonal.trailing_zeros() as usize, occupied);
+        attacks |= lines.bishop(diagonal.trailing_zeros() as usize);
         diagonal &= diagonal - 1;
     }
     let mut straight = pieces.of(them, R) | pieces.of(them, Q);
     while straight != 0 {
-        attacks |= sliders.rook(straight.trailing_zeros() as usize, occupied);
+        attacks |= lines.rook(straight.trailing_zeros() as usize);
         straight &= straight - 1;
     }
     attacks
 }
 
-/// The pieces of the side on `base` that attack `sq` under `occupied`; `by_white` says
-/// whose pawns they are (they attack `sq` from where a pawn of the other colour on `sq`
-/// would attack).
+/// The pieces of the side on `base` that attack `sq` under the occupancy of `lines`;
+/// `by_white` says whose pawns they are (they attack `sq` from where a pawn of the other
+/// colour on `sq` would attack).
 #[inline(always)]
 fn attackers<S: PieceSets>(
     pieces: &S,
-    sliders: Sliders,
+    lines: S::Lines,
     sq: usize,
-    occupied: u64,
     base: usize,
     by_white: bool,
 ) -> u64 {
@@ -194,8 +256,8 @@ fn attackers<S: PieceSets>(
     (KNIGHT[sq] & pieces.of(base, N))
         | (PAWN[victim as usize][sq] & pieces.of(base, P))
         | (KING[sq] & pieces.of(base, K))
-        | (sliders.rook(sq, occupied) & (pieces.of(base, R) | pieces.of(base, Q)))
-        | (sliders.bishop(sq, occupied) & (pieces.of(base, B) | pieces.of(base, Q)))
+        | (lines.rook(sq) & (pieces.of(base, R) | pieces.of(base, Q)))
+        | (lines.bishop(sq) & (pieces.of(base, B) | pieces.of(base, Q)))
 }
 
 /// Whether `side`'s king is attacked.
@@ -203,9 +265,9 @@ fn attackers<S: PieceSets>(
 pub fn in_check<S: PieceSets>(pieces: &S, side: Colour) -> bool {
     let (us, them) = (side.code_bit() as usize, side.flip().code_bit() as usize);
     let king = pieces.of(us, K).trailing_zeros() as usize & 63;
-    let occupied = pieces.occupied();
+    let lines = pieces.lines(pieces.occupied());
     let by_white = side == Colour::Black;
-    attackers(pieces, Sliders::get(), king, occupied, them, by_white) != 0
+    attackers(pieces, lines, king, them, by_white) != 0
 }
 
 /// Fills `list` with the legal moves.
@@ -255,13 +317,13 @@ fn generate<S: PieceSets, const WHITE: bool, const CAPTURES: bool>(
     let theirs = pieces.colour(them);
     let occupied = own | theirs;
     let king = pieces.of(us, K).trailing_zeros() as usize & 63;
-    let sliders = Sliders::get();
+    let lines = pieces.lines(occupied);
     let their_straight = pieces.of(them, R) | pieces.of(them, Q);
     let their_diagonal = pieces.of(them, B) | pieces.of(them, Q);
 
-    let checkers = attackers(pieces, sliders, king, occupied, them, !WHITE);
+    let checkers = attackers(pieces, lines, king, them, !WHITE);
     // Without our king on the board, so a slider's attack runs on through its square.
-    let danger = enemy_attacks::<S, WHITE>(pieces, sliders, occupied ^ 1 << king);
+    let danger = enemy_attacks::<S, WHITE>(pieces, lines.toggle(king));
     let king_targets = KING[king] & !own & !danger;
     push_targets(
         list,
@@ -303,7 +365,7 @@ fn generate<S: PieceSets, const WHITE: bool, const CAPTURES: bool>(
     let mut diagonal = pieces.of(us, B) | pieces.of(us, Q);
     while diagonal != 0 {
         let from = diagonal.trailing_zeros() as usize;
-        let mut to = sliders.bishop(from, occupied) & targets;
+        let mut to = lines.bishop(from) & targets;
         if pinned >> from & 1 != 0 {
             to &= LINE[king][from];
         }
@@ -313,7 +375,7 @@ fn generate<S: PieceSets, const WHITE: bool, const CAPTURES: bool>(
     let mut straight = pieces.of(us, R) | pieces.of(us, Q);
     while straight != 0 {
         let from = straight.trailing_zeros() as usize;
-        let mut to = sliders.rook(from, occupied) & targets;
+        let mut to = lines.rook(from) & targets;
         if pinned >> from & 1 != 0 {
             to &= LINE[king][from];
         }
@@ -338,10 +400,9 @@ fn generate<S: PieceSets, const WHITE: bool, const CAPTURES: bool>(
             en_passant_captures::<S, WHITE>(
                 list,
                 pieces,
-                sliders,
+                lines,
                 (king, target.index()),
                 capturers,
-                occupied,
                 checkers,
             );
         }
@@ -391,10 +452,9 @@ fn pawn_moves<const WHITE: bool, const CAPTURES: bool>(
 fn en_passant_captures<S: PieceSets, const WHITE: bool>(
     list: &mut MoveList,
     pieces: &S,
-    sliders: Sliders,
+    lines: S::Lines,
     (king, target): (usize, usize),
     mut capturers: u64,
-    occupied: u64,
     checkers: u64,
 ) {
     let them = if WHITE { 8 } else { 0 };
@@ -407,10 +467,9 @@ fn en_passant_captures<S: PieceSets, const WHITE: bool>(
     }
     while capturers != 0 {
         let from = capturers.trailing_zeros() as usize;
-        let after = (occupied ^ (1 << from) ^ (1 << captured)) | 1 << target;
-        if sliders.rook(king, after) & their_straight == 0
-            && sliders.bishop(king, after) & their_diagonal == 0
-        {
+        // The target is empty (a pawn just skipped it), so toggling fills it.
+        let after = lines.toggle(from).toggle(captured).toggle(target);
+        if after.rook(king) & their_straight == 0 && after.bishop(king) & their_diagonal == 0 {
             list.push(Move::new(
                 Square::new(from as u8),
                 Square::new(target as u8),

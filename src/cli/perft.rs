@@ -19,13 +19,14 @@ pub struct Args {
     #[arg(long, default_value = STARTPOS)]
     fen: String,
     /// Board representation: ccr, x88, bitboard (C.C.R. in the tree, converted to
-    /// bitboards for move generation) or bitboard-native (bitboards made move by move).
+    /// bitboards for move generation), bitboard-native (bitboards made move by move) or
+    /// rotated (rotated bitboards, Hyatt's line lookups).
     #[arg(long, default_value = "ccr", value_parser = parse_repr)]
     repr: Repr,
     /// Implementation: portable, simd or asm (hand-written x86, where built). With --repr
     /// ccr they build the enemy's attack table (AVX2 / assembly; the assembly also gives
-    /// the sliders' targets), with --repr bitboard they convert the board; 0x88 and
-    /// bitboard-native are portable only.
+    /// the sliders' targets), with --repr bitboard they convert the board; 0x88,
+    /// bitboard-native and rotated are portable only.
     #[arg(long = "impl", value_name = "IMPL", default_value = "portable", value_parser = parse_impl)]
     implementation: Impl,
     /// Count the last ply's legal moves without making them.

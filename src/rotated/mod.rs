@@ -1,0 +1,265 @@
+//! Rotated bitboards, as Hyatt published them for Crafty: the pieces as bitboards and the
+//! occupancy kept four ways, so every slider attack is one table lookup by the occupied
+//! state of the rank, file or diagonal the slider stands on.
+//!
+//! - [`tables`]: the four layouts (normal, rotated 90°, 45° and 315°), each square's bit in
+//!   each, the per-square diagonal shifts and the attack tables, all `const`.
+//! - [`lines`]: [`Occupancy`], the four boards, their lookups and the square toggle make
+//!   and the generator use.
+//! - [`Rotated`]: the position, made move by move (copy-make), with the legal generator of
+//!   [`crate::bitboard::movegen`] served by the rotated lookups: no magic table is read
+//!   and no board is rotated whole after the position is built.
+
+pub mod lines;
+pub mod tables;
+
+pub use lines::Occupancy;
+
+use crate::bitboard::Bitboards;
+use crate::bitboard::movegen::{self, PieceSets, SliderLines};
+use crate::ccr::{Invariant, Position};
+use crate::moves::MoveList;
+use crate::repr::Representation;
+use crate::types::{Colour, Move, MoveKind};
+
+/// A position as rotated bitboards: the piece sets and the state as [`Bitboards`] keeps them
+/// (colour and type boards, side, castling, en passant, clocks) and the occupancy in four
+/// layouts ([`Occupancy`]). 104 bytes a copy: the native bitboards' 72 and the four
+/// occupancy boards (the normal one kept beside the colour boards, as Crafty keeps it).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Rotated {
+    /// The pieces and the state.
+    pub board: Bitboards,
+    /// The occupied squares, four ways.
+    pub lines: Occupancy,
+}
+
+impl PieceSets for Rotated {
+    #[inline(always)]
+    fn of(&self, base: usize, piece_type: usize) -> u64 {
+        self.board.of(base, piece_type)
+    }
+
+    #[inline(always)]
+    fn colour(&self, base: usize) -> u64 {
+        self.board.colour(base)
+    }
+
+    #[inline(always)]
+    fn occupied(&self) -> u64 {
+        self.lines.ranks
+    }
+
+    type Lines = Occupancy;
+
+    #[inline(always)]
+    fn lines(&self, occupied: u64) -> Occupancy {
+        debug_assert_eq!(occupied, self.lines.ranks);
+        self.lines
+    }
+}
+
+impl Rotated {
+    /// The same position, converted from the C.C.R. (the one place the occupancy is rotated
+    /// whole).
+    pub fn from_position(pos: &Position) -> Rotated {
+        let board = Bitboards::from_position(pos);
+        Rotated {
+            board,
+            lines: Occupancy::of(board.occupied()),
+        }
+    }
+
+    /// The position after `mv`, which must be legal here: the piece boards as
+    /// [`Bitboards::make`] moves them, and in the four occupancy boards the bits of the
+    /// squares that emptied or filled toggled from [`tables::SQUARE_BITS`]. `from` always
+    /// empties; `to` fills unless a piece stood there; en passant also empties the captured
+    /// pawn's square, castling moves the rook.
+    #[inline(always)]
+    pub fn make(&self, mv: Move) -> Rotated {
+        let (from, to) = (mv.from().index(), mv.to().index());
+        let arrives = 0u64.wrapping_sub(!self.lines.ranks >> to & 1);
+        let mut lines = self.lines.toggle(from).toggle_if(to, arrives);
+        match mv.kind() {
+            MoveKind::EnPassant => {
+                let behind = match self.board.side {
+                    Colour::White => to + 8,
+                    Colour::Black => to - 8,
+                };
+                lines = lines.toggle(behind);
+            }
+            // The rook jumps from the corner beside the king's target to its other side
+            // (king side is toward file h, the lower indices).
+            MoveKind::Castle if to < from => lines = lines.toggle(to - 1).toggle(to + 1),
+            MoveKind::Castle => lines = lines.toggle(to + 2).toggle(to - 1),
+            _ => {}
+        }
+        let next = Rotated {
+            board: self.board.make(mv),
+            lines,
+        };
+        debug_assert_eq!(next.check_lines(), Ok(()), "{next:?} after {mv:?}");
+        next
+    }
+
+    /// Checks the four occupancy boards: the normal one against the pieces, the rotated ones
+    /// against the normal one rotated.
+    fn check_lines(&self) -> Result<(), Invariant> {
+        if self.lines.ranks != self.board.occupied()
+            || Occupancy::of(self.lines.ranks) != self.lines
+        {
+            return Err(Invariant::Occupancy);
+        }
+        Ok(())
+    }
+
+    /// Checks everything [`Bitboards::validate`] checks, then the four occupancy boards
+    /// against the pieces and each other.
+    pub fn validate(&self) -> Result<(), Invariant> {
+        self.board.validate()?;
+        self.check_lines()
+    }
+
+    /// Plays `mv`, which must be legal here, in place.
+    #[inline]
+    pub fn play(&mut self, mv: Move) {
+        *self = self.make(mv);
+    }
+}
+
+impl Representation for Rotated {
+    const NAME: &'static str = "rotated";
+
+    fn from_position(pos: &Position) -> Self {
+        Rotated::from_position(pos)
+    }
+
+    fn to_position(&self) -> Position {
+        self.board.to_position()
+    }
+
+    #[inline]
+    fn generate_legal(&self, list: &mut MoveList) {
+        let b = &self.board;
+        movegen::generate_legal(self, b.side, b.castling, b.en_passant, list);
+    }
+
+    #[inline]
+    fn generate_captures(&self, list: &mut MoveList) {
+        movegen::generate_captures(self, self.board.side, self.board.en_passant, list);
+    }
+
+    #[inline(always)]
+    fn make(&self, mv: Move) -> Self {
+        Rotated::make(self, mv)
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        movegen::in_check(self, self.board.side)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perft::{Leaves, perft};
+    use crate::types::PieceCode;
+
+    #[test]
+    fn a_copy_is_104_bytes() {
+        assert_eq!(size_of::<Rotated>(), 104);
+        assert_eq!(Rotated::size_in_bytes(), 104);
+    }
+
+    /// Random games from the standard and tricky positions: after every legal move the four
+    /// occupancy boards equal the rotations of the normal one, which equals the pieces, and
+    /// the position equals the C.C.R.'s after the same move.
+    #[test]
+    fn make_keeps_the_four_boards_rotations_of_the_normal_one() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        let mut state = 0x5EED_u64;
+        let mut random = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let z = (state ^ state >> 31).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z ^ z >> 29
+        };
+        let (mut made, mut kinds) = (0, [0usize; 4]);
+        for fen in fens {
+            for _ in 0..8 {
+                let mut pos = Position::from_fen(fen).expect("a valid FEN");
+                let mut rotated = Rotated::from_position(&pos);
+                for _ in 0..120 {
+                    let legal = pos.legal_moves();
+                    for &mv in legal.as_slice() {
+                        let after = rotated.make(mv);
+                        assert_eq!(after.lines, Occupancy::of(after.board.occupied()), "{mv}");
+                        assert_eq!(after.lines.ranks, after.board.occupied());
+                        assert_eq!(
+                            after.to_position(),
+                            pos.make(mv),
+                            "{mv} in {}",
+                            pos.to_fen()
+                        );
+                        made += 1;
+                        kinds[match mv.kind() {
+                            MoveKind::EnPassant => 1,
+                            MoveKind::Castle => 2,
+                            _ if pos.board().get(mv.to()) == PieceCode::EMPTY => 0,
+                            _ => 3,
+                        }] += 1;
+                    }
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let mv = legal.as_slice()[(random() % legal.len() as u64) as usize];
+                    pos = pos.make(mv);
+                    rotated.play(mv);
+                    assert_eq!(rotated.validate(), Ok(()));
+                }
+            }
+        }
+        assert!(
+            made > 50_000 && kinds.iter().all(|&n| n > 20),
+            "{made} {kinds:?}"
+        );
+    }
+
+    #[test]
+    fn validate_sees_a_rotated_board_out_of_step() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").expect("a valid FEN");
+        let good = Rotated::from_position(&pos);
+        assert_eq!(good.validate(), Ok(()));
+        for layout in 0..4 {
+            let mut bad = good;
+            let board = match layout {
+                0 => &mut bad.lines.ranks,
+                1 => &mut bad.lines.files,
+                2 => &mut bad.lines.a1h8,
+                _ => &mut bad.lines.a8h1,
+            };
+            *board ^= 1 << 20;
+            assert_eq!(bad.validate(), Err(Invariant::Occupancy), "layout {layout}");
+        }
+    }
+
+    #[test]
+    fn perft_standard_start_and_kiwipete() {
+        let start = Rotated::from_position(&Position::startpos());
+        for leaves in [Leaves::Make, Leaves::Bulk] {
+            assert_eq!(perft(&start, 4, leaves), 197_281);
+        }
+        let kiwipete = Rotated::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .expect("a valid FEN");
+        assert_eq!(perft(&kiwipete, 3, Leaves::Make), 97_862);
+    }
+}
