@@ -33,11 +33,12 @@ pub const MIX_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
 /// The offset keeps a shifted word from giving a rotated term. Multiplying a word by 16 moves
 /// its pieces one file toward file a; the finaliser's multiplications commute with that and
 /// its xor-shifts nearly do, so the finaliser alone gives `fin(16 * w)` equal to
-/// `rotl(fin(w), 4)` except in bits 0-3 and 33-36, and equal in all 64 bits for about one word
-/// in 2^18. Ranks whose rotations differ by 4 (rank words 0 and 1, 3 and 4) then give nearly
-/// equal terms for a rank's pieces and the same pieces one rank down and one file toward h,
-/// and two positions that differ only so have keys that differ in a few bits (bits 52-55 for
-/// ranks 5 and 4: their low 48 bits agree; docs/BENCHMARKS.md, "Keys"). With the offset,
+/// `rotl(fin(w), 4)` except in bits 0-3 and 33-36; bits 0-3 agree too for about one word in
+/// 2^14, and all 64 bits for about one in 2^18. Ranks whose rotations differ by 4 (rank words
+/// 0 and 1, 3 and 4) then give nearly equal terms for a rank's pieces and the same pieces one
+/// rank down and one file toward h, and two positions that differ only so have keys that
+/// differ in a few bits (bits 52-55 for ranks 5 and 4: their low 48 bits agree;
+/// docs/BENCHMARKS.md, "Keys"). With the offset,
 /// `16 * w + OFFSET` and `16 * (w + OFFSET)` differ by `15 * OFFSET`, far outside the range
 /// of a word, so no chain of the finaliser lines up with another word's.
 #[inline(always)]
