@@ -7,9 +7,9 @@
 #
 # Routines and register use:
 # - ccr_asm_board_key: ebp board, esi:edi the key (lo:hi), eax/edx the word's 64-bit value
-#   (mul needs them), ebx/ecx the cross products and shifted copies. splitmix64 on 32-bit
-#   registers: the word is zero-extended, so the first product is lo*lo plus one cross
-#   product, the second lo*lo plus both. 64-bit shifts and the rotation are pairs of 32-bit
+#   (mul needs them), ebx/ecx the cross products and shifted copies. splitmix64's output
+#   function on 32-bit registers: the word plus the 64-bit offset, then each 64-bit product
+#   as lo*lo plus both cross products. 64-bit shifts and the rotation are pairs of 32-bit
 #   shifts, not shrd/shld, which AMD's cores microcode.
 # - ccr_asm_convert: esi board, edi out. Each square ORs one bit into the BYTE of its rank
 #   in the board of its code (bit 8y+x of a little-endian u64 is bit x of byte y), always a
@@ -42,7 +42,7 @@
 #   the same bytes, so the chain stalls. Here every OR is a byte, into out.
 # - board_key loses and shows why: the compiler vectorises the eight independent word
 #   terms with SSE2 (pmuludq, two 32x32->64 products an instruction), where here a 64-bit
-#   product costs three scalar multiplies (five a word) and every 64-bit shift two shifts
+#   product costs three scalar multiplies (six a word) and every 64-bit shift two shifts
 #   and two XORs. On 32-bit x86 the paper's register style cannot beat a key made of 64-bit
 #   multiplies.
 # - attacks_of: fewer instructions; the twin's frame calls a handler per piece and walks
@@ -62,11 +62,25 @@
 
 # The term of word \idx, rotated by \rot, XORed into esi:edi.
 .macro CCR_KEY_WORD idx, rot
+    # x = word + offset (64 bits: edx:eax)
     mov eax, dword ptr [ebp + 4*\idx]
+    mov edx, 0x9E3779B9
+    add eax, 0x7F4A7C15
+    adc edx, 0
+    # x ^= x >> 30
     mov ecx, eax
     shr ecx, 30
+    mov ebx, edx
+    shl ebx, 2
+    or ecx, ebx
     xor eax, ecx
-    imul ebx, eax, 0xBF58476D
+    mov ecx, edx
+    shr ecx, 30
+    xor edx, ecx
+    # x *= 0xBF58476D1CE4E5B9
+    imul ebx, edx, 0x1CE4E5B9
+    imul ecx, eax, 0xBF58476D
+    add ebx, ecx
     mov ecx, 0x1CE4E5B9
     mul ecx
     add edx, ebx

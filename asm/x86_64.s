@@ -15,7 +15,7 @@
 #   the schedule, not the work: the paper's loop ORs into one u64 per code, a
 #   read-modify-write chain through memory as long as the code's count (32 for the empty
 #   squares of the start position); the byte-per-rank ORs here cut every chain to at most 8.
-# - board_key: does not beat the compiler. The routine is 13 straight-line instructions per
+# - board_key: does not beat the compiler. The routine is 14 straight-line instructions per
 #   word and the compiler's is as short; the eight words' multiply chains are independent,
 #   so out-of-order execution overlaps them in any order, and the assembly only adds the
 #   call and the constant loads an inlined twin can keep out of the loop. It shows where
@@ -94,15 +94,16 @@ ccr_asm_convert:
 
 # ---------------------------------------------------------------------------------------
 # ccr_asm_board_key(board: *const u32) -> u64
-# splitmix64's finaliser per word, rotated by the word's prime, XORed into rax. The word is
-# below 2^32, so the first xor-shift works on 32 bits. The terms alternate between three
+# splitmix64's output function per word (the word plus the offset in rbx, then the
+# finaliser), rotated by the word's prime, XORed into rax. The terms alternate between three
 # register pairs so that the multiply chains of neighbouring words overlap.
 # ---------------------------------------------------------------------------------------
 .macro KEY_TERM W, R, T, TD, S, SD
     mov \TD, dword ptr [rdi + 4*\W]
-    mov \SD, \TD
-    shr \SD, 30
-    xor \TD, \SD
+    add \T, rbx
+    mov \S, \T
+    shr \S, 30
+    xor \T, \S
     imul \T, r8
     mov \S, \T
     shr \S, 27
@@ -118,6 +119,8 @@ ccr_asm_convert:
     .type ccr_asm_board_key,@function
     .p2align 4
 ccr_asm_board_key:
+    push rbx
+    movabs rbx, 0x9E3779B97F4A7C15
     movabs r8, 0xBF58476D1CE4E5B9
     movabs r9, 0x94D049BB133111EB
     KEY_TERM 0, 3, rax, eax, rcx, ecx
@@ -135,6 +138,7 @@ ccr_asm_board_key:
     KEY_TERM 7, 47, rsi, esi, rdx, edx
     xor rax, rcx
     xor rax, rsi
+    pop rbx
     ret
     .size ccr_asm_board_key, . - ccr_asm_board_key
 

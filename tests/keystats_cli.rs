@@ -62,6 +62,69 @@ fn a_small_run_prints_the_tables() {
     std::fs::remove_dir(&dir).unwrap();
 }
 
+/// `--pairs low24` lists every group of positions whose keys agree in their low 24 bits:
+/// each listed key is the rotation (or Zobrist) key of its FEN, the keys of a group agree in
+/// those bits and no two groups do.
+#[test]
+fn pairs_lists_the_positions_of_a_truncation() {
+    let dir = scratch("pairs");
+    let out = ccr(&[
+        "keystats",
+        "--positions",
+        "20k",
+        "--pairs",
+        "low24",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let section = stdout
+        .split("### Keys agreeing in the low24 bits")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no section in\n{stdout}"));
+    let blocks: Vec<&str> = section.split("```").collect();
+    for (scheme, block) in [("rotation", blocks[1]), ("zobrist", blocks[3])] {
+        let mut groups: Vec<Vec<u64>> = Vec::new();
+        let block = block.strip_prefix("text").expect("a text block");
+        for group in block.trim().split("\n\n").filter(|g| !g.is_empty()) {
+            let mut keys = Vec::new();
+            for line in group.lines() {
+                let (key, fen) = line.split_once(' ').expect("key FEN");
+                let key = u64::from_str_radix(key, 16).expect("a hex key");
+                let pos = ccr::Position::from_fen(fen).expect("a FEN");
+                let recomputed = if scheme == "rotation" {
+                    pos.key()
+                } else {
+                    common::zobrist::key(&pos)
+                };
+                assert_eq!(key, recomputed, "{scheme}: {line}");
+                keys.push(key);
+            }
+            assert!(keys.len() >= 2, "{scheme}: {group}");
+            assert!(
+                keys.iter().all(|k| k & 0xFF_FFFF == keys[0] & 0xFF_FFFF),
+                "{group}"
+            );
+            groups.push(keys);
+        }
+        let lows: std::collections::HashSet<u64> =
+            groups.iter().map(|g| g[0] & 0xFF_FFFF).collect();
+        assert_eq!(
+            lows.len(),
+            groups.len(),
+            "{scheme}: one group per low 24 bits"
+        );
+        let pairs: usize = groups.iter().map(|g| g.len() * (g.len() - 1) / 2).sum();
+        assert!(
+            pairs > 0,
+            "{scheme}: no pairs (about 12 expected)\n{section}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir(&dir).unwrap();
+}
+
 #[test]
 fn bad_arguments_fail_with_one_line() {
     let dir = scratch("bad");
@@ -75,6 +138,9 @@ fn bad_arguments_fail_with_one_line() {
         vec!["keystats", "--positions", "1e"],
         vec!["keystats", "--positions", "-3"],
         vec!["keystats", "--seed", "x"],
+        vec!["keystats", "--pairs", "low65"],
+        vec!["keystats", "--pairs", "mid48"],
+        vec!["keystats", "--pairs", "top"],
         vec!["keystats", "--bogus"],
         vec!["keystats", "extra"],
         vec![

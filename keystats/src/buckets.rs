@@ -3,6 +3,7 @@
 //! positions' keys into `2^b` key buckets chosen by their top bits; pass 2 sorts one key
 //! bucket at a time and counts the agreeing pairs. Every large buffer is reserved fallibly.
 
+use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -223,6 +224,7 @@ pub(crate) fn count_pairs(
     dir: &Path,
     bits: u32,
     progress: bool,
+    keep: &mut [Option<Truncated>; 2],
 ) -> Result<[PairCounter; STREAMS], String> {
     let buckets = 1usize << bits;
     let low = u64::MAX >> bits;
@@ -243,49 +245,168 @@ pub(crate) fn count_pairs(
         words.sort_unstable();
         let top = (bucket as u64) << (64 - bits);
         for word in words {
-            counters[(word >> 62) as usize].push(top | (word & low));
+            let stream = (word >> 62) as usize;
+            let value = top | (word & low);
+            counters[stream].push(value);
+            if let Some(kept) = &mut keep[stream / 2] {
+                if kept.stream == stream {
+                    kept.push(value);
+                }
+            }
         }
         fs::remove_file(&path).map_err(io_error("cannot remove", &path))?;
         bar.update(bucket as u64 + 1, || "buckets".to_string());
     }
     bar.finish("keys counted");
+    for kept in keep.iter_mut().flatten() {
+        kept.close_run();
+    }
     Ok(counters)
 }
 
-/// The positions behind the repeated keys of each scheme, found by one more scan of the
-/// identity buckets: for each repeated key, the FENs of the distinct positions that have it.
-pub(crate) fn resolve_collisions(
+/// The truncation whose agreeing pairs are kept: the top or low `bits` bits of a key.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Truncation {
+    /// The low bits (else the top bits).
+    pub low: bool,
+    /// Bits compared, 1 to 64.
+    pub bits: u32,
+}
+
+impl Truncation {
+    /// Parses `low48`, `top40`, … (`top` or `low` and 1 to 64 bits).
+    pub fn parse(text: &str) -> Result<Truncation, String> {
+        let bad = || format!("'{text}' is not a truncation (examples: low48, top40)");
+        let (low, digits) = if let Some(rest) = text.strip_prefix("low") {
+            (true, rest)
+        } else if let Some(rest) = text.strip_prefix("top") {
+            (false, rest)
+        } else {
+            return Err(bad());
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        match digits.parse::<u32>() {
+            Ok(bits @ 1..=64) => Ok(Truncation { low, bits }),
+            _ => Err(bad()),
+        }
+    }
+
+    /// `low48` or `top40`.
+    pub fn name(&self) -> String {
+        format!("{}{}", if self.low { "low" } else { "top" }, self.bits)
+    }
+}
+
+/// How many keys of agreeing groups are kept per scheme (the rest are counted only).
+pub const KEPT_KEYS: usize = 100_000;
+
+/// The groups of keys of one scheme that agree in a truncation, gathered while pass 2 pushes
+/// the scheme's stream values in ascending order.
+#[derive(Clone, Debug)]
+pub(crate) struct Truncated {
+    /// The stream (2 · scheme + 1 for the low bits).
+    stream: usize,
+    bits: u32,
+    /// The keys (not stream values) of the run being read.
+    run: Vec<u64>,
+    run_prefix: u64,
+    /// The groups of two or more keys that agree, kept while there is room.
+    pub(crate) groups: Vec<Vec<u64>>,
+    kept: usize,
+    /// Groups found but not kept.
+    pub(crate) dropped: u64,
+}
+
+impl Truncated {
+    pub(crate) fn new(scheme: usize, truncation: Truncation) -> Truncated {
+        Truncated {
+            stream: 2 * scheme + usize::from(truncation.low),
+            bits: truncation.bits,
+            run: Vec::new(),
+            run_prefix: 0,
+            groups: Vec::new(),
+            kept: 0,
+            dropped: 0,
+        }
+    }
+
+    /// Adds the next stream value (ascending).
+    fn push(&mut self, value: u64) {
+        let prefix = value >> (64 - self.bits);
+        if !self.run.is_empty() && prefix != self.run_prefix {
+            self.close_run();
+        }
+        self.run_prefix = prefix;
+        let key = if self.stream % 2 == 1 {
+            value.reverse_bits()
+        } else {
+            value
+        };
+        self.run.push(key);
+    }
+
+    fn close_run(&mut self) {
+        if self.run.len() >= 2 {
+            if self.kept + self.run.len() <= KEPT_KEYS {
+                self.kept += self.run.len();
+                self.groups.push(std::mem::take(&mut self.run));
+            } else {
+                self.dropped += 1;
+            }
+        }
+        self.run.clear();
+    }
+}
+
+/// The identities behind the given keys of each scheme, found by one more scan of the
+/// identity buckets.
+pub(crate) fn resolve_keys(
     dir: &Path,
     bits: u32,
-    repeated: &[Vec<u64>; 2],
-    describe: &dyn Fn(&Identity) -> String,
-) -> Result<Collisions, String> {
-    let mut found: [Vec<(u64, Vec<Identity>)>; 2] = [
-        repeated[0].iter().map(|&k| (k, Vec::new())).collect(),
-        repeated[1].iter().map(|&k| (k, Vec::new())).collect(),
+    wanted: &[Vec<u64>; 2],
+) -> Result<[HashMap<u64, Vec<Identity>>; 2], String> {
+    let mut found: [HashMap<u64, Vec<Identity>>; 2] = [
+        wanted[0].iter().map(|&k| (k, Vec::new())).collect(),
+        wanted[1].iter().map(|&k| (k, Vec::new())).collect(),
     ];
-    if repeated.iter().all(Vec::is_empty) {
-        return Ok([Vec::new(), Vec::new()]);
+    if wanted.iter().all(Vec::is_empty) {
+        return Ok(found);
     }
     for bucket in 0..1usize << bits {
         check_signal()?;
         let path = bucket_path(dir, "ids", bucket);
         let bytes = read_file(&path)?;
         for record in bytes.chunks_exact(RECORD_BYTES).map(Record::decode) {
-            for (list, key) in found.iter_mut().zip(record.keys) {
-                for (repeated, ids) in list.iter_mut() {
-                    if key == *repeated && !ids.contains(&record.id) {
+            for (map, key) in found.iter_mut().zip(record.keys) {
+                if let Some(ids) = map.get_mut(&key) {
+                    if !ids.contains(&record.id) {
                         ids.push(record.id);
                     }
                 }
             }
         }
     }
-    Ok(found.map(|list| {
-        list.into_iter()
-            .map(|(key, ids)| (key, ids.iter().map(describe).collect()))
+    Ok(found)
+}
+
+/// The positions behind the repeated keys of each scheme: for each repeated key, the FENs of
+/// the distinct positions that have it.
+pub(crate) fn resolve_collisions(
+    repeated: &[Vec<u64>; 2],
+    found: &[HashMap<u64, Vec<Identity>>; 2],
+    describe: &dyn Fn(&Identity) -> String,
+) -> Collisions {
+    std::array::from_fn(|scheme| {
+        repeated[scheme]
+            .iter()
+            .map(|key| {
+                let ids = found[scheme].get(key).map_or(&[][..], Vec::as_slice);
+                (*key, ids.iter().map(describe).collect())
+            })
             .collect()
-    }))
+    })
 }
 
 /// Per scheme, a few repeated keys, each with the FENs of the positions that share it.

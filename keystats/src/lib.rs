@@ -33,6 +33,9 @@
 //! width `k`, the pairs of distinct positions whose keys agree in `k` bits — full 64-bit
 //! collisions, truncated keys against the birthday expectation `n(n-1)/2 / 2^k`, and, from the
 //! same counts, the chi-square of a transposition table's slot counts (`Σc² = 2·pairs + n`).
+//! Asked for a truncation ([`Config::keep`], e.g. the low 48 bits), pass 2 also keeps each
+//! group of keys that agree in it, and a last scan of the identity buckets finds the positions
+//! behind them (and behind any full collision) for the report.
 //!
 //! The working files live in `ccr-keystats-<pid>` under the chosen directory and are removed
 //! at the end (about 120 bytes of disk per distinct position at the peak: 50 per generated
@@ -59,9 +62,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use buckets::{
-    BucketFiles, WorkDir, bucket_bits, bucket_of, count_pairs, dedupe, io_error, resolve_collisions,
+    BucketFiles, Truncated, WorkDir, bucket_bits, bucket_of, count_pairs, dedupe, io_error,
+    resolve_collisions, resolve_keys,
 };
-pub use buckets::{Collisions, Distinct};
+pub use buckets::{Collisions, Distinct, Truncation};
 pub use cost::Costs;
 use estimators::{Avalanche, HyperLogLog};
 use progress::Progress;
@@ -97,6 +101,8 @@ pub struct Config {
     pub cost_calls: u64,
     /// The commit the engine was built from, for the report's first line.
     pub commit: String,
+    /// The truncation whose agreeing pairs the report lists with their positions, if any.
+    pub keep: Option<Truncation>,
 }
 
 impl Config {
@@ -109,6 +115,7 @@ impl Config {
             progress: true,
             cost_calls: 1 << 20,
             commit: commit.to_string(),
+            keep: None,
         }
     }
 }
@@ -253,9 +260,38 @@ pub fn run(config: &Config, engine: &mut impl Engine) -> Result<Report, String> 
     };
 
     let start = Instant::now();
-    let pairs = count_pairs(dir, bits, config.progress)?;
+    let mut keep = [0, 1].map(|scheme| config.keep.map(|t| Truncated::new(scheme, t)));
+    let pairs = count_pairs(dir, bits, config.progress, &mut keep)?;
     let repeated = [pairs[0].repeated.clone(), pairs[2].repeated.clone()];
-    let collisions = resolve_collisions(dir, bits, &repeated, &|id| engine.describe(id))?;
+    let sought: [Vec<u64>; 2] = std::array::from_fn(|scheme| {
+        let mut keys = repeated[scheme].clone();
+        if let Some(kept) = &keep[scheme] {
+            keys.extend(kept.groups.iter().flatten());
+        }
+        keys
+    });
+    let found = resolve_keys(dir, bits, &sought)?;
+    let describe = |id: &Identity| engine.describe(id);
+    let collisions = resolve_collisions(&repeated, &found, &describe);
+    let agreeing = config.keep.map(|truncation| report::Agreeing {
+        truncation,
+        groups: std::array::from_fn(|scheme| {
+            let kept = keep[scheme].as_ref().expect("kept when asked for");
+            kept.groups
+                .iter()
+                .map(|group| {
+                    group
+                        .iter()
+                        .map(|key| {
+                            let ids = found[scheme].get(key).map_or(&[][..], Vec::as_slice);
+                            (*key, ids.iter().map(describe).collect())
+                        })
+                        .collect()
+                })
+                .collect()
+        }),
+        dropped: std::array::from_fn(|scheme| keep[scheme].as_ref().map_or(0, |k| k.dropped)),
+    });
     seconds[2] = start.elapsed().as_secs_f64();
     drop(work);
 
@@ -278,6 +314,7 @@ pub fn run(config: &Config, engine: &mut impl Engine) -> Result<Report, String> 
         passes,
         pairs,
         collisions,
+        agreeing,
         avalanche: collector.avalanche,
         costs,
         seconds,

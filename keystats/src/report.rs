@@ -31,6 +31,8 @@ pub struct Report {
     pub pairs: [PairCounter; STREAMS],
     /// Per scheme, the repeated 64-bit keys found (a few) and the positions sharing them.
     pub collisions: Collisions,
+    /// The pairs agreeing in the truncation asked for, with their positions.
+    pub agreeing: Option<Agreeing>,
     /// Per scheme, bits flipped per move.
     pub avalanche: [Avalanche; 2],
     /// Cost per key.
@@ -39,6 +41,20 @@ pub struct Report {
     pub seconds: [f64; 4],
     /// Bucket files per pass.
     pub buckets: usize,
+}
+
+/// Keys that agree in a truncation, each with the FENs of the positions that have it.
+pub type Group = Vec<(u64, Vec<String>)>;
+
+/// The keys that agree in one truncation, grouped, with the positions behind each key.
+#[derive(Clone, Debug)]
+pub struct Agreeing {
+    /// The truncation compared.
+    pub truncation: crate::Truncation,
+    /// Per scheme, the groups of keys agreeing in it.
+    pub groups: [Vec<Group>; 2],
+    /// Per scheme, groups found but not kept (beyond the crate's limit on kept keys).
+    pub dropped: [u64; 2],
 }
 
 /// An integer with thin thousands separators (`1,234,567`).
@@ -152,6 +168,7 @@ impl Report {
         self.spread_section(&mut out, &mut deviations);
         self.avalanche_section(&mut out);
         self.cost_section(&mut out);
+        self.agreeing_section(&mut out);
         out.push_str("### Deviations\n\n");
         if deviations.is_empty() {
             out.push_str(
@@ -395,6 +412,37 @@ impl Report {
             &table,
             "",
         );
+    }
+
+    /// The pairs agreeing in the truncation asked for: one line per key, the groups apart.
+    fn agreeing_section(&self, out: &mut String) {
+        let Some(agreeing) = &self.agreeing else {
+            return;
+        };
+        let name = agreeing.truncation.name();
+        out.push_str(&format!("### Keys agreeing in the {name} bits\n\n"));
+        out.push_str(
+            "Per scheme, each group of distinct positions whose keys agree in these bits: one \
+             line per key, `key FEN` (a key shared by several positions lists them all), groups \
+             separated by a blank line.\n\n",
+        );
+        for (scheme, scheme_name) in SCHEMES.iter().enumerate() {
+            let groups = &agreeing.groups[scheme];
+            out.push_str(&format!(
+                "{scheme_name}: {} group(s) kept, {} not kept\n\n```text\n",
+                group(groups.len() as u64),
+                group(agreeing.dropped[scheme])
+            ));
+            for (i, keys) in groups.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                }
+                for (key, fens) in keys {
+                    out.push_str(&format!("{key:016x} {}\n", fens.join(" | ")));
+                }
+            }
+            out.push_str("```\n\n");
+        }
     }
 
     /// Nanoseconds per call of the key operations.

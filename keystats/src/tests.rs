@@ -14,7 +14,9 @@ use crate::sampling::{Record, STATE_MASK, fmix64};
 use crate::statistics::{
     binomial_below, chi_square, chi_square_z, expected_pairs, poisson_tail, significance,
 };
-use crate::{Config, Costs, Engine, FROM_GAME, FROM_TREE, Identity, Visit, parse_count, run};
+use crate::{
+    Config, Costs, Engine, FROM_GAME, FROM_TREE, Identity, Truncation, Visit, parse_count, run,
+};
 
 /// Identities drawn at random from `0..pool` (so that they repeat when the pool is small),
 /// each with two keys that are bijections of its number; every other visit is a "move" from
@@ -279,7 +281,7 @@ fn dedupe_removes_exact_duplicates() {
     assert_eq!(distinct.n, seen.len() as u64);
     let by_source = [1, 2, 3].map(|s| seen.values().filter(|v| v.0 == s).count() as u64);
     assert_eq!(distinct.by_source, by_source);
-    let counters = count_pairs(dir, bits, false).unwrap();
+    let counters = count_pairs(dir, bits, false, &mut [None, None]).unwrap();
     for counter in &counters {
         assert_eq!(counter.count, distinct.n);
     }
@@ -303,6 +305,7 @@ fn a_small_run_reports_and_cleans_up() {
         progress: false,
         cost_calls: 1000,
         commit: "abc".to_string(),
+        keep: None,
     };
     fs::create_dir_all(&parent).unwrap();
     let report = run(&config, &mut Toy::new(9, 1 << 40)).unwrap();
@@ -320,4 +323,82 @@ fn a_small_run_reports_and_cleans_up() {
     }
     assert_eq!(fs::read_dir(&parent).unwrap().count(), 0);
     fs::remove_dir(&parent).unwrap();
+}
+
+#[test]
+fn truncations_parse() {
+    assert_eq!(
+        Truncation::parse("low48"),
+        Ok(Truncation {
+            low: true,
+            bits: 48
+        })
+    );
+    assert_eq!(
+        Truncation::parse("top1"),
+        Ok(Truncation {
+            low: false,
+            bits: 1
+        })
+    );
+    assert_eq!(
+        Truncation::parse("top64").map(|t| t.name()),
+        Ok("top64".into())
+    );
+    for bad in [
+        "", "low", "low0", "low65", "mid48", "low+4", "LOW48", "low 48",
+    ] {
+        assert!(Truncation::parse(bad).is_err(), "{bad:?}");
+    }
+}
+
+/// The groups kept for a truncation are exactly the keys that agree in it: against the keys
+/// collected in memory, for the low and the top 20 bits of both schemes.
+#[test]
+fn kept_groups_are_the_agreeing_keys() {
+    for low in [true, false] {
+        let parent =
+            std::env::temp_dir().join(format!("ccr-keystats-keep-{low}-{}", std::process::id()));
+        fs::create_dir_all(&parent).unwrap();
+        let truncation = Truncation { low, bits: 20 };
+        let config = Config {
+            positions: 6000,
+            seed: 4,
+            parent_dir: parent.clone(),
+            progress: false,
+            cost_calls: 10,
+            commit: "abc".to_string(),
+            keep: Some(truncation),
+        };
+        let report = run(&config, &mut Toy::new(4, 1 << 40)).unwrap();
+        let agreeing = report.agreeing.as_ref().expect("kept");
+        let text = report.to_markdown();
+        assert!(text.contains(&format!(
+            "### Keys agreeing in the {} bits",
+            truncation.name()
+        )));
+        for scheme in 0..2 {
+            let view = |key: u64| if low { key & 0xF_FFFF } else { key >> 44 };
+            // Every key shows its position (the toy's description is its number, whose keys
+            // are known), a group's keys agree, and the groups hold every agreeing pair.
+            let mut pairs = 0;
+            for group in &agreeing.groups[scheme] {
+                for (key, fens) in group {
+                    assert_eq!(fens.len(), 1);
+                    let i = u64::from_str_radix(&fens[0], 16).unwrap();
+                    assert_eq!(Toy::keys(i)[scheme], *key);
+                    assert_eq!(view(*key), view(group[0].0));
+                }
+                pairs += group.len() * (group.len() - 1) / 2;
+            }
+            assert!(pairs > 0);
+            assert_eq!(
+                pairs as u64,
+                report.pairs[2 * scheme + usize::from(low)].pairs_at(20)
+            );
+            assert_eq!(agreeing.dropped[scheme], 0);
+        }
+        assert_eq!(fs::read_dir(&parent).unwrap().count(), 0);
+        fs::remove_dir(&parent).unwrap();
+    }
 }

@@ -5,8 +5,9 @@
 //! The rotation key is an XOR of one term per rank word plus terms for the side to move,
 //! each castling right and the en-passant file (only when an en-passant capture is legal, so
 //! that transpositions match). A word's term is `rotl(mix(word), PRIME[word index])`: `mix`
-//! is the splitmix64 finaliser (a bijection, so two different words never give the same
-//! term), and the prime rotation puts each rank's term at its own offset. A move changes one or two rank words (castling and
+//! is splitmix64's output function (a constant added, then the finaliser: a bijection, so two
+//! different words never give the same term), and the prime rotation puts each rank's term at
+//! its own offset. A move changes one or two rank words (castling and
 //! en passant stay inside them), so the key is updated from those words alone.
 
 use crate::ccr::board::Position;
@@ -21,12 +22,28 @@ pub const ROTATIONS: [u32; 8] = [3, 7, 13, 19, 23, 31, 41, 47];
 const MIX_1: u64 = 0xBF58_476D_1CE4_E5B9;
 const MIX_2: u64 = 0x94D0_49BB_1331_11EB;
 
-/// The mixing function, the finaliser of splitmix64: xor-shifts and multiplications by odd
-/// constants, each a bijection on u64, so different words always give different terms, and
-/// every output bit depends on every input bit. (One multiplication and one fold leave
-/// structure that shows as collisions: docs/BENCHMARKS.md, "Keys".)
+/// The offset [`mix`] adds before mixing: splitmix64's increment (2^64 / golden ratio).
+pub const MIX_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The mixing function, splitmix64's output function: the input plus [`MIX_OFFSET`], then
+/// the finaliser (xor-shifts and multiplications by odd constants). Each step is a bijection
+/// on u64, so different words always give different terms, and every output bit depends on
+/// every input bit.
+///
+/// The offset keeps a shifted word from giving a rotated term. Multiplying a word by 16 moves
+/// its pieces one file toward file a; the finaliser's multiplications commute with that and
+/// its xor-shifts nearly do, so the finaliser alone gives `fin(16 * w)` equal to
+/// `rotl(fin(w), 4)` except in bits 0-3 and 33-36; bits 0-3 agree too for about one word in
+/// 2^14, and all 64 bits for about one in 2^18. Ranks whose rotations differ by 4 (rank words
+/// 0 and 1, 3 and 4) then give nearly equal terms for a rank's pieces and the same pieces one
+/// rank down and one file toward h, and two positions that differ only so have keys that
+/// differ in a few bits (bits 52-55 for ranks 5 and 4: their low 48 bits agree;
+/// docs/BENCHMARKS.md, "Keys"). With the offset,
+/// `16 * w + OFFSET` and `16 * (w + OFFSET)` differ by `15 * OFFSET`, far outside the range
+/// of a word, so no chain of the finaliser lines up with another word's.
 #[inline(always)]
 pub const fn mix(x: u64) -> u64 {
+    let x = x.wrapping_add(MIX_OFFSET);
     let x = (x ^ (x >> 30)).wrapping_mul(MIX_1);
     let x = (x ^ (x >> 27)).wrapping_mul(MIX_2);
     x ^ (x >> 31)
@@ -203,8 +220,86 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), all.len());
         assert!(all.iter().all(|&t| t != 0));
-        assert_eq!(word_term(3, 0), 0);
+        assert_ne!(word_term(3, 0), word_term(4, 0));
         assert_ne!(word_term(3, 1), word_term(4, 1));
+    }
+
+    /// Every rank word of one to three pieces (any of the twelve codes, on any files).
+    fn sparse_words() -> Vec<u32> {
+        const CODES: [u32; 12] = [1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14];
+        let mut words = Vec::new();
+        for a in 0..8 {
+            for &ca in &CODES {
+                words.push(ca << (4 * a));
+                for b in a + 1..8 {
+                    for &cb in &CODES {
+                        words.push(ca << (4 * a) | cb << (4 * b));
+                        for c in b + 1..8 {
+                            for &cc in &CODES {
+                                words.push(ca << (4 * a) | cb << (4 * b) | cc << (4 * c));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        words
+    }
+
+    /// A rank's pieces shifted `s` files toward file a (the word times 16^s) on rank word
+    /// `i`, against the unshifted word on rank word `j`: for every pair of rank words (the
+    /// same one too), every shift that keeps the pieces on the board and every word of one
+    /// to three pieces, the two terms differ in more than 8 of their 64 bits. Two positions
+    /// that differ only so (a rank of pieces moved to another rank and across) differ in
+    /// their keys by exactly this XOR; for a uniform random key it has 8 bits or fewer with
+    /// probability 2.8e-10, about once in 400 runs of these 8.3 million comparisons.
+    #[test]
+    fn shifted_rank_words_give_unrelated_terms() {
+        let words = sparse_words();
+        assert_eq!(words.len(), 12 * 8 + 144 * 28 + 1728 * 56);
+        let (mut close, mut count, mut compared) = (Vec::new(), 0u64, 0u64);
+        for shift in 1..8 {
+            let fits: Vec<u32> = words
+                .iter()
+                .copied()
+                .filter(|&w| w >> (32 - 4 * shift) == 0)
+                .collect();
+            for &word in &fits {
+                let (moved, home) = (mix((word << (4 * shift)) as u64), mix(word as u64));
+                for (i, &to) in ROTATIONS.iter().enumerate() {
+                    for (j, &from) in ROTATIONS.iter().enumerate() {
+                        let xor = moved.rotate_left(to) ^ home.rotate_left(from);
+                        compared += 1;
+                        if xor.count_ones() <= 8 {
+                            count += 1;
+                            if close.len() < 4 {
+                                close.push((i, j, shift, word, xor));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 8_279_040);
+        assert_eq!(
+            count, 0,
+            "terms of shifted words that differ in 8 bits or fewer, the first (rank word of \
+             the shifted word, rank word of the word, files, word, xor): {close:x?}"
+        );
+    }
+
+    /// Two positions of the sample that agreed in the low 48 bits of their keys: the rook and
+    /// king of rank 5 moved to rank 4 and one file toward h (word 0x0c000060 on rank word 3
+    /// against 0x00c00006 on rank word 4).
+    #[test]
+    fn a_rank_moved_down_and_across_changes_the_low_bits() {
+        let key = |fen: &str| Position::from_fen(fen).unwrap().key();
+        let (a, b) = (
+            key("8/2k5/1N6/1r4K1/8/8/8/8 w - - 0 1"),
+            key("8/2k5/1N6/8/2r4K/8/8/8 w - - 0 1"),
+        );
+        assert_ne!(a & 0xFFFF_FFFF, b & 0xFFFF_FFFF, "{a:016x} {b:016x}");
+        assert_ne!(a >> 32, b >> 32, "{a:016x} {b:016x}");
     }
 
     #[test]

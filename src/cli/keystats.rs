@@ -38,6 +38,10 @@ pub struct Args {
     /// end; about 120 bytes per position) [default: the system temp directory].
     #[arg(long, value_name = "PATH")]
     dir: Option<PathBuf>,
+    /// List the positions whose keys agree in this truncation (`low48`, `top40`, …): every
+    /// group of each scheme, with the keys and FENs (up to 100,000 keys a scheme).
+    #[arg(long, value_name = "BITS", value_parser = ccr_keystats::Truncation::parse)]
+    pairs: Option<ccr_keystats::Truncation>,
 }
 
 /// Runs `ccr keystats`.
@@ -46,6 +50,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         positions,
         seed,
         dir,
+        pairs,
     } = args;
     let (dir, option) = match dir {
         Some(dir) => (dir, "--dir"),
@@ -60,7 +65,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         return Err(Failure(format!("{option} {}: {what}", dir.display())));
     }
     ccr_keystats::catch_signals();
-    let config = ccr_keystats::Config::new(positions, seed, dir, env!("CCR_COMMIT"));
+    let mut config = ccr_keystats::Config::new(positions, seed, dir, env!("CCR_COMMIT"));
+    config.keep = pairs;
     let report = ccr_keystats::run(&config, &mut Generator::new(seed)).map_err(Failure)?;
     emit(&report.to_markdown())
 }
@@ -532,6 +538,7 @@ mod tests {
             progress: false,
             cost_calls: 1000,
             commit: env!("CCR_COMMIT").to_string(),
+            keep: None,
         };
         std::fs::create_dir_all(&parent).unwrap();
         let report = ccr_keystats::run(&config, &mut Generator::new(9)).unwrap();
