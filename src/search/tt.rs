@@ -1,9 +1,8 @@
 //! The transposition table, keyed by the rotation key (`Position::make_keyed`).
 //!
 //! Buckets of four 16-byte entries fill one 64-byte cache line. A bucket is chosen by the
-//! key's high bits (`key × buckets >> 64`): the key study found the rotation key's low 48
-//! bits collide more often than a random key's (docs/BENCHMARKS.md, "Keys"), its high bits
-//! do not. An entry is two atomic words, the data and `key ^ data`, so threads share the
+//! key's high bits (`key × buckets >> 64`, a range reduction without a division, for any
+//! number of buckets). An entry is two atomic words, the data and `key ^ data`, so threads share the
 //! table without locks: a torn write fails the XOR check and reads as a miss.
 //!
 //! Replacement: the same position is overwritten unless the new result is much shallower
