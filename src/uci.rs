@@ -20,7 +20,7 @@ use crate::eval::Evaluator;
 use crate::history::History;
 use crate::search::time::{self, Clock};
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Info, Limits, Search};
+use crate::search::{Control, Info, Limits, SEARCH_HEADROOM, Search, has_room};
 use crate::types::{Colour, Move};
 
 /// The engine's name as `id name` gives it.
@@ -421,10 +421,18 @@ impl Uci {
     }
 }
 
-/// Starts `job` on a thread with the largest stack in [`STACKS`] the system gives.
+/// Starts `job` on a thread with the largest stack in [`STACKS`] the system gives with
+/// room for the search's own allocations beside it ([`SEARCH_HEADROOM`]).
 fn spawn_search(job: Job) -> std::io::Result<JoinHandle<()>> {
     let mut error = std::io::Error::other("no stack size to try");
     for stack in STACKS {
+        if !has_room(stack + SEARCH_HEADROOM) {
+            error = std::io::Error::other(format!(
+                "no room for a {} MiB stack and the search",
+                stack >> 20
+            ));
+            continue;
+        }
         let attempt = job.clone();
         match std::thread::Builder::new()
             .name("search".into())

@@ -90,6 +90,22 @@ impl std::fmt::Display for Score {
     }
 }
 
+/// The stack of each helper thread.
+const HELPER_STACK: usize = 8 << 20;
+
+/// The address space a search thread needs beside its stack (its worker's history and
+/// principal-variation tables, the allocator's arena for the thread): a thread is started
+/// only where this much stays free after its stack, since under an address-space limit a
+/// stack that fits exactly leaves the search's first allocation to abort the process.
+pub const SEARCH_HEADROOM: usize = 2 << 20;
+
+/// Whether `bytes` of address space can be had now (reserved and given back at once; no
+/// page is touched).
+pub fn has_room(bytes: usize) -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(bytes).is_ok()
+}
+
 /// Where a search's time goes, for `ccr bench`: the worker raises the flag while it is
 /// inside a quiescence search (from the main search's call at depth 0 to its return), and
 /// a sampler on another thread reads it at intervals.
@@ -191,9 +207,13 @@ impl Search<'_> {
             for id in 1..threads {
                 let (counters, helpers_stop) = (&counters, &helpers_stop);
                 // A helper the system cannot start (`Threads` beyond what memory allows) is
-                // left out: the search runs on the threads it has.
+                // left out: the search runs on the threads it has. So is one whose stack
+                // would leave the searches no heap.
+                if !has_room(HELPER_STACK + SEARCH_HEADROOM) {
+                    continue;
+                }
                 let _ = std::thread::Builder::new()
-                    .stack_size(8 << 20)
+                    .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
                         let mut worker = Worker::new(self, id, counters, helpers_stop, start);
                         worker.iterate(&mut |_| {});
