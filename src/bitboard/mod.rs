@@ -34,7 +34,6 @@ pub use crate::arch::convert::PieceBoards;
 /// The C.C.R. → bitboards conversion with the fastest implementation this CPU has.
 pub use crate::arch::convert::best as to_bitboards;
 
-use crate::bitboard::magic::Sliders;
 use crate::bitboard::movegen::{MagicLines, PieceSets};
 use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::make::CASTLING_KEPT;
@@ -90,10 +89,7 @@ impl PieceSets for Bitboards {
 
     #[inline(always)]
     fn lines(&self, occupied: u64) -> MagicLines {
-        MagicLines {
-            sliders: Sliders::get(),
-            occupied,
-        }
+        MagicLines::on(occupied)
     }
 }
 

@@ -91,6 +91,17 @@ pub struct MagicLines {
     pub occupied: u64,
 }
 
+impl MagicLines {
+    /// The magic lookups on `occupied`.
+    #[inline(always)]
+    pub fn on(occupied: u64) -> MagicLines {
+        MagicLines {
+            sliders: Sliders::get(),
+            occupied,
+        }
+    }
+}
+
 impl SliderLines for MagicLines {
     #[inline(always)]
     fn rook(&self, sq: usize) -> u64 {
@@ -137,10 +148,7 @@ impl PieceSets for PieceBoards {
 
     #[inline(always)]
     fn lines(&self, occupied: u64) -> MagicLines {
-        MagicLines {
-            sliders: Sliders::get(),
-            occupied,
-        }
+        MagicLines::on(occupied)
     }
 }
 

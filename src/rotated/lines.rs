@@ -39,19 +39,6 @@ impl Occupancy {
         }
     }
 
-    /// The occupancy with `sq` toggled in all four boards when `mask` is all ones, unchanged
-    /// when it is zero (for make's branch-free capture test).
-    #[inline(always)]
-    pub fn toggle_if(self, sq: usize, mask: u64) -> Occupancy {
-        let bits = &SQUARE_BITS[sq & 63];
-        Occupancy {
-            ranks: self.ranks ^ (bits[RANKS] & mask),
-            files: self.files ^ (bits[FILES] & mask),
-            a1h8: self.a1h8 ^ (bits[A1H8] & mask),
-            a8h1: self.a8h1 ^ (bits[A8H1] & mask),
-        }
-    }
-
     /// The squares a rook on `sq` reaches along its rank, from the normal board.
     #[inline(always)]
     pub fn rank_attacks(&self, sq: usize) -> u64 {
@@ -94,7 +81,13 @@ impl SliderLines for Occupancy {
 
     #[inline(always)]
     fn toggle(self, sq: usize) -> Occupancy {
-        self.toggle_if(sq, !0)
+        let bits = &SQUARE_BITS[sq & 63];
+        Occupancy {
+            ranks: self.ranks ^ bits[RANKS],
+            files: self.files ^ bits[FILES],
+            a1h8: self.a1h8 ^ bits[A1H8],
+            a8h1: self.a8h1 ^ bits[A8H1],
+        }
     }
 }
 
@@ -155,7 +148,6 @@ mod tests {
                 expected ^= 1 << sq;
                 assert_eq!(lines, Occupancy::of(expected));
             }
-            assert_eq!(lines.toggle_if(5, 0), lines);
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::bitboard::movegen::{self, PieceSets, SliderLines};
 use crate::ccr::{Invariant, Position};
 use crate::moves::MoveList;
 use crate::repr::Representation;
-use crate::types::{Colour, Move, MoveKind};
+use crate::types::Move;
 
 /// A position as rotated bitboards: the piece sets and the state as [`Bitboards`] keeps them
 /// (colour and type boards, side, castling, en passant, clocks) and the occupancy in four
@@ -72,32 +72,19 @@ impl Rotated {
 
     /// The position after `mv`, which must be legal here: the piece boards as
     /// [`Bitboards::make`] moves them, and in the four occupancy boards the bits of the
-    /// squares that emptied or filled toggled from [`tables::SQUARE_BITS`]. `from` always
-    /// empties; `to` fills unless a piece stood there; en passant also empties the captured
-    /// pawn's square, castling moves the rook.
+    /// squares that emptied or filled (the old occupancy against the new: `from`, `to` unless
+    /// it held a piece, an en-passant capture's pawn, a castling rook's two squares) toggled
+    /// from [`tables::SQUARE_BITS`].
     #[inline(always)]
     pub fn make(&self, mv: Move) -> Rotated {
-        let (from, to) = (mv.from().index(), mv.to().index());
-        let arrives = 0u64.wrapping_sub(!self.lines.ranks >> to & 1);
-        let mut lines = self.lines.toggle(from).toggle_if(to, arrives);
-        match mv.kind() {
-            MoveKind::EnPassant => {
-                let behind = match self.board.side {
-                    Colour::White => to + 8,
-                    Colour::Black => to - 8,
-                };
-                lines = lines.toggle(behind);
-            }
-            // The rook jumps from the corner beside the king's target to its other side
-            // (king side is toward file h, the lower indices).
-            MoveKind::Castle if to < from => lines = lines.toggle(to - 1).toggle(to + 1),
-            MoveKind::Castle => lines = lines.toggle(to + 2).toggle(to - 1),
-            _ => {}
+        let board = self.board.make(mv);
+        let mut changed = self.lines.ranks ^ board.occupied();
+        let mut lines = self.lines;
+        while changed != 0 {
+            lines = lines.toggle(changed.trailing_zeros() as usize);
+            changed &= changed - 1;
         }
-        let next = Rotated {
-            board: self.board.make(mv),
-            lines,
-        };
+        let next = Rotated { board, lines };
         debug_assert_eq!(next.check_lines(), Ok(()), "{next:?} after {mv:?}");
         next
     }
@@ -164,7 +151,7 @@ impl Representation for Rotated {
 mod tests {
     use super::*;
     use crate::perft::{Leaves, perft};
-    use crate::types::PieceCode;
+    use crate::types::{MoveKind, PieceCode};
 
     #[test]
     fn a_copy_is_104_bytes() {
