@@ -10,7 +10,7 @@ IMPL ?= portable
 
 .PHONY: all build setup test test-deep test-debug test-benches test-faults test-fuzz lint perft \
 	bench bench-setup fuzz clean setup32 build32 test32 test-uci32 bench-arch setup-uci test-uci \
-	match tune
+	match tune reproduce report report-check setup-report
 
 # 32-bit (i686) builds use Debian's toolchain (rustup has no i686 std here), named explicitly
 # so that rustup's cargo and rustc, first on PATH, are never picked up for them.
@@ -64,6 +64,7 @@ test: setup lint
 	$(STEP) "fuzz targets" $(MAKE) --no-print-directory test-fuzz
 	$(STEP) "rust tests (i686)" $(MAKE) --no-print-directory test32
 	$(STEP) "uci tests (i686)" $(MAKE) --no-print-directory test-uci32
+	$(STEP) "report drawn from docs/data" $(MAKE) --no-print-directory report-check
 	@bash scripts/test-summary.sh
 
 # The fast Rust tests in the dev profile, where debug_assert! and overflow checks are on:
@@ -119,6 +120,31 @@ tune: build
 	target/release/ccr datagen --games $(TUNE_GAMES) --nodes 6000 --random-plies 8 --seed 1 \
 		--threads 2 --out target/tune/selfplay.txt
 	target/release/ccr tune --data target/tune/selfplay.txt $(TUNE_ARGS) --out target/tune/weights.rs
+
+# The paper reproduced (docs/PAPER.md): every measurement it quotes, run and written to
+# docs/data/ (raw TSV with machine, compilers, commit and date; about an hour on two cores,
+# builds included), then `make report`. QUICK=1 runs smaller sizes (about ten minutes of
+# measuring). DATA=dir writes the raw results elsewhere; STEPS=a,b runs some steps only
+# (tests perft instructions bench engines keys strength); progress on stderr.
+QUICK ?=
+DATA ?= docs/data
+STEPS ?=
+reproduce: setup setup32 setup-uci bench-setup setup-report
+	python3 -B scripts/reproduce.py $(if $(QUICK),--quick) --data $(DATA) $(if $(STEPS),--steps $(STEPS))
+	python3 -B scripts/report.py --data $(DATA)
+
+# docs/PAPER.md, docs/BENCHMARKS.md, README.md's figures and docs/plots/ redrawn from the
+# committed docs/data/ alone, without measuring (templates: docs/templates/).
+report: setup-report
+	python3 -B scripts/report.py --data $(DATA)
+
+# Fails when the committed documents are not what docs/data/ draws (a figure edited by hand).
+report-check:
+	python3 -B scripts/report.py --data $(DATA) --check
+
+# matplotlib for the plots, installed idempotently.
+setup-report:
+	bash scripts/setup-report.sh
 
 # The ignored tests alone: the deep perft counts in every representation (minutes) and the
 # regeneration of the magics (`make test` runs them with the rest).

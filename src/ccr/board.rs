@@ -295,6 +295,11 @@ mod tests {
     }
 
     #[test]
+    fn the_board_is_eight_rank_words_of_32_bytes() {
+        assert_eq!(size_of::<Ccr>(), 32);
+    }
+
+    #[test]
     fn a_position_is_three_aligned_16_byte_blocks() {
         assert_eq!((size_of::<Position>(), align_of::<Position>()), (48, 16));
     }

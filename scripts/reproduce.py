@@ -1,0 +1,456 @@
+#!/usr/bin/env python3
+"""Runs every measurement docs/PAPER.md quotes and writes the raw results under docs/data/.
+
+Usage: scripts/reproduce.py [--quick] [--data DIR] [--steps a,b,...]   (`make reproduce`)
+
+Steps, in order (each writes DIR/<step>.tsv, or the files named):
+  tests        the paper's reference vectors and exact claims: the Rust tests that check them,
+               each test's name and outcome (x86_64; with the full size also i686)
+  perft        wall clock of perft, every leaf made and the last ply bulk-counted, on the six
+               standard positions: `ccr perft` for every representation x implementation and
+               the oracle crates (examples/crate_perft.rs: shakmaty, cozy-chess, chess), on
+               x86_64 and i686, in rounds that alternate the architectures; every count is
+               checked against tests/data/standard-perft.epd
+  instructions perft 3 counted by callgrind, start-up left out (perft 1 of the start
+               position subtracted), per leaf
+  costs        instructions per call of the operations the paper prices (attack tables and
+               queries, the conversion, keys, the two evaluators, the assembly routines):
+               the iai-callgrind benches benches/instructions.rs and benches/asm_instructions.rs
+  bench        `ccr bench` on both architectures with each evaluator (the search's nodes per
+               second; stderr's quiescence share and copy-make bytes go to bench-profile.tsv),
+               then callgrind's instructions per node of a shallower bench (bench-instructions.tsv)
+  engines      Debian's Stockfish 15.1 (classical, NNUE) and Glaurung 2.2, amd64 against their
+               i386 builds (scripts/engine-arch-pairs.py; scripts/setup-engines32.sh fetches them)
+  keys         `ccr keystats`: the rotation key against Zobrist over N distinct positions
+               (full and truncated collisions against the birthday bound, cost per key)
+  strength     a gauntlet against Debian's engines (scripts/match.py): games in strength.pgn,
+               the tally in strength.tsv
+
+Every TSV opens with comment lines: machine, CPU features, compilers, commit, date, the
+size (full or quick) and what was run. --quick runs smaller sizes (one perft
+round, fewer positions under callgrind, 10^6 keys, a few fast games): under ten minutes of measuring on a 2-core machine.
+Progress goes to stderr. scripts/report.py then draws the tables and plots from these files.
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EPD = os.path.join(ROOT, "tests", "data", "standard-perft.epd")
+TARGET32 = "i686-unknown-linux-gnu"
+STEPS = ("tests", "perft", "instructions", "costs", "bench", "engines", "keys", "strength")
+# ccr's representations and the implementations each offers (`ccr perft --repr --impl`).
+CCR_SUBJECTS = [("ccr", "portable"), ("ccr", "simd"), ("ccr", "asm"),
+                ("bitboard", "portable"), ("bitboard", "simd"), ("bitboard", "asm"),
+                ("bitboard-native", "portable"), ("rotated", "portable"), ("x88", "portable")]
+CRATES = ["shakmaty", "cozy-chess", "chess"]
+# Perft depths per position (benches/common `perft_depth`: 10-100 ms a run), made and bulk.
+DEPTHS = {"startpos": (5, 5), "kiwipete": (4, 4), "position3": (5, 6),
+          "position4": (4, 5), "position5": (4, 4), "position6": (4, 4)}
+# The Rust tests that check the paper's exact claims: the unit tests (Table 1, the geometry, the
+# worked examples, sizes, the conversion) and the test files of the paper's figures, the attack
+# tables, the keys and the hybrid's evaluator.
+PAPER_TESTS = ["--lib", "paper", "attacks", "keys", "eval"]
+
+STARTED = time.monotonic()
+
+
+def log(message):
+    """A progress line on stderr, with the elapsed time."""
+    elapsed = int(time.monotonic() - STARTED)
+    print(f"[{elapsed // 60:3d}:{elapsed % 60:02d}] {message}", file=sys.stderr, flush=True)
+
+
+def run(command, **kwargs):
+    """Runs a command, its output captured; raises with its stderr when it fails."""
+    done = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+    return done
+
+
+def cpu():
+    """The CPU's model name and the SIMD features ccr can use."""
+    info = open("/proc/cpuinfo").read()
+    model = re.search(r"^model name\s*:\s*(.*)$", info, re.M)
+    flags = set(re.search(r"^flags\s*:\s*(.*)$", info, re.M).group(1).split())
+    simd = [f for f in ("avx2", "bmi2", "avx512f", "avx512bw", "avx512vl") if f in flags]
+    return (model.group(1) if model else platform.processor()), simd
+
+
+def compilers():
+    """The two Rust compilers: rustup's (x86_64) and Debian's (i686)."""
+    found = []
+    for name, rustc in (("x86_64", "rustc"), ("i686", "/usr/bin/rustc")):
+        try:
+            found.append(f"{name} {run([rustc, '--version']).stdout.strip()}")
+        except (OSError, RuntimeError):
+            found.append(f"{name} none")
+    return "; ".join(found)
+
+
+def commit():
+    """The commit measured, with `+dirty` when the tree has changes."""
+    head = run(["git", "-C", ROOT, "rev-parse", "--short=10", "HEAD"]).stdout.strip()
+    dirty = run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"]).stdout.strip()
+    return head + ("+dirty" if dirty else "")
+
+
+class Table:
+    """One TSV file of results: comment lines naming the run, a header row, then rows."""
+
+    def __init__(self, path, size, what, columns):
+        self.path = path
+        model, simd = cpu()
+        self.lines = [
+            f"# machine: {model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
+            f"# cpu features: {' '.join(simd) or 'none of avx2/avx512'}",
+            f"# compilers: {compilers()}",
+            f"# commit: {commit()}",
+            f"# date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}",
+            f"# size: {size}",
+            f"# what: {what}",
+            "\t".join(columns),
+        ]
+
+    def row(self, *values):
+        """Adds a row (written out at once, so that a run cut short keeps what it measured)."""
+        self.lines.append("\t".join(str(v) for v in values))
+        self.save()
+
+    def save(self):
+        with open(self.path + ".part", "w") as f:
+            f.write("\n".join(self.lines) + "\n")
+        os.replace(self.path + ".part", self.path)
+
+
+def standard():
+    """(id, FEN, counts by depth) of the six standard positions."""
+    positions = []
+    for line in open(EPD):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = [f.strip() for f in line.split(";")]
+        ident = next(f[3:].strip() for f in fields if f.startswith("id "))
+        counts = {int(f[1:].split()[0]): int(f.split()[1]) for f in fields[1:] if re.match(r"D\d+ ", f)}
+        positions.append((ident, fields[0], counts))
+    return positions
+
+
+class Binaries:
+    """The binaries measured, copied out of target/ so that a rebuild cannot change them."""
+
+    def __init__(self, data):
+        self.dir = os.path.join(ROOT, "target", "reproduce")
+        os.makedirs(self.dir, exist_ok=True)
+        self.data = data
+
+    def build(self):
+        log("building x86_64 (cargo) and i686 (Debian's cargo): ccr and examples/crate_perft")
+        subprocess.run(["make", "--no-print-directory", "-C", ROOT, "build", "setup32", "build32"],
+                       check=True, stdout=sys.stderr)
+        subprocess.run(["cargo", "build", "--release", "--example", "crate_perft"], cwd=ROOT,
+                       check=True, stdout=sys.stderr)
+        env = dict(os.environ, RUSTC="/usr/bin/rustc", RUSTDOC="/usr/bin/rustdoc")
+        subprocess.run(["/usr/bin/cargo", "build", "--release", "--target", TARGET32, "--example",
+                        "crate_perft"], cwd=ROOT, env=env, check=True, stdout=sys.stderr)
+        for arch, sub in (("x86_64", ""), ("i686", TARGET32)):
+            release = os.path.join(ROOT, "target", sub, "release")
+            shutil.copy(os.path.join(release, "ccr"), self.ccr(arch))
+            shutil.copy(os.path.join(release, "examples", "crate_perft"), self.crates(arch))
+
+    def ccr(self, arch):
+        return os.path.join(self.dir, f"ccr-{arch}")
+
+    def crates(self, arch):
+        return os.path.join(self.dir, f"crate_perft-{arch}")
+
+    def perft_command(self, arch, subject, impl, depth, fen, bulk):
+        """The perft command line of a subject (a ccr representation or a crate)."""
+        if subject in CRATES:
+            command = [self.crates(arch), subject, str(depth), "--fen", fen]
+        else:
+            command = [self.ccr(arch), "perft", str(depth), "--fen", fen, "--repr", subject, "--impl", impl]
+        return command + (["--bulk"] if bulk else [])
+
+
+def offered(binaries):
+    """(subject, implementation) pairs both binaries run: the assembly and SIMD where built."""
+    pairs = []
+    for subject, impl in CCR_SUBJECTS:
+        ok = all(subprocess.run([binaries.ccr(a), "perft", "1", "--repr", subject, "--impl", impl],
+                                capture_output=True).returncode == 0 for a in ("x86_64", "i686"))
+        if ok:
+            pairs.append((subject, impl))
+        else:
+            log(f"skipping {subject} {impl}: not offered on both architectures")
+    return pairs + [(c, "-") for c in CRATES]
+
+
+def step_tests(args, binaries):
+    """The Rust tests of the paper's exact claims: name and outcome, per architecture."""
+    table = Table(os.path.join(args.data, "tests.tsv"), args.size,
+                  "cargo test --release: --lib and --test paper, attacks, keys, eval; one row per test",
+                  ["arch", "file", "test", "outcome"])
+    runs = [("x86_64", ["cargo"], {})]
+    if not args.quick:
+        runs.append(("i686", ["/usr/bin/cargo"], {"RUSTC": "/usr/bin/rustc", "RUSTDOC": "/usr/bin/rustdoc"}))
+    for arch, cargo, env in runs:
+        for name in PAPER_TESTS:
+            log(f"tests: {name} on {arch}")
+            target = ["--target", TARGET32] if arch == "i686" else []
+            which = [name] if name == "--lib" else ["--test", name]
+            done = subprocess.run(cargo + ["test", "--release"] + which + target, cwd=ROOT,
+                                  capture_output=True, text=True, env=dict(os.environ, **env))
+            found = re.findall(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", done.stdout, re.M)
+            if done.returncode != 0 or not found:
+                print(done.stdout[-3000:], done.stderr[-3000:], file=sys.stderr)
+            for test, outcome in found:
+                table.row(arch, "lib" if name == "--lib" else name, test, outcome)
+
+
+def timed_perft(binaries, arch, subject, impl, ident, fen, depth, bulk, expected):
+    """(nodes, seconds) of one perft run, the count checked against the published one."""
+    done = run(binaries.perft_command(arch, subject, impl, depth, fen, bulk))
+    nodes = int(done.stdout.strip().splitlines()[-1].split(": ")[1])
+    if nodes != expected:
+        raise RuntimeError(f"{arch} {subject} {impl} {ident} depth {depth}: {nodes} leaves, published {expected}")
+    return nodes, float(re.search(r"time ([\d.]+) s", done.stderr).group(1))
+
+
+def step_perft(args, binaries):
+    """Perft wall clock, every subject on both architectures, made and bulk-counted leaves."""
+    rounds = 1 if args.quick else 7
+    table = Table(os.path.join(args.data, "perft.tsv"), args.size,
+                  f"perft on the six standard positions, {rounds} round(s) alternating the architectures; "
+                  "seconds are the binary's own (`time S s`, no start-up or parsing)",
+                  ["round", "arch", "subject", "impl", "leaves", "position", "depth", "nodes", "seconds"])
+    subjects = offered(binaries)
+    for r in range(1, rounds + 1):
+        archs = ("x86_64", "i686") if r % 2 else ("i686", "x86_64")
+        log(f"perft: round {r} of {rounds} ({len(subjects)} subjects x 6 positions x 2 x 2)")
+        for subject, impl in subjects:
+            for ident, fen, counts in standard():
+                for leaves, bulk in (("made", False), ("bulk", True)):
+                    depth = DEPTHS[ident][bulk]
+                    for arch in archs:
+                        nodes, secs = timed_perft(binaries, arch, subject, impl, ident, fen, depth,
+                                                  bulk, counts[depth])
+                        table.row(r, arch, subject, impl, leaves, ident, depth, nodes, f"{secs:.4f}")
+
+
+def callgrind(command):
+    """callgrind's instruction count of a command (the largest process: criterion-free)."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"callgrind {' '.join(command)}: {done.stderr.strip()[-1000:]}")
+    counts = re.findall(r"Collected : (\d+)", done.stderr)
+    return max(int(c) for c in counts)
+
+
+def step_instructions(args, binaries):
+    """Instructions per leaf of perft 3 under callgrind, every subject, start-up subtracted."""
+    positions = [p for p in standard() if not args.quick or p[0] == "kiwipete"]
+    start = standard()[0]
+    table = Table(os.path.join(args.data, "instructions.tsv"), args.size,
+                  "valgrind --tool=callgrind: perft 3 (every leaf made) minus the same binary's perft 1 "
+                  "of the start position (start-up, parsing, first use of the tables); leaves = D3",
+                  ["arch", "subject", "impl", "position", "leaves", "instructions"])
+    subjects = offered(binaries)
+    for arch in ("x86_64", "i686"):
+        log(f"instructions: {arch}, {len(subjects)} subjects x {len(positions)} position(s)")
+        for subject, impl in subjects:
+            base = callgrind(binaries.perft_command(arch, subject, impl, 1, start[1], False))
+            for ident, fen, counts in positions:
+                full = callgrind(binaries.perft_command(arch, subject, impl, 3, fen, False))
+                table.row(arch, subject, impl, ident, counts[3], full - base)
+
+
+def step_costs(args, binaries):
+    """iai-callgrind's instruction counts per call (x86_64): every benchmark of the two benches."""
+    table = Table(os.path.join(args.data, "costs.tsv"), args.size,
+                  "cargo bench --bench instructions; cargo bench --bench asm_instructions (iai-callgrind "
+                  "0.16.1, callgrind; x86_64, the SIMD tier the CPU has under valgrind)",
+                  ["bench", "group", "function", "input", "instructions"])
+    for bench in ("instructions", "asm_instructions"):
+        log(f"costs: cargo bench --bench {bench}")
+        done = run(["cargo", "bench", "--bench", bench], cwd=ROOT)
+        name = None
+        for line in done.stdout.splitlines():
+            head = re.match(r"^(\w+)::(\w+)::(\w+) (\S+)", line)
+            if head:
+                name = head.groups()
+                continue
+            count = re.match(r"^\s+Instructions:\s+(\d+)", line)
+            if count and name:
+                table.row(*name, count.group(1))
+                name = None
+
+
+def step_bench(args, binaries):
+    """`ccr bench` speed on both architectures and evaluators, then its instructions per node."""
+    rounds, depth, idepth = (1, 9, 4) if args.quick else (5, 11, 6)
+    table = Table(os.path.join(args.data, "bench.tsv"), args.size,
+                  f"ccr bench {depth} --eval E, {rounds} round(s), runs in an order rotated each round",
+                  ["round", "arch", "eval", "nodes", "nps"])
+    profile = Table(os.path.join(args.data, "bench-profile.tsv"), args.size,
+                    f"ccr bench {depth} --eval E, stderr of the last round: quiescence share (nodes "
+                    "counted, time sampled each ms) and copy-make bytes per node",
+                    ["arch", "eval", "metric", "value"])
+    runs = [(a, e) for a in ("x86_64", "i686") for e in ("frame", "bitboards")]
+    for r in range(1, rounds + 1):
+        log(f"bench: round {r} of {rounds}")
+        shift = (r - 1) % len(runs)
+        for arch, evaluator in runs[shift:] + runs[:shift]:
+            done = run([binaries.ccr(arch), "bench", str(depth), "--eval", evaluator])
+            nodes, nps = re.fullmatch(r"(\d+) nodes (\d+) nps", done.stdout.strip().splitlines()[-1]).groups()
+            table.row(r, arch, evaluator, nodes, nps)
+            if r == rounds:
+                for metric, value in bench_profile(done.stderr):
+                    profile.row(arch, evaluator, metric, value)
+    instructions = Table(os.path.join(args.data, "bench-instructions.tsv"), args.size,
+                         f"valgrind --tool=callgrind ccr bench {idepth} --eval E",
+                         ["arch", "eval", "nodes", "instructions"])
+    for arch, evaluator in runs:
+        log(f"bench: callgrind {arch} {evaluator}")
+        command = [binaries.ccr(arch), "bench", str(idepth), "--eval", evaluator]
+        nodes = re.match(r"(\d+) nodes", run(command).stdout.strip().splitlines()[-1]).group(1)
+        instructions.row(arch, evaluator, nodes, callgrind(command))
+
+
+def bench_profile(stderr):
+    """(metric, value) pairs of `ccr bench`'s profile lines."""
+    found = []
+    q = re.search(r"quiescence ([\d.]+) % of nodes \((\d+) of (\d+)\), ([\d.]+) % of time \((\d+) of (\d+)", stderr)
+    if q:
+        found += [("quiescence_nodes", q.group(2)), ("nodes", q.group(3)),
+                  ("quiescence_samples", q.group(5)), ("samples", q.group(6))]
+    c = re.search(r"copy-make ([\d.]+) positions per node", stderr)
+    if c:
+        found.append(("copies_per_node", c.group(1)))
+    for name, size in re.findall(r"([\w-]+) [\d.]+ \((\d+) B\)", stderr):
+        found.append((f"bytes:{name}", size))
+    return found
+
+
+def step_engines(args, binaries):
+    """Stockfish and Glaurung, amd64 against i386 (scripts/engine-arch-pairs.py)."""
+    log("engines: fetching Debian's i386 builds (scripts/setup-engines32.sh)")
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "setup-engines32.sh")], check=True, stdout=sys.stderr)
+    out = os.path.join(args.data, "engines.tsv")
+    command = [sys.executable, "-B", os.path.join(ROOT, "scripts", "engine-arch-pairs.py"), "--out", out]
+    command += ["--rounds", "1", "--depth", "9"] if args.quick else ["--rounds", "5"]
+    log("engines: " + " ".join(command[2:]))
+    subprocess.run(command + ["stockfish-classical", "stockfish-nnue", "glaurung"], check=True, stdout=sys.stderr)
+    prepend(out, args.size)
+
+
+def prepend(path, size):
+    """Adds the size and CPU feature lines to a TSV another script wrote."""
+    text = open(path).read()
+    _, simd = cpu()
+    with open(path, "w") as f:
+        f.write(f"# size: {size}\n# cpu features: {' '.join(simd)}\n" + text)
+
+
+def step_keys(args, binaries):
+    """`ccr keystats`: collisions against the birthday bound and cost, both keys."""
+    n = 10**6 if args.quick else 10**8
+    log(f"keys: ccr keystats --positions {n} (progress below)")
+    workdir = os.path.join(ROOT, "target", "reproduce")
+    done = subprocess.run([binaries.ccr("x86_64"), "keystats", "--positions", str(n), "--dir", workdir],
+                          stdout=subprocess.PIPE, text=True, check=True)
+    with open(os.path.join(args.data, "keystats.md"), "w") as f:
+        f.write(done.stdout)
+    table = Table(os.path.join(args.data, "keys.tsv"), args.size,
+                  f"ccr keystats --positions {n} --seed 1 (its report: keystats.md)",
+                  ["table", "key", "what", "n", "observed", "expected"])
+    n_distinct = int(re.search(r"n = ([\d,]+) distinct", done.stdout).group(1).replace(",", ""))
+    for key, _, _, pairs, expected in re.findall(
+            r"^\| (rotation|zobrist) \| ([\d,]+) \| ([\d,]+) \| (\d+) \| ([\d.e+-]+) \|", done.stdout, re.M):
+        table.row("collisions", key, "full 64", n_distinct, pairs, expected)
+    for key, bits, pairs, expected in re.findall(
+            r"^\| (rotation|zobrist) \| ((?:top|low) \d+) \| (\d+) \| ([\d.e+-]+) \|", done.stdout, re.M):
+        table.row("collisions", key, bits, n_distinct, pairs, expected)
+    cost = re.search(r"### Cost per key.*?(?=\n###|\Z)", done.stdout, re.S).group(0)
+    for label, rotation, zobrist in re.findall(r"^\| (.+?) \| ([\d.]+) \| ([\d.]+) \|$", cost, re.M):
+        label = re.sub(r"[*`]", "", label)
+        table.row("ns", "rotation", label, n_distinct, rotation, "")
+        table.row("ns", "zobrist", label, n_distinct, zobrist, "")
+
+
+def step_strength(args, binaries):
+    """A gauntlet: ccr against the ladder of Debian's engines; PGN and tally."""
+    engines = "fairymax,phalanx,glaurung,toga2"
+    games, tc = (2, "2+0.05") if args.quick else (14, "10+0.1")
+    pgn = os.path.join(args.data, "strength.pgn")
+    if os.path.exists(pgn):
+        os.remove(pgn)
+    command = [sys.executable, "-B", os.path.join(ROOT, "scripts", "match.py"), "--engines", engines,
+               "--games", str(games), "--tc", tc, "--pgn", pgn,
+               "--ccr", binaries.ccr("x86_64"), "--ccr-option", "Hash=64", "--engine-option", "glaurung:Threads=1"]
+    log(f"strength: {games} games against each of {engines} at {tc} (about "
+        f"{games * 4 * (5 if args.quick else 25) // 60 + 1} min; one game at a time, as two would share the cores)")
+    subprocess.run(command, check=True, stdout=sys.stderr)
+    table = Table(os.path.join(args.data, "strength.tsv"), args.size,
+                  f"scripts/match.py --engines {engines} --games {games} --tc {tc} "
+                  "(games: strength.pgn); W/D/L from ccr's side",
+                  ["opponent", "tc", "wins", "draws", "losses"])
+    tally = {}
+    text = open(pgn).read()
+    for game in re.split(r"\n\n(?=\[Event )", text.strip()):
+        white = re.search(r'\[White "(.*)"\]', game).group(1)
+        black = re.search(r'\[Black "(.*)"\]', game).group(1)
+        result = re.search(r'\[Result "(.*)"\]', game).group(1)
+        ccr_white = white.startswith("ccr")
+        opponent = black if ccr_white else white
+        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result)
+        if points is None:
+            continue
+        score = points if ccr_white else 1.0 - points
+        w, d, l = tally.get(opponent, (0, 0, 0))
+        tally[opponent] = (w + (score == 1.0), d + (score == 0.5), l + (score == 0.0))
+    for opponent, (w, d, l) in sorted(tally.items()):
+        table.row(opponent, tc, w, d, l)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="smaller sizes, under ten minutes of measuring")
+    ap.add_argument("--data", default=os.path.join(ROOT, "docs", "data"), help="output directory (default docs/data)")
+    ap.add_argument("--steps", default=",".join(STEPS), help=f"comma-separated subset of {','.join(STEPS)}")
+    ap.add_argument("--no-build", action="store_true", help="reuse the binaries in target/reproduce")
+    args = ap.parse_args()
+    steps = [s.strip() for s in args.steps.split(",") if s.strip()]
+    unknown = [s for s in steps if s not in STEPS]
+    if unknown:
+        ap.error(f"unknown step(s) {', '.join(unknown)}; choose from {', '.join(STEPS)}")
+    args.size = "quick" if args.quick else "full"
+    os.makedirs(args.data, exist_ok=True)
+    binaries = Binaries(args.data)
+    if not args.no_build:
+        binaries.build()
+    for step in STEPS:
+        if step in steps:
+            began = time.monotonic()
+            globals()[f"step_{step}"](args, binaries)
+            log(f"{step}: done in {time.monotonic() - began:.0f} s")
+    log(f"all done; scripts/report.py draws the report from {args.data}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except (RuntimeError, subprocess.CalledProcessError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(1)
