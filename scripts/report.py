@@ -275,6 +275,14 @@ def values(d):
     sizes.sort(key=lambda s: order.index(s[0]) if s[0] in order else 99)
     for name, size in sizes:
         v[f"bytes_{name.replace('-', '_')}"] = fmt(size, 0)
+    stderr_order = ["ccr", "x88", "bitboard", "bitboard-native", "rotated"]
+    v["bench_stderr"] = (
+        f"quiescence {fmt(100 * pval('quiescence_nodes') / pval('nodes'), 1)} % of nodes "
+        f"({pval('quiescence_nodes'):.0f} of {pval('nodes'):.0f}), "
+        f"{fmt(100 * pval('quiescence_samples') / pval('samples'), 1)} % of time "
+        f"({pval('quiescence_samples'):.0f} of {pval('samples'):.0f} samples)\n"
+        f"copy-make {copies:.3f} positions per node; bytes copied per node (position size): " +
+        ", ".join(f"{n} {copies * pval('bytes:' + n):.1f} ({pval('bytes:' + n):.0f} B)" for n in stderr_order))
     v["table_bytes"] = table(["position", "bytes", "bytes copied per node"],
                              [[SUBJECT_NAMES.get((n, "portable"), n), fmt(s, 0), fmt(s * copies, 0)] for n, s in sizes])
 

@@ -97,10 +97,17 @@ def compilers():
     return "; ".join(found)
 
 
+# What goes into the binaries and the measurements: a change there (not in the documents)
+# marks the commit `+dirty`.
+MEASURED = ["src", "asm", "benches", "examples", "keystats", "build.rs", "Cargo.toml", "Cargo.lock",
+            "tests/data", "scripts/reproduce.py", "scripts/match.py", "scripts/engine-arch-pairs.py",
+            "scripts/setup-engines32.sh"]
+
+
 def commit():
-    """The commit measured, with `+dirty` when the tree has changes."""
+    """The commit measured, with `+dirty` when what is measured has uncommitted changes."""
     head = run(["git", "-C", ROOT, "rev-parse", "--short=10", "HEAD"]).stdout.strip()
-    dirty = run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"]).stdout.strip()
+    dirty = run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--"] + MEASURED).stdout.strip()
     return head + ("+dirty" if dirty else "")
 
 
