@@ -383,12 +383,13 @@ def step_keys(args, binaries):
                   f"ccr keystats --positions {n} --seed 1 (its report: keystats.md)",
                   ["table", "key", "what", "n", "observed", "expected"])
     n_distinct = int(re.search(r"n = ([\d,]+) distinct", done.stdout).group(1).replace(",", ""))
+    # keystats writes counts with thousands separators (1,224,152).
     for key, _, _, pairs, expected in re.findall(
-            r"^\| (rotation|zobrist) \| ([\d,]+) \| ([\d,]+) \| (\d+) \| ([\d.e+-]+) \|", done.stdout, re.M):
-        table.row("collisions", key, "full 64", n_distinct, pairs, expected)
+            r"^\| (rotation|zobrist) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \| ([\d.,e+-]+) \|", done.stdout, re.M):
+        table.row("collisions", key, "full 64", n_distinct, pairs.replace(",", ""), expected.replace(",", ""))
     for key, bits, pairs, expected in re.findall(
-            r"^\| (rotation|zobrist) \| ((?:top|low) \d+) \| (\d+) \| ([\d.e+-]+) \|", done.stdout, re.M):
-        table.row("collisions", key, bits, n_distinct, pairs, expected)
+            r"^\| (rotation|zobrist) \| ((?:top|low) \d+) \| ([\d,]+) \| ([\d.,e+-]+) \|", done.stdout, re.M):
+        table.row("collisions", key, bits, n_distinct, pairs.replace(",", ""), expected.replace(",", ""))
     cost = re.search(r"### Cost per key.*?(?=\n###|\Z)", done.stdout, re.S).group(0)
     for label, rotation, zobrist in re.findall(r"^\| (.+?) \| ([\d.]+) \| ([\d.]+) \|$", cost, re.M):
         label = re.sub(r"[*`]", "", label)
