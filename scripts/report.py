@@ -299,7 +299,8 @@ def values(d):
     if ("instructions", "attacks", "ccr_is_attacked_x64") in costs:
         c = costs[("instructions", "attacks", "ccr_is_attacked_x64")]
         v["per_square_is_attacked"] = fmt(sum(c) / len(c) / 64, 1)
-    v["table_bytes_inline"] = ", ".join(f"{SUBJECT_NAMES.get((n, 'portable'), n)} {fmt(sz * copies, 0)} B per node "
+    short = {"ccr": "C.C.R.", "bitboard-native": "magic bitboards", "rotated": "rotated bitboards", "x88": "0x88"}
+    v["table_bytes_inline"] = ", ".join(f"{short.get(n, n)} {fmt(sz * copies, 0)} B per node "
                                         f"({fmt(sz, 0)} B a position)" for n, sz in sizes if n != "bitboard")
     if ("instructions", "attacks", "ccr_ray_scan_x64") in costs:
         c = costs[("instructions", "attacks", "ccr_ray_scan_x64")]
@@ -341,7 +342,7 @@ def values(d):
             v[f"keys_ns_{slug}_{key}"] = fmt(float(r[0]["observed"]), 1) if r else "–"
     # 40 bits at n stands for the full key at n * 2^12.
     forty = keys.where(table="collisions", key="rotation", what="top 40")
-    v["keys_top40_observed"] = forty[0]["observed"] if forty else "–"
+    v["keys_top40_observed"] = f"{int(forty[0]['observed']):,}" if forty else "–"
     v["keys_top40_expected"] = fmt(float(forty[0]["expected"]), 0) if forty else "–"
     v["keys_top40_stands_for"] = f"{n * 2 ** 12:.2g}"
 
@@ -486,8 +487,8 @@ def plots(d, v, perft, out):
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_yticks(list(y), labels)
     ax.set_xlabel("speed on i686 / speed on x86_64 (same machine; 1 = no loss)")
-    ax.set_title("32-bit against 64-bit: blue C.C.R., orange other ccr boards, grey crates, green engines",
-                 fontsize=9)
+    fig.suptitle("32-bit against 64-bit on one CPU\n(blue: the C.C.R.; orange: ccr's other boards; "
+                 "grey: crates; green: engines; red: the paper)", fontsize=9)
     ax.set_xlim(0, max(1.15, max(ratios) + 0.15))
     fig.text(0.01, 0.005, caption, fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
@@ -522,6 +523,8 @@ def plots(d, v, perft, out):
     for (key, end), (marker, colour) in markers.items():
         xs, ys = [], []
         for b in bits:
+            if b == 64 and end == "low":
+                continue  # the full key has no ends: drawn once
             what = "full 64" if b == 64 else f"{end} {b}"
             r = keys.where(table="collisions", key=key, what=what)
             if r:
@@ -532,10 +535,11 @@ def plots(d, v, perft, out):
     ax.axhline(floor, color="#999999", linestyle=":", linewidth=0.8)
     ax.text(31.5, floor * 1.6, "none observed", fontsize=7, color="#666666")
     ax.set_yscale("log")
-    ax.set_xlabel("key bits compared (a k-bit key at n stands for the 64-bit key at n·2^((64−k)/2))")
+    ax.set_xlabel("key bits compared (k bits at n positions stand for the 64-bit key at n·2^((64−k)/2))")
     ax.set_ylabel("colliding pairs of distinct positions")
-    ax.set_title(f"Keys against the birthday bound ({v['keys_n']} distinct positions); "
-                 f"at 10^11 a random 64-bit key expects {v['birthday_1e11']}", fontsize=9)
+    ax.set_title(f"Keys against the birthday bound, {v['keys_n']} distinct positions\n"
+                 f"(among 10^11 positions a random 64-bit key expects {v['birthday_1e11']} colliding pairs)",
+                 fontsize=9)
     ax.legend(fontsize=7)
     fig.text(0.01, 0.005, caption, fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
@@ -543,29 +547,32 @@ def plots(d, v, perft, out):
     plt.close(fig)
 
     # 4. Strength against the ladder, beside the paper's match scores.
-    fig, ax = plt.subplots(figsize=(7, 3.6))
     names, scores, errs, colours = [], [], [], []
     for r in d["strength"].rows:
         w, dr, l = int(r["wins"]), int(r["draws"]), int(r["losses"])
         s, _, _, _ = tally(w, dr, l)
         games = w + dr + l
         sd = math.sqrt(max(w * (1 - s) ** 2 + dr * (0.5 - s) ** 2 + l * s ** 2, 0) / games / games)
-        names.append(f"ccr – {r['opponent']}\n({games} games, {r['tc']})")
+        names.append(f"ccr against {r['opponent']} ({games} games, {r['tc']})")
         scores.append(100 * s)
         errs.append(196 * sd)
         colours.append("#1f77b4")
     for o, g, s, _, _ in PAPER_MATCHES:
-        names.append(f"Achilles – {o}\n(paper, {g} games)")
+        names.append(f"Achilles against {o} (the paper, {g} games)")
         scores.append(s)
         errs.append(0)
         colours.append("#d62728")
-    x = range(len(names))
-    ax.bar(list(x), scores, yerr=errs, color=colours, capsize=3)
-    ax.axhline(50, color="black", linewidth=0.8)
-    ax.set_xticks(list(x), names, fontsize=7)
-    ax.set_ylabel("score % (95 % interval)")
-    ax.set_ylim(0, 100)
-    ax.set_title("Strength: ccr against Debian's engines (blue), the paper's Achilles (red)", fontsize=9)
+    fig, ax = plt.subplots(figsize=(7.5, 0.35 * len(names) + 1.3))
+    y = list(range(len(names)))[::-1]
+    ax.barh(y, scores, xerr=errs, color=colours, capsize=3)
+    for yy, sc in zip(y, scores):
+        ax.text(2, yy, f"{sc:.1f} %", va="center", fontsize=8, color="white")
+    ax.axvline(50, color="black", linewidth=0.8)
+    ax.set_yticks(y, names, fontsize=8)
+    ax.set_xlabel("score % (bars: 95 % interval of ccr's score)")
+    ax.set_xlim(0, 100)
+    fig.suptitle("Strength: ccr against Debian's engines (blue), the paper's Achilles against its opponents (red)",
+                 fontsize=9)
     fig.text(0.01, 0.005, caption, fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
     fig.savefig(os.path.join(out, "strength.svg"), metadata=meta)
