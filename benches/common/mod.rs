@@ -5,8 +5,9 @@
 //! `benches/keys.rs`, both also counted by `benches/instructions.rs`, and the assembly
 //! routines only the benchmarks use with their twins and workloads (`asm`).
 //!
-//! This is `mod common;` in each bench target and in examples/crate_perft.rs (a folder without `main.rs` is not a target of
-//! its own). Each target uses a different part of it, hence the `dead_code` allowances.
+//! This is `mod common;` in each bench target and in examples/crate_perft.rs (a folder
+//! without `main.rs` is not a target of its own). Each target uses a different part of it,
+//! hence the `dead_code` allowances.
 
 #![allow(dead_code)]
 
