@@ -163,8 +163,9 @@ def values(d):
     v["date"] = meta.get("date", "?")[:10]
     v["size"] = meta.get("size", "?")
     v["size_note"] = ("" if v["size"] == "full" else
-                      "**This is a quick run (`make reproduce QUICK=1`): shallower perft, one round, "
-                      "10^6 keys, a few fast games. Its figures are rough.**")
+                      "**This is a quick run (`make reproduce QUICK=1`): one perft round, callgrind on "
+                      "Kiwipete only, one bench round, 10^6 keys, two games per opponent at 2+0.05. "
+                      "Its figures are rough.**")
     v["perft_rounds"] = str(len(perft.rounds))
     ccr = ("ccr", "portable")
     native = ("bitboard-native", "portable")
