@@ -38,7 +38,6 @@ import os
 import platform
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -156,10 +155,9 @@ def standard():
 class Binaries:
     """The binaries measured, copied out of target/ so that a rebuild cannot change them."""
 
-    def __init__(self, data):
+    def __init__(self):
         self.dir = os.path.join(ROOT, "target", "reproduce")
         os.makedirs(self.dir, exist_ok=True)
-        self.data = data
 
     def build(self):
         log("building x86_64 (cargo) and i686 (Debian's cargo): ccr and examples/crate_perft")
@@ -445,7 +443,7 @@ def main():
         ap.error(f"unknown step(s) {', '.join(unknown)}; choose from {', '.join(STEPS)}")
     args.size = "quick" if args.quick else "full"
     os.makedirs(args.data, exist_ok=True)
-    binaries = Binaries(args.data)
+    binaries = Binaries()
     if not args.no_build:
         binaries.build()
     for step in STEPS:
