@@ -1,7 +1,9 @@
 //! `ccr keystats` on the built binary: a small run prints the result tables on stdout,
-//! exits 0 and leaves no working files behind; bad arguments (a missing `--dir` among them)
-//! are one stderr line `error: …` with exit status 2 and nothing on stdout; SIGINT and
-//! SIGTERM remove the working files before the process ends.
+//! exits 0 and leaves no working files behind; the shards of a run (`--shard K/N --out FILE`)
+//! merge (`--merge FILE…`) into the tables one process prints; bad arguments (a missing
+//! `--dir`, a bad shard, a missing or incomplete partial result among them) are one stderr
+//! line `error: …` with exit status 2 and nothing on stdout; SIGINT and SIGTERM remove the
+//! working files before the process ends.
 
 mod common;
 
@@ -131,6 +133,7 @@ fn bad_arguments_fail_with_one_line() {
     let blocker = dir.join("a-file");
     std::fs::write(&blocker, "not a directory").unwrap();
     let below_a_file = blocker.join("sub");
+    let missing = dir.join("missing.tsv");
     for args in [
         vec!["keystats", "--positions", "0"],
         vec!["keystats", "--positions", "many"],
@@ -143,6 +146,27 @@ fn bad_arguments_fail_with_one_line() {
         vec!["keystats", "--pairs", "top"],
         vec!["keystats", "--bogus"],
         vec!["keystats", "extra"],
+        vec!["keystats", "--shard", "3/2"],
+        vec!["keystats", "--shard", "0/0"],
+        vec!["keystats", "--shard", "1/0"],
+        vec!["keystats", "--shard", "x"],
+        vec!["keystats", "--shard", "1/2/3"],
+        vec!["keystats", "--out", "somewhere"],
+        vec!["keystats", "--merge"],
+        vec!["keystats", "--merge", "a", "--positions", "5"],
+        vec!["keystats", "--merge", "a", "--shard", "1/2"],
+        vec!["keystats", "--merge", missing.to_str().unwrap()],
+        vec!["keystats", "--merge", blocker.to_str().unwrap()],
+        vec!["keystats", "--merge", dir.to_str().unwrap()],
+        vec![
+            "keystats",
+            "--shard",
+            "1/2",
+            "--out",
+            below_a_file.to_str().unwrap(),
+        ],
+        vec!["keystats", "--shard", "1/2", "--out", dir.to_str().unwrap()],
+        vec!["keystats", "--shard", "1/2", "--pairs", "low16"],
         vec![
             "keystats",
             "--positions",
@@ -159,6 +183,87 @@ fn bad_arguments_fail_with_one_line() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr:?}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The markdown without the lines that are timings (the time line and the cost section).
+fn without_timings(text: &str) -> String {
+    let (before, after) = text
+        .split_once("### Cost per key")
+        .unwrap_or_else(|| panic!("no cost section in\n{text}"));
+    let after = &after[after.find("\n### ").expect("a section after the cost")..];
+    before
+        .lines()
+        .chain(after.lines())
+        .filter(|line| !line.starts_with("- time"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Three shards of a run, each a process writing its partial result to a file, merge into the
+/// tables one process prints (all but the timings), with the positions of the full collisions
+/// and of the keys agreeing in the low 24 bits; a merge of two of the three is refused.
+#[test]
+fn shards_merge_into_the_one_process_report() {
+    let dir = scratch("shards");
+    let common = [
+        "keystats",
+        "--positions",
+        "30k",
+        "--seed",
+        "3",
+        "--pairs",
+        "low24",
+        "--dir",
+        dir.to_str().unwrap(),
+    ];
+    let whole = ccr(&common);
+    let (expected, stderr) = (text(&whole.stdout), text(&whole.stderr));
+    assert!(whole.status.success(), "{stderr}");
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let file = dir.join(format!("part-{k}.tsv"));
+        let mut args = common.to_vec();
+        let shard = format!("{k}/3");
+        args.extend(["--shard", &shard, "--out", file.to_str().unwrap()]);
+        let out = ccr(&args);
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "{shard}: {stderr}");
+        assert_no_panic(&stderr);
+        assert!(out.stdout.is_empty(), "{shard}: the result goes to --out");
+        files.push(file.to_str().unwrap().to_string());
+    }
+    // Only the partial results are left: no working directory, no temporary file.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
+    let mut args = vec!["keystats", "--merge"];
+    args.extend(files.iter().rev().map(String::as_str));
+    let merged = ccr(&args);
+    let (stdout, stderr) = (text(&merged.stdout), text(&merged.stderr));
+    assert!(merged.status.success(), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(stdout.contains("(summed over 3 shards)"), "{stdout}");
+    assert!(stdout.contains("### Keys agreeing in the low24 bits"));
+    assert_eq!(without_timings(&stdout), without_timings(&expected));
+
+    let two = ccr(&["keystats", "--merge", &files[0], &files[2]]);
+    let stderr = text(&two.stderr);
+    assert_eq!(two.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: --merge: shard 2/3 is missing (every shard 1/3 to 3/3 is needed)\n"
+    );
+    assert!(two.stdout.is_empty());
+    // A partial result cut short (a shard stopped while writing it) is refused.
+    let text_1 = std::fs::read_to_string(&files[0]).unwrap();
+    std::fs::write(&files[0], &text_1[..text_1.len() / 2]).unwrap();
+    let cut = ccr(&["keystats", "--merge", &files[0], &files[1], &files[2]]);
+    let stderr = text(&cut.stderr);
+    assert_eq!(cut.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("error: --merge {}: ", files[0])),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

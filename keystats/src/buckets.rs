@@ -12,6 +12,7 @@ use crate::estimators::PairCounter;
 use crate::progress::Progress;
 use crate::report::group;
 use crate::sampling::{Identity, RECORD_BYTES, Record};
+use crate::shard::{KeyBuckets, Shard};
 use crate::signals::check_signal;
 
 /// Buffer of each bucket file's writer.
@@ -169,18 +170,21 @@ pub(crate) fn stream_value(stream: usize, keys: [u64; 2]) -> u64 {
     }
 }
 
-/// Deduplicates the identity buckets and writes the distinct positions' keys to the key
-/// buckets (each an 8-byte word: stream in the top two bits, the value's bits below the
-/// bucket's).
+/// Deduplicates the identity buckets and writes the distinct positions' stream values that
+/// the shard owns to the key buckets (each an 8-byte word: stream in the top two bits, the
+/// value's bits below the bucket's). The positions counted are those whose first stream value
+/// (the rotation key) the shard owns, so that each position is counted in one shard.
 pub(crate) fn dedupe(
     dir: &Path,
     bits: u32,
+    key_buckets: KeyBuckets,
+    shard: Shard,
     progress: bool,
     describe: &dyn Fn(&Identity) -> String,
 ) -> Result<Distinct, String> {
     let buckets = 1usize << bits;
-    let low = u64::MAX >> bits;
-    let mut keys = BucketFiles::open(dir, "keys", buckets, false)?;
+    let low = u64::MAX >> key_buckets.bits;
+    let mut keys = BucketFiles::open(dir, "keys", key_buckets.count(), false)?;
     let mut distinct = Distinct::default();
     let mut bar = Progress::new(progress, "deduplicate", buckets as u64);
     for bucket in 0..buckets {
@@ -201,13 +205,18 @@ pub(crate) fn dedupe(
                     describe(&first.id)
                 ));
             }
-            let sources = group.iter().fold(0, |s, r| s | r.sources);
-            distinct.n += 1;
-            distinct.by_source[sources as usize - 1] += 1;
+            if shard.owns(stream_value(0, first.keys)) {
+                let sources = group.iter().fold(0, |s, r| s | r.sources);
+                distinct.n += 1;
+                distinct.by_source[sources as usize - 1] += 1;
+            }
             for stream in 0..STREAMS {
                 let value = stream_value(stream, first.keys);
-                let word = (stream as u64) << 62 | (value & low);
-                keys.write(bucket_of(value, bits), &word.to_le_bytes())?;
+                if shard.owns(value) {
+                    let word = (stream as u64) << 62 | (value & low);
+                    let bucket = bucket_of(value, key_buckets.bits) - key_buckets.first;
+                    keys.write(bucket, &word.to_le_bytes())?;
+                }
             }
         }
         bar.update(bucket as u64 + 1, || {
@@ -222,17 +231,18 @@ pub(crate) fn dedupe(
 /// Pass 2: sorts each key bucket and counts the agreeing pairs of every stream.
 pub(crate) fn count_pairs(
     dir: &Path,
-    bits: u32,
+    key_buckets: KeyBuckets,
     progress: bool,
     keep: &mut [Option<Truncated>; 2],
 ) -> Result<[PairCounter; STREAMS], String> {
-    let buckets = 1usize << bits;
+    let bits = key_buckets.bits;
     let low = u64::MAX >> bits;
     let mut counters: [PairCounter; STREAMS] = Default::default();
-    let mut bar = Progress::new(progress, "count", buckets as u64);
-    for bucket in 0..buckets {
+    let mut bar = Progress::new(progress, "count", key_buckets.count() as u64);
+    for file in 0..key_buckets.count() {
         check_signal()?;
-        let path = bucket_path(dir, "keys", bucket);
+        let bucket = key_buckets.first + file;
+        let path = bucket_path(dir, "keys", file);
         let bytes = read_file(&path)?;
         let mut words: Vec<u64> = buffer(bytes.len() / 8, "a bucket's keys")?;
         words.extend(
@@ -255,7 +265,7 @@ pub(crate) fn count_pairs(
             }
         }
         fs::remove_file(&path).map_err(io_error("cannot remove", &path))?;
-        bar.update(bucket as u64 + 1, || "buckets".to_string());
+        bar.update(file as u64 + 1, || "buckets".to_string());
     }
     bar.finish("keys counted");
     for kept in keep.iter_mut().flatten() {
@@ -299,7 +309,8 @@ impl Truncation {
     }
 }
 
-/// How many keys of agreeing groups are kept per scheme (the rest are counted only).
+/// How many keys of agreeing groups are kept per scheme by default (the rest are counted
+/// only).
 pub const KEPT_KEYS: usize = 100_000;
 
 /// The groups of keys of one scheme that agree in a truncation, gathered while pass 2 pushes
@@ -312,15 +323,18 @@ pub(crate) struct Truncated {
     /// The keys (not stream values) of the run being read.
     run: Vec<u64>,
     run_prefix: u64,
-    /// The groups of two or more keys that agree, kept while there is room.
+    /// The groups of two or more keys that agree, kept in key order up to the first that
+    /// does not fit in `limit` keys (a rule the merge of shards can repeat exactly).
     pub(crate) groups: Vec<Vec<u64>>,
     kept: usize,
+    limit: usize,
+    full: bool,
     /// Groups found but not kept.
     pub(crate) dropped: u64,
 }
 
 impl Truncated {
-    pub(crate) fn new(scheme: usize, truncation: Truncation) -> Truncated {
+    pub(crate) fn new(scheme: usize, truncation: Truncation, limit: usize) -> Truncated {
         Truncated {
             stream: 2 * scheme + usize::from(truncation.low),
             bits: truncation.bits,
@@ -328,6 +342,8 @@ impl Truncated {
             run_prefix: 0,
             groups: Vec::new(),
             kept: 0,
+            limit,
+            full: false,
             dropped: 0,
         }
     }
@@ -349,10 +365,11 @@ impl Truncated {
 
     fn close_run(&mut self) {
         if self.run.len() >= 2 {
-            if self.kept + self.run.len() <= KEPT_KEYS {
+            if !self.full && self.kept + self.run.len() <= self.limit {
                 self.kept += self.run.len();
                 self.groups.push(std::mem::take(&mut self.run));
             } else {
+                self.full = true;
                 self.dropped += 1;
             }
         }
@@ -386,6 +403,12 @@ pub(crate) fn resolve_keys(
                     }
                 }
             }
+        }
+    }
+    // In identity order, whatever the bucket files' layout (which differs between shards).
+    for map in &mut found {
+        for ids in map.values_mut() {
+            ids.sort_unstable();
         }
     }
     Ok(found)

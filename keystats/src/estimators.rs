@@ -143,7 +143,7 @@ pub struct PairCounter {
 }
 
 /// How many repeated keys are kept for showing.
-const REPEATS_KEPT: usize = 8;
+pub(crate) const REPEATS_KEPT: usize = 8;
 
 impl PairCounter {
     /// Adds the next key, which must not be below the previous one.

@@ -37,6 +37,13 @@
 //! group of keys that agree in it, and a last scan of the identity buckets finds the positions
 //! behind them (and behind any full collision) for the report.
 //!
+//! **Shards.** [`Config::shard`] runs one of `N` shards: the whole stream is generated, but
+//! only the positions one of whose four key-stream values has its top 20 bits in the shard's
+//! range are written; each shard's counts add up exactly to the whole run's ([`shard`] says
+//! why), so `N` processes, on one machine one after another or on many at once, need about
+//! 4/N of the disk, and [`merge`] turns their [`write_partial`] results into the one
+//! report.
+//!
 //! The working files live in `ccr-keystats-<pid>` under the chosen directory and are removed
 //! at the end (about 120 bytes of disk per distinct position at the peak: 50 per generated
 //! position, about 1.7 generated per distinct one, and 32 of keys).
@@ -52,6 +59,7 @@ pub mod estimators;
 pub mod progress;
 pub mod report;
 pub mod sampling;
+pub mod shard;
 pub mod signals;
 pub mod statistics;
 pub mod zobrist;
@@ -62,10 +70,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use buckets::{
-    BucketFiles, Truncated, WorkDir, bucket_bits, bucket_of, count_pairs, dedupe, io_error,
-    resolve_collisions, resolve_keys,
+    BucketFiles, STREAMS, Truncated, WorkDir, bucket_of, count_pairs, dedupe, io_error,
+    resolve_collisions, resolve_keys, stream_value,
 };
-pub use buckets::{Collisions, Distinct, Truncation};
+pub use buckets::{Collisions, Distinct, KEPT_KEYS, Truncation};
 pub use cost::Costs;
 use estimators::{Avalanche, HyperLogLog};
 use progress::Progress;
@@ -73,6 +81,7 @@ pub use report::Report;
 use report::group;
 use sampling::Record;
 pub use sampling::{Engine, FROM_GAME, FROM_TREE, Identity, Visit};
+pub use shard::{Shard, merge, read_partial, write_partial};
 use signals::check_signal;
 pub use signals::{catch_signals, signal_name, stopped_by};
 pub use zobrist::{Keyed, Zobrist};
@@ -103,6 +112,11 @@ pub struct Config {
     pub commit: String,
     /// The truncation whose agreeing pairs the report lists with their positions, if any.
     pub keep: Option<Truncation>,
+    /// Keys kept per scheme for [`Config::keep`], at most.
+    pub kept_keys: usize,
+    /// Run one shard of the positions (see [`shard`]): one generation pass, and the cost per
+    /// key timed by shard 1 only. `None`: the whole run in this process.
+    pub shard: Option<Shard>,
 }
 
 impl Config {
@@ -116,6 +130,8 @@ impl Config {
             cost_calls: 1 << 20,
             commit: commit.to_string(),
             keep: None,
+            kept_keys: KEPT_KEYS,
+            shard: None,
         }
     }
 }
@@ -164,6 +180,9 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
 struct Collector {
     files: Option<BucketFiles>,
     bits: u32,
+    shard: Shard,
+    /// Positions written to the bucket files (those of the shard).
+    kept: u64,
     sketch: HyperLogLog,
     generated: [u64; 2],
     avalanche: [Avalanche; 2],
@@ -180,8 +199,13 @@ impl Collector {
             sources: visit.source,
             keys: visit.keys,
         };
-        let files = self.files.as_mut().expect("the bucket files are open");
-        files.write(bucket_of(hash, self.bits), &record.encode())?;
+        if self.shard.count == 1
+            || (0..STREAMS).any(|stream| self.shard.owns(stream_value(stream, visit.keys)))
+        {
+            let files = self.files.as_mut().expect("the bucket files are open");
+            files.write(bucket_of(hash, self.bits), &record.encode())?;
+            self.kept += 1;
+        }
         if let Some(parent) = visit.parent {
             for ((avalanche, parent), child) in
                 self.avalanche.iter_mut().zip(parent).zip(visit.keys)
@@ -194,22 +218,36 @@ impl Collector {
     }
 }
 
-/// Runs the whole measurement on the positions of `engine`. The parent directory must exist;
-/// the working directory made in it is removed whatever the outcome (see [`catch_signals`]
-/// for signals).
+/// Runs the whole measurement (or one shard of it) on the positions of `engine`. The parent
+/// directory must exist; the working directory made in it is removed whatever the outcome
+/// (see [`catch_signals`] for signals).
 pub fn run(config: &Config, engine: &mut impl Engine) -> Result<Report, String> {
     let wanted = config.positions.max(1);
+    let shard = config.shard.unwrap_or(Shard::WHOLE);
+    if let Some(truncation) = config.keep {
+        if shard.count > 1 && truncation.bits < shard::PREFIX_BITS {
+            return Err(format!(
+                "--pairs {} with --shard: a truncation of fewer than {} bits is not within \
+                 one shard",
+                truncation.name(),
+                shard::PREFIX_BITS
+            ));
+        }
+    }
     let dir = config
         .parent_dir
         .join(format!("ccr-keystats-{}", std::process::id()));
     fs::create_dir(&dir).map_err(io_error("cannot create", &dir))?;
     let work = WorkDir(dir);
     let dir = work.0.as_path();
-    let bits = bucket_bits(wanted);
+    let bits = shard.id_bits(wanted);
+    let key_buckets = shard.key_buckets(wanted);
 
     let mut collector = Collector {
         files: None,
         bits,
+        shard,
+        kept: 0,
         sketch: HyperLogLog::try_new()?,
         generated: [0; 2],
         avalanche: Default::default(),
@@ -234,8 +272,13 @@ pub fn run(config: &Config, engine: &mut impl Engine) -> Result<Report, String> 
                     break;
                 }
                 bar.update(estimate as u64, || {
+                    let kept = if shard.count > 1 {
+                        format!(", {} kept by shard {}", group(collector.kept), shard.name())
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "distinct (estimated), {} generated",
+                        "distinct (estimated), {} generated{kept}",
                         group(collector.generated.iter().sum())
                     )
                 });
@@ -246,22 +289,34 @@ pub fn run(config: &Config, engine: &mut impl Engine) -> Result<Report, String> 
             .take()
             .expect("the bucket files are open")
             .finish()?;
+        let kept = if shard.count > 1 {
+            format!(", {} kept by shard {}", group(collector.kept), shard.name())
+        } else {
+            String::new()
+        };
         seconds[0] += bar.finish(&format!(
-            "{} positions generated",
+            "{} positions generated{kept}",
             group(collector.generated.iter().sum())
         ));
         let start = Instant::now();
-        let distinct = dedupe(dir, bits, config.progress, &|id| engine.describe(id))?;
+        let distinct = dedupe(dir, bits, key_buckets, shard, config.progress, &|id| {
+            engine.describe(id)
+        })?;
         seconds[1] += start.elapsed().as_secs_f64();
-        if distinct.n >= wanted {
+        // A shard cannot know the whole run's count: the merge checks it.
+        if distinct.n >= wanted || config.shard.is_some() {
             break distinct;
         }
         target = collector.sketch.estimate() + (wanted - distinct.n) as f64 * 1.1 + 64.0;
     };
 
     let start = Instant::now();
-    let mut keep = [0, 1].map(|scheme| config.keep.map(|t| Truncated::new(scheme, t)));
-    let pairs = count_pairs(dir, bits, config.progress, &mut keep)?;
+    let mut keep = [0, 1].map(|scheme| {
+        config
+            .keep
+            .map(|t| Truncated::new(scheme, t, config.kept_keys))
+    });
+    let pairs = count_pairs(dir, key_buckets, config.progress, &mut keep)?;
     let repeated = [pairs[0].repeated.clone(), pairs[2].repeated.clone()];
     let sought: [Vec<u64>; 2] = std::array::from_fn(|scheme| {
         let mut keys = repeated[scheme].clone();
@@ -291,15 +346,20 @@ pub fn run(config: &Config, engine: &mut impl Engine) -> Result<Report, String> 
                 .collect()
         }),
         dropped: std::array::from_fn(|scheme| keep[scheme].as_ref().map_or(0, |k| k.dropped)),
+        limit: config.kept_keys,
     });
     seconds[2] = start.elapsed().as_secs_f64();
     drop(work);
 
     let start = Instant::now();
-    if config.progress {
-        let _ = writeln!(io::stderr(), "cost: timing the key operations…");
-    }
-    let costs = engine.measure_costs(config.seed, config.cost_calls)?;
+    let costs = if shard.index == 0 {
+        if config.progress {
+            let _ = writeln!(io::stderr(), "cost: timing the key operations…");
+        }
+        engine.measure_costs(config.seed, config.cost_calls)?
+    } else {
+        Costs::default()
+    };
     check_signal()?;
     seconds[3] = start.elapsed().as_secs_f64();
 
@@ -319,6 +379,7 @@ pub fn run(config: &Config, engine: &mut impl Engine) -> Result<Report, String> 
         costs,
         seconds,
         buckets: 1 << bits,
+        shards: 1,
     })
 }
 

@@ -6,7 +6,8 @@ use std::time::Instant;
 use crate::report::group;
 
 /// A one-line progress bar on stderr (redrawn with `\r` on a terminal; otherwise a line
-/// every 30 s and one at the end).
+/// every 30 s and one at the end): done of total, the rate per second, the time spent and
+/// the time left at that rate.
 pub(crate) struct Progress {
     enabled: bool,
     tty: bool,
@@ -58,8 +59,13 @@ impl Progress {
         } else {
             "?".to_string()
         };
+        let rate = if elapsed > 0.0 {
+            group((done as f64 / elapsed) as u64)
+        } else {
+            "?".to_string()
+        };
         format!(
-            "{:<12} [{}{}] {:5.1}% {}/{} {note} ({elapsed:.0} s, eta {eta})",
+            "{:<12} [{}{}] {:5.1}% {}/{} {note} ({rate}/s, {elapsed:.0} s, eta {eta})",
             self.label,
             "#".repeat(filled),
             "-".repeat(30 - filled.min(30)),

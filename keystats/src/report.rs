@@ -39,8 +39,10 @@ pub struct Report {
     pub costs: Costs,
     /// Seconds spent generating, deduplicating, counting and timing.
     pub seconds: [f64; 4],
-    /// Bucket files per pass.
+    /// Bucket files per pass (of shard 1 when merged).
     pub buckets: usize,
+    /// The shards merged into this report (1: one process).
+    pub shards: u32,
 }
 
 /// Keys that agree in a truncation, each with the FENs of the positions that have it.
@@ -53,8 +55,11 @@ pub struct Agreeing {
     pub truncation: crate::Truncation,
     /// Per scheme, the groups of keys agreeing in it.
     pub groups: [Vec<Group>; 2],
-    /// Per scheme, groups found but not kept (beyond the crate's limit on kept keys).
+    /// Per scheme, groups found but not kept: the first group that would take the kept keys
+    /// beyond `limit`, and every group after it.
     pub dropped: [u64; 2],
+    /// Keys kept per scheme, at most.
+    pub limit: usize,
 }
 
 /// An integer with thin thousands separators (`1,234,567`).
@@ -197,8 +202,8 @@ impl Report {
              perft-tree walks (every node to ply {}, ply {} in part) and {} in {} seeded \
              random games\n\
              - distinct positions seen only in the trees: {}, only in the games: {}, in both: {}\n\
-             - time: generate {:.1} s, deduplicate {:.1} s, count {:.1} s, cost {:.1} s; \
-             {} generation pass(es), {} bucket files per pass\n\n",
+             - time{}: generate {:.1} s, deduplicate {:.1} s, count {:.1} s, cost {:.1} s; \
+             {} generation pass(es), {} bucket files per pass{}\n\n",
             self.commit,
             self.seed,
             group(self.requested),
@@ -212,12 +217,18 @@ impl Report {
             group(self.distinct.by_source[0]),
             group(self.distinct.by_source[1]),
             group(self.distinct.by_source[2]),
+            if self.shards > 1 {
+                format!(" (summed over {} shards)", self.shards)
+            } else {
+                String::new()
+            },
             self.seconds[0],
             self.seconds[1],
             self.seconds[2],
             self.seconds[3],
             self.passes,
-            self.buckets
+            self.buckets,
+            if self.shards > 1 { " (shard 1)" } else { "" }
         )
     }
 

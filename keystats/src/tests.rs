@@ -11,11 +11,13 @@ use crate::buckets::{
 };
 use crate::estimators::{HyperLogLog, PairCounter};
 use crate::sampling::{Record, STATE_MASK, fmix64};
+use crate::shard::{MAX_SHARDS, PREFIX_BITS};
 use crate::statistics::{
     binomial_below, chi_square, chi_square_z, expected_pairs, poisson_tail, significance,
 };
 use crate::{
-    Config, Costs, Engine, FROM_GAME, FROM_TREE, Identity, Truncation, Visit, parse_count, run,
+    Config, Costs, Engine, FROM_GAME, FROM_TREE, Identity, KEPT_KEYS, Report, Shard, Truncation,
+    Visit, merge, parse_count, read_partial, run, write_partial,
 };
 
 /// Identities drawn at random from `0..pool` (so that they repeat when the pool is small),
@@ -25,6 +27,9 @@ struct Toy {
     state: u64,
     pool: u64,
     visits: u64,
+    /// The rotation key of identity `i` is that of `i % modulus` (full collisions when the
+    /// modulus is below the pool).
+    modulus: u64,
 }
 
 impl Toy {
@@ -33,6 +38,7 @@ impl Toy {
             state: seed,
             pool,
             visits: 0,
+            modulus: u64::MAX,
         }
     }
 
@@ -53,7 +59,7 @@ impl Engine for Toy {
         self.visits += 1;
         self.state = fmix64(self.state.wrapping_add(0x9E37_79B9_7F4A_7C15));
         let i = self.state % self.pool;
-        let keys = Toy::keys(i);
+        let keys = [Toy::keys(i % self.modulus)[0], Toy::keys(i)[1]];
         Ok(Visit {
             id: Toy::identity(i),
             keys,
@@ -276,12 +282,18 @@ fn dedupe_removes_exact_duplicates() {
             .unwrap();
     }
     files.finish().unwrap();
-    let distinct = dedupe(dir, bits, false, &|id| engine.describe(id)).unwrap();
+    let whole = Shard::WHOLE;
+    let key_buckets = whole.key_buckets(20_000);
+    assert_eq!(key_buckets.bits, bits);
+    let distinct = dedupe(dir, bits, key_buckets, whole, false, &|id| {
+        engine.describe(id)
+    })
+    .unwrap();
     assert!(distinct.n < 20_000, "the pool makes repeats");
     assert_eq!(distinct.n, seen.len() as u64);
     let by_source = [1, 2, 3].map(|s| seen.values().filter(|v| v.0 == s).count() as u64);
     assert_eq!(distinct.by_source, by_source);
-    let counters = count_pairs(dir, bits, false, &mut [None, None]).unwrap();
+    let counters = count_pairs(dir, key_buckets, false, &mut [None, None]).unwrap();
     for counter in &counters {
         assert_eq!(counter.count, distinct.n);
     }
@@ -306,6 +318,8 @@ fn a_small_run_reports_and_cleans_up() {
         cost_calls: 1000,
         commit: "abc".to_string(),
         keep: None,
+        kept_keys: KEPT_KEYS,
+        shard: None,
     };
     fs::create_dir_all(&parent).unwrap();
     let report = run(&config, &mut Toy::new(9, 1 << 40)).unwrap();
@@ -369,6 +383,8 @@ fn kept_groups_are_the_agreeing_keys() {
             cost_calls: 10,
             commit: "abc".to_string(),
             keep: Some(truncation),
+            kept_keys: KEPT_KEYS,
+            shard: None,
         };
         let report = run(&config, &mut Toy::new(4, 1 << 40)).unwrap();
         let agreeing = report.agreeing.as_ref().expect("kept");
@@ -400,5 +416,294 @@ fn kept_groups_are_the_agreeing_keys() {
         }
         assert_eq!(fs::read_dir(&parent).unwrap().count(), 0);
         fs::remove_dir(&parent).unwrap();
+    }
+}
+
+#[test]
+fn shards_parse() {
+    assert_eq!(Shard::parse("1/1"), Ok(Shard::WHOLE));
+    assert_eq!(Shard::parse("3/8"), Ok(Shard { index: 2, count: 8 }));
+    assert_eq!(Shard::parse("3/8").map(|s| s.name()), Ok("3/8".into()));
+    assert!(Shard::parse(&format!("{MAX_SHARDS}/{MAX_SHARDS}")).is_ok());
+    for bad in [
+        "3/2",
+        "0/0",
+        "0/3",
+        "1/0",
+        "",
+        "/",
+        "1/",
+        "/3",
+        "a/b",
+        "1/2/3",
+        " 1/2",
+        "1 /2",
+        "-1/2",
+        "+1/2",
+        "1/1048577",
+        "4294967296/4294967297",
+    ] {
+        let error = Shard::parse(bad).expect_err(bad);
+        assert!(!error.contains('\n'), "{error}");
+    }
+}
+
+/// The shards of any count own contiguous, ascending ranges of 20-bit prefixes that cover
+/// them all once, `owns` agrees with the ranges at their edges, and the key buckets of a shard
+/// hold its values and no bucket before or after.
+#[test]
+fn shards_own_ascending_prefix_ranges() {
+    let total = 1u64 << PREFIX_BITS;
+    for count in [1, 2, 3, 5, 7, 64, 1000, 65_537, MAX_SHARDS] {
+        for index in [0, 1, count / 2, count.saturating_sub(2), count - 1] {
+            if index >= count {
+                continue;
+            }
+            let shard = Shard { index, count };
+            let (start, end) = shard.prefixes();
+            assert!(start < end, "{count}: shard {index} is empty");
+            if index == 0 {
+                assert_eq!(start, 0);
+            }
+            if index == count - 1 {
+                assert_eq!(end, total);
+            }
+            if index > 0 {
+                let before = Shard {
+                    index: index - 1,
+                    count,
+                };
+                assert_eq!(start, before.prefixes().1, "{count}: ranges are contiguous");
+            }
+            let at = |prefix: u64, low: u64| prefix << (64 - PREFIX_BITS) | low;
+            let low = u64::MAX >> PREFIX_BITS;
+            assert!(shard.owns(at(start, 0)) && shard.owns(at(end - 1, low)));
+            assert!(start == 0 || !shard.owns(at(start - 1, low)));
+            assert!(end == total || !shard.owns(at(end, 0)));
+            let other = Shard {
+                index: (index + 1) % count,
+                count,
+            };
+            assert!(count == 1 || !other.owns(at(start, 0)));
+            for positions in [1000, 1 << 30] {
+                let buckets = shard.key_buckets(positions);
+                assert!(buckets.bits <= 62);
+                assert_eq!(bucket_of(at(start, 0), buckets.bits), buckets.first);
+                assert_eq!(bucket_of(at(end - 1, low), buckets.bits), buckets.last);
+            }
+        }
+    }
+    // Every shard of three, for every prefix: exactly one owner.
+    for prefix in (0..total).step_by(997).chain([total - 1]) {
+        let value = prefix << (64 - PREFIX_BITS);
+        let owners = (0..3).filter(|&index| Shard { index, count: 3 }.owns(value));
+        assert_eq!(owners.count(), 1);
+    }
+}
+
+/// A run of the toy with full collisions of the rotation key and repeated positions.
+fn toy_run(
+    name: &str,
+    positions: u64,
+    keep: Option<(Truncation, usize)>,
+    shard: Option<Shard>,
+) -> Result<Report, String> {
+    let parent = std::env::temp_dir().join(format!("ccr-keystats-{name}-{}", std::process::id()));
+    fs::create_dir_all(&parent).unwrap();
+    let config = Config {
+        positions,
+        seed: 11,
+        parent_dir: parent.clone(),
+        progress: false,
+        cost_calls: 100,
+        commit: "abc".to_string(),
+        keep: keep.map(|k| k.0),
+        kept_keys: keep.map_or(KEPT_KEYS, |k| k.1),
+        shard,
+    };
+    let mut toy = Toy::new(11, positions * 2);
+    toy.modulus = positions / 2;
+    let report = run(&config, &mut toy);
+    assert_eq!(fs::read_dir(&parent).unwrap().count(), 0);
+    fs::remove_dir(&parent).unwrap();
+    report
+}
+
+/// The markdown without the lines that are timings (the time line and the cost section).
+fn without_timings(report: &Report) -> String {
+    let text = report.to_markdown();
+    let (before, after) = text.split_once("### Cost per key").expect("a cost section");
+    let after = &after[after.find("\n### ").expect("a section after the cost")..];
+    before
+        .lines()
+        .chain(after.lines())
+        .filter(|line| !line.starts_with("- time"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `N` shards (each written as a partial result and read back) merged into one report.
+fn merged_toy_run(
+    positions: u64,
+    keep: Option<(Truncation, usize)>,
+    count: u32,
+) -> Result<Report, String> {
+    let mut parts = Vec::new();
+    // In an order other than the shards', as a file list may be.
+    for index in (0..count).rev() {
+        let shard = Shard { index, count };
+        let report = toy_run(&format!("shard-{index}"), positions, keep, Some(shard))?;
+        let text = write_partial(shard, &report);
+        let (back, report) = read_partial(&text)?;
+        assert_eq!(back, shard);
+        assert_eq!(
+            write_partial(shard, &report),
+            text,
+            "a partial result round-trips"
+        );
+        parts.push((format!("part{index}"), shard, report));
+    }
+    merge(parts)
+}
+
+/// The shards of a run, merged, give the report of one process: every count (full
+/// collisions and the positions behind them, truncated pairs, the table index, the sources,
+/// the avalanche) and the groups agreeing in a truncation, also when the groups kept reach
+/// their limit, for 1, 3 and 5 shards.
+#[test]
+fn merged_shards_equal_one_process() {
+    for (positions, keep) in [
+        (200_000, None),
+        (
+            200_000,
+            Some((
+                Truncation {
+                    low: true,
+                    bits: 24,
+                },
+                40,
+            )),
+        ),
+        (
+            50_000,
+            Some((
+                Truncation {
+                    low: false,
+                    bits: 20,
+                },
+                KEPT_KEYS,
+            )),
+        ),
+    ] {
+        let whole = toy_run("whole", positions, keep, None).unwrap();
+        assert!(whole.distinct.n >= positions);
+        assert!(
+            whole.pairs[0].pairs_at(64) > 1000,
+            "the toy's full collisions"
+        );
+        assert_eq!(whole.collisions[0].len(), 8);
+        if let Some(agreeing) = &whole.agreeing {
+            assert!(agreeing.groups[0].len() > 5);
+            if agreeing.limit == 40 {
+                assert!(agreeing.dropped[0] > 0, "the limit is reached");
+            }
+        }
+        let expected = without_timings(&whole);
+        for count in [1, 3, 5] {
+            let merged = merged_toy_run(positions, keep, count).unwrap();
+            assert_eq!(merged.shards, count);
+            assert_eq!(merged.distinct, whole.distinct);
+            for (a, b) in merged.pairs.iter().zip(&whole.pairs) {
+                assert_eq!(
+                    (a.count, a.distinct, a.pairs, &a.repeated),
+                    (b.count, b.distinct, b.pairs, &b.repeated)
+                );
+            }
+            assert_eq!(merged.collisions, whole.collisions);
+            assert_eq!(merged.avalanche, whole.avalanche);
+            assert_eq!(merged.generated, whole.generated);
+            assert_eq!(
+                merged.agreeing.as_ref().map(|a| (&a.groups, a.dropped)),
+                whole.agreeing.as_ref().map(|a| (&a.groups, a.dropped))
+            );
+            assert_eq!(without_timings(&merged), expected, "{count} shards");
+        }
+    }
+}
+
+#[test]
+fn truncations_below_a_prefix_cannot_be_sharded() {
+    let keep = Some((
+        Truncation {
+            low: true,
+            bits: 16,
+        },
+        KEPT_KEYS,
+    ));
+    let error = toy_run("narrow", 1000, keep, Some(Shard { index: 0, count: 2 })).unwrap_err();
+    assert!(error.contains("--pairs low16 with --shard"), "{error}");
+    // One shard of one is the whole run: any truncation.
+    assert!(toy_run("narrow-whole", 1000, keep, Some(Shard::WHOLE)).is_ok());
+}
+
+/// Partial results that are incomplete, damaged or of other runs do not merge.
+#[test]
+fn bad_partial_results_are_refused() {
+    let shard = |index| Shard { index, count: 3 };
+    let parts: Vec<(Shard, Report)> = (0..3)
+        .map(|index| {
+            let report = toy_run(&format!("bad-{index}"), 5000, None, Some(shard(index))).unwrap();
+            (shard(index), report)
+        })
+        .collect();
+    let named = |list: &[usize]| -> Vec<(String, Shard, Report)> {
+        list.iter()
+            .map(|&i| (format!("p{i}"), parts[i].0, parts[i].1.clone()))
+            .collect()
+    };
+    assert!(merge(named(&[0, 1, 2])).is_ok());
+    let missing = merge(named(&[0, 2])).unwrap_err();
+    assert!(missing.contains("shard 2/3 is missing"), "{missing}");
+    let twice = merge(named(&[0, 1, 1, 2])).unwrap_err();
+    assert!(twice.contains("shard 2/3 is given twice"), "{twice}");
+    assert!(merge(Vec::new()).is_err());
+    let mut other = named(&[0, 1, 2]);
+    other[1].2.seed += 1;
+    let error = merge(other).unwrap_err();
+    assert!(error.contains("not shards of one run"), "{error}");
+    let mut other = named(&[0, 1, 2]);
+    other[2].1 = Shard { index: 2, count: 4 };
+    assert!(merge(other).unwrap_err().contains("not shards of one run"));
+    let mut short = named(&[0, 1, 2]);
+    short[0].2.distinct.n -= 1;
+    assert!(merge(short).unwrap_err().contains("do not add up"));
+
+    let text = write_partial(parts[0].0, &parts[0].1);
+    assert!(read_partial(&text).is_ok());
+    let cut = &text[..text.len() - "end\n".len()];
+    assert!(read_partial(cut).unwrap_err().contains("no 'end' line"));
+    let half = &text[..text.len() / 2];
+    assert!(read_partial(half).is_err());
+    assert!(read_partial("").is_err());
+    assert!(
+        read_partial("hello\n")
+            .unwrap_err()
+            .contains("not a keystats partial")
+    );
+    let bad = text.replace("\nseed\t11\n", "\nseed\televen\n");
+    assert!(
+        read_partial(&bad)
+            .unwrap_err()
+            .contains("'eleven' is not a number")
+    );
+    let twice = text.replace("\nseed\t11\n", "\nseed\t11\nseed\t11\n");
+    assert!(read_partial(&twice).unwrap_err().contains("given twice"));
+    let gone = text.replace("\nseed\t11\n", "\n");
+    assert!(read_partial(&gone).unwrap_err().contains("no 'seed' line"));
+    for error in [
+        read_partial(cut).unwrap_err(),
+        read_partial(&bad).unwrap_err(),
+    ] {
+        assert!(!error.contains('\n'), "{error}");
     }
 }

@@ -42,6 +42,22 @@ pub struct Args {
     /// group of each scheme, with the keys and FENs (up to 100,000 keys a scheme).
     #[arg(long, value_name = "BITS", value_parser = ccr_keystats::Truncation::parse)]
     pairs: Option<ccr_keystats::Truncation>,
+    /// Run shard K of N (1 <= K <= N): every shard generates the same positions and keeps
+    /// about 4/N of them; writes a partial result for --merge instead of the tables.
+    #[arg(long, value_name = "K/N", value_parser = ccr_keystats::Shard::parse)]
+    shard: Option<ccr_keystats::Shard>,
+    /// Write the shard's partial result to FILE (made whole or not at all) [default: stdout].
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    out: Option<PathBuf>,
+    /// Merge the partial results of all N shards of one run into the tables one process
+    /// prints.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 1..,
+        conflicts_with_all = ["positions", "seed", "dir", "pairs", "shard", "out"]
+    )]
+    merge: Vec<PathBuf>,
 }
 
 /// Runs `ccr keystats`.
@@ -51,7 +67,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
         seed,
         dir,
         pairs,
+        shard,
+        out,
+        merge,
     } = args;
+    if !merge.is_empty() {
+        return emit(&merged(&merge)?.to_markdown());
+    }
+    if let Some(out) = &out {
+        check_writable(out)?;
+    }
     let (dir, option) = match dir {
         Some(dir) => (dir, "--dir"),
         None => (std::env::temp_dir(), "the temporary directory"),
@@ -67,8 +92,61 @@ pub fn run(args: Args) -> Result<(), Failure> {
     ccr_keystats::catch_signals();
     let mut config = ccr_keystats::Config::new(positions, seed, dir, env!("CCR_COMMIT"));
     config.keep = pairs;
+    config.shard = shard;
     let report = ccr_keystats::run(&config, &mut Generator::new(seed)).map_err(Failure)?;
-    emit(&report.to_markdown())
+    match shard {
+        None => emit(&report.to_markdown()),
+        Some(shard) => {
+            let partial = ccr_keystats::write_partial(shard, &report);
+            match out {
+                None => emit(&partial),
+                Some(out) => write_whole(&out, &partial),
+            }
+        }
+    }
+}
+
+/// The report merged from the partial results in `files`.
+fn merged(files: &[PathBuf]) -> Result<ccr_keystats::Report, Failure> {
+    let mut parts = Vec::new();
+    for file in files {
+        let name = file.display().to_string();
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Failure(format!("--merge {name}: cannot read: {e}")))?;
+        let (shard, report) = ccr_keystats::read_partial(&text)
+            .map_err(|e| Failure(format!("--merge {name}: {e}")))?;
+        parts.push((name, shard, report));
+    }
+    ccr_keystats::merge(parts).map_err(|e| Failure(format!("--merge: {e}")))
+}
+
+/// The temporary file beside `out` that [`write_whole`] renames to it.
+fn temporary(out: &std::path::Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", std::process::id()));
+    out.with_file_name(name)
+}
+
+/// Fails early, before hours of work, when `--out`'s directory cannot take the file.
+fn check_writable(out: &std::path::Path) -> Result<(), Failure> {
+    if out.is_dir() || out.file_name().is_none() {
+        return Err(Failure(format!("--out {}: is a directory", out.display())));
+    }
+    let temporary = temporary(out);
+    std::fs::write(&temporary, b"")
+        .and_then(|()| std::fs::remove_file(&temporary))
+        .map_err(|e| Failure(format!("--out {}: cannot write: {e}", out.display())))
+}
+
+/// Writes `text` to `out` through a temporary file renamed into place, so that `out` is
+/// either whole or absent (a merge must not read half a shard).
+fn write_whole(out: &std::path::Path, text: &str) -> Result<(), Failure> {
+    let temporary = temporary(out);
+    let result = std::fs::write(&temporary, text).and_then(|()| std::fs::rename(&temporary, out));
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        Failure(format!("--out {}: cannot write: {e}", out.display()))
+    })
 }
 
 /// The identity of a position: its rank words and keyed state (what the Zobrist baseline
@@ -539,6 +617,8 @@ mod tests {
             cost_calls: 1000,
             commit: env!("CCR_COMMIT").to_string(),
             keep: None,
+            kept_keys: ccr_keystats::KEPT_KEYS,
+            shard: None,
         };
         std::fs::create_dir_all(&parent).unwrap();
         let report = ccr_keystats::run(&config, &mut Generator::new(9)).unwrap();
