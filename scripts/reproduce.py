@@ -22,9 +22,15 @@ Steps, in order (each writes DIR/<step>.tsv, or the files named):
   engines      Debian's Stockfish 15.1 (classical, NNUE) and Glaurung 2.2, amd64 against their
                i386 builds (scripts/engine-arch-pairs.py; scripts/setup-engines32.sh fetches them)
   keys         `ccr keystats`: the rotation key against Zobrist over N distinct positions
-               (full and truncated collisions against the birthday bound, cost per key)
+               (full and truncated collisions against the birthday bound, cost per key); then
+               the same run as four shards, merged: keys-shards.tsv says whether the merged
+               report equals the one process's, and what each process cost
   strength     a gauntlet against Debian's engines (scripts/match.py): games in strength.pgn,
                the tally in strength.tsv
+Asked for by name only (--steps scale), as it takes hours:
+  scale        `ccr keystats` at 10^9 distinct positions in 16 shards run one after another,
+               each shard's partial result (keys-scale/) and cost (keys-scale-shards.tsv) kept,
+               merged into keystats-scale.md and keys-scale.tsv; a stopped run resumes
 
 Every TSV opens with comment lines: machine, CPU features, compilers, commit, date, the
 size (full or quick) and what was run. --quick runs smaller sizes (one perft
@@ -40,12 +46,15 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EPD = os.path.join(ROOT, "tests", "data", "standard-perft.epd")
 TARGET32 = "i686-unknown-linux-gnu"
 STEPS = ("tests", "perft", "instructions", "costs", "bench", "engines", "keys", "strength")
+# Steps run only when asked for (--steps): hours of machine.
+EXTRA_STEPS = ("scale",)
 # ccr's representations and the implementations each offers (`ccr perft --repr --impl`).
 CCR_SUBJECTS = [("ccr", "portable"), ("ccr", "simd"), ("ccr", "asm"),
                 ("bitboard", "portable"), ("bitboard", "simd"), ("bitboard", "asm"),
@@ -113,14 +122,14 @@ def commit():
 class Table:
     """One TSV file of results: comment lines naming the run, a header row, then rows."""
 
-    def __init__(self, path, size, what, columns):
+    def __init__(self, path, size, what, columns, measured_commit=None):
         self.path = path
         model, simd = cpu()
         self.lines = [
             f"# machine: {model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
             f"# cpu features: {' '.join(simd) or 'none of avx2/avx512'}",
             f"# compilers: {compilers()}",
-            f"# commit: {commit()}",
+            f"# commit: {measured_commit or commit()}",
             f"# date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}",
             f"# size: {size}",
             f"# what: {what}",
@@ -368,31 +377,176 @@ def prepend(path, size):
         f.write(f"# size: {size}\n# cpu features: {' '.join(simd)}\n" + text)
 
 
-def step_keys(args, binaries):
-    """`ccr keystats`: collisions against the birthday bound and cost, both keys."""
-    n = 10**6 if args.quick else 10**8
-    log(f"keys: ccr keystats --positions {n} (progress below)")
-    workdir = os.path.join(ROOT, "target", "reproduce")
-    done = subprocess.run([binaries.ccr("x86_64"), "keystats", "--positions", str(n), "--dir", workdir],
-                          stdout=subprocess.PIPE, text=True, check=True)
-    with open(os.path.join(args.data, "keystats.md"), "w") as f:
-        f.write(done.stdout)
-    table = Table(os.path.join(args.data, "keys.tsv"), args.size,
-                  f"ccr keystats --positions {n} --seed 1 (its report: keystats.md)",
-                  ["table", "key", "what", "n", "observed", "expected"])
-    n_distinct = int(re.search(r"n = ([\d,]+) distinct", done.stdout).group(1).replace(",", ""))
+def measured(command, workdir, stdout):
+    """Runs `command` with its stdout to the file `stdout`, its stderr passed on; returns its
+    wall seconds, CPU seconds, peak memory (MB), the peak disk under `workdir` (GB, sampled
+    every second) and its stderr. Raises when it fails."""
+    os.makedirs(workdir, exist_ok=True)
+    peak = [0]
+    done = threading.Event()
+
+    def sample():
+        while not done.wait(1.0):
+            size = 0
+            for parent, _, files in os.walk(workdir):
+                for name in files:
+                    try:
+                        size += os.lstat(os.path.join(parent, name)).st_blocks * 512
+                    except OSError:
+                        pass  # removed while walking
+            peak[0] = max(peak[0], size)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    began = time.monotonic()
+    with open(stdout, "w") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True)
+        sampler.start()
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            print(line, end="", file=sys.stderr, flush=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - began
+    done.set()
+    sampler.join()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited {proc.returncode}: {''.join(lines)[-2000:]}")
+    return {"wall_s": round(wall, 1), "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
+            "peak_mb": round(usage.ru_maxrss / 1024), "peak_disk_gb": round(peak[0] / 1e9, 2),
+            "stderr": "".join(lines)}
+
+
+def key_rows(table, report):
+    """The rows of keys.tsv from a keystats report: collisions and cost per key."""
+    n_distinct = int(re.search(r"n = ([\d,]+) distinct", report).group(1).replace(",", ""))
     # keystats writes counts with thousands separators (1,224,152).
     for key, _, _, pairs, expected in re.findall(
-            r"^\| (rotation|zobrist) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \| ([\d.,e+-]+) \|", done.stdout, re.M):
+            r"^\| (rotation|zobrist) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \| ([\d.,e+-]+) \|", report, re.M):
         table.row("collisions", key, "full 64", n_distinct, pairs.replace(",", ""), expected.replace(",", ""))
     for key, bits, pairs, expected in re.findall(
-            r"^\| (rotation|zobrist) \| ((?:top|low) \d+) \| ([\d,]+) \| ([\d.,e+-]+) \|", done.stdout, re.M):
+            r"^\| (rotation|zobrist) \| ((?:top|low) \d+) \| ([\d,]+) \| ([\d.,e+-]+) \|", report, re.M):
         table.row("collisions", key, bits, n_distinct, pairs.replace(",", ""), expected.replace(",", ""))
-    cost = re.search(r"### Cost per key.*?(?=\n###|\Z)", done.stdout, re.S).group(0)
+    cost = re.search(r"### Cost per key.*?(?=\n###|\Z)", report, re.S).group(0)
     for label, rotation, zobrist in re.findall(r"^\| (.+?) \| ([\d.]+) \| ([\d.]+) \|$", cost, re.M):
         label = re.sub(r"[*`]", "", label)
         table.row("ns", "rotation", label, n_distinct, rotation, "")
         table.row("ns", "zobrist", label, n_distinct, zobrist, "")
+
+
+def untimed(report):
+    """A keystats report without what depends on the clock: the time line and the cost table."""
+    report = re.sub(r"^- time.*\n", "", report, flags=re.M)
+    return re.sub(r"### Cost per key.*?(?=\n###|\Z)", "", report, flags=re.S)
+
+
+def kept_by_shard(stderr):
+    """The positions a shard kept, from its last progress line."""
+    found = re.findall(r"([\d,]+) kept by shard", stderr)
+    return int(found[-1].replace(",", "")) if found else ""
+
+
+def step_keys(args, binaries):
+    """`ccr keystats`: collisions against the birthday bound and cost, both keys; then the same
+    run as four shards, merged, which must give the same report."""
+    n = 10**6 if args.quick else 10**8
+    ccr = binaries.ccr("x86_64")
+    workdir = os.path.join(ROOT, "target", "reproduce", "keys")
+    shutil.rmtree(workdir, ignore_errors=True)
+    runs = Table(os.path.join(args.data, "keys-shards.tsv"), args.size,
+                 f"ccr keystats --positions {n} --seed 1 in one process, then as --shard K/4 one after "
+                 "another and --merge; equal: the merged report is the one process's but for the "
+                 "time line and the cost table (the clock's); peak disk of the working directory "
+                 "sampled every second",
+                 ["run", "wall_s", "cpu_s", "peak_mb", "peak_disk_gb", "generated", "kept", "equal"])
+    log(f"keys: ccr keystats --positions {n} (progress below)")
+    report = os.path.join(args.data, "keystats.md")
+    one = measured([ccr, "keystats", "--positions", str(n), "--dir", workdir], workdir, report)
+    text = open(report).read()
+    generated = re.search(r"from ([\d,]+) generated", text).group(1).replace(",", "")
+    runs.row("one process", one["wall_s"], one["cpu_s"], one["peak_mb"], one["peak_disk_gb"], generated,
+             generated, "")
+    table = Table(os.path.join(args.data, "keys.tsv"), args.size,
+                  f"ccr keystats --positions {n} --seed 1 (its report: keystats.md)",
+                  ["table", "key", "what", "n", "observed", "expected"])
+    key_rows(table, text)
+    shards = 4
+    parts = []
+    for k in range(1, shards + 1):
+        log(f"keys: shard {k}/{shards} of the same run")
+        part = os.path.join(workdir, f"part-{k}.tsv")
+        run_ = measured([ccr, "keystats", "--positions", str(n), "--dir", workdir, "--shard", f"{k}/{shards}",
+                         "--out", part], workdir, os.devnull)
+        generated = re.search(r"^generated\t(\d+)\t(\d+)$", open(part).read(), re.M)
+        runs.row(f"shard {k}/{shards}", run_["wall_s"], run_["cpu_s"], run_["peak_mb"], run_["peak_disk_gb"],
+                 int(generated.group(1)) + int(generated.group(2)), kept_by_shard(run_["stderr"]), "")
+        parts.append(part)
+    merged = run([ccr, "keystats", "--merge"] + parts).stdout
+    equal = untimed(merged) == untimed(text)
+    runs.row("merged", "", "", "", "", "", "", "yes" if equal else "no")
+    if not equal:
+        with open(os.path.join(args.data, "keystats-merged.md"), "w") as f:
+            f.write(merged)
+        raise RuntimeError("keys: the merged shards' report differs from the one process's "
+                           "(both in the data directory: keystats.md, keystats-merged.md)")
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+def step_scale(args, binaries):
+    """The keys at scale: 10^9 distinct positions in 16 shards one after another (10^7 in 4
+    with --quick), each shard's partial result and cost kept, then merged. Hours of machine:
+    not among the default steps. A run that stops resumes where it stopped: the binary is
+    frozen in target/reproduce/scale-<n>/ and a shard whose partial result of that binary
+    exists is not run again."""
+    n, shards = (10**7, 4) if args.quick else (10**9, 16)
+    frozen_dir = os.path.join(ROOT, "target", "reproduce", f"scale-{n}")
+    os.makedirs(frozen_dir, exist_ok=True)
+    ccr = os.path.join(frozen_dir, "ccr")
+    parts_dir = os.path.join(args.data, "keys-scale")
+    if not os.path.exists(ccr):
+        # A new binary: the partial results of another one cannot be merged with its own.
+        shutil.rmtree(parts_dir, ignore_errors=True)
+        shutil.copy(binaries.ccr("x86_64"), ccr)
+    os.makedirs(parts_dir, exist_ok=True)
+    workdir = os.path.join(frozen_dir, "work")
+    columns = ["shard", "wall_s", "cpu_s", "peak_mb", "peak_disk_gb", "generated", "kept", "distinct",
+               "generate_s", "deduplicate_s", "count_s"]
+    for k in range(1, shards + 1):
+        part = os.path.join(parts_dir, f"shard-{k}.tsv")
+        row = os.path.join(parts_dir, f"shard-{k}.row")
+        if os.path.exists(part) and os.path.exists(row):
+            log(f"scale: shard {k}/{shards} done before, kept")
+            continue
+        shutil.rmtree(workdir, ignore_errors=True)
+        log(f"scale: shard {k}/{shards} of ccr keystats --positions {n}")
+        cost = measured([ccr, "keystats", "--positions", str(n), "--seed", "1", "--dir", workdir,
+                         "--shard", f"{k}/{shards}", "--out", part], workdir, os.devnull)
+        text = open(part).read()
+        generated = re.search(r"^generated\t(\d+)\t(\d+)$", text, re.M)
+        distinct = re.search(r"^distinct\t(\d+)", text, re.M).group(1)
+        seconds = re.search(r"^seconds\t(\S+)\t(\S+)\t(\S+)", text, re.M)
+        values = [k, cost["wall_s"], cost["cpu_s"], cost["peak_mb"], cost["peak_disk_gb"],
+                  int(generated.group(1)) + int(generated.group(2)), kept_by_shard(cost["stderr"]), distinct]
+        values += [round(float(s), 1) for s in seconds.groups()]
+        with open(row, "w") as f:
+            f.write("\t".join(str(v) for v in values) + "\n")
+    # The frozen binary's commit (from its partial results), not the checkout's.
+    frozen_commit = re.search(r"^commit\t(\S+)$", open(os.path.join(parts_dir, "shard-1.tsv")).read(), re.M).group(1)
+    table = Table(os.path.join(args.data, "keys-scale-shards.tsv"), args.size,
+                  f"ccr keystats --positions {n} --seed 1 --shard K/{shards} --out keys-scale/shard-K.tsv, "
+                  f"K = 1..{shards} one after another; peak disk of the working "
+                  "directory sampled every second", columns, frozen_commit)
+    for k in range(1, shards + 1):
+        table.row(*open(os.path.join(parts_dir, f"shard-{k}.row")).read().strip().split("\t"))
+    parts = [os.path.join(parts_dir, f"shard-{k}.tsv") for k in range(1, shards + 1)]
+    report = run([ccr, "keystats", "--merge"] + parts).stdout
+    with open(os.path.join(args.data, "keystats-scale.md"), "w") as f:
+        f.write(report)
+    keys = Table(os.path.join(args.data, "keys-scale.tsv"), args.size,
+                 f"ccr keystats --merge keys-scale/shard-*.tsv (its report: keystats-scale.md)",
+                 ["table", "key", "what", "n", "observed", "expected"], frozen_commit)
+    key_rows(keys, report)
+    shutil.rmtree(workdir, ignore_errors=True)
 
 
 def step_strength(args, binaries):
@@ -434,19 +588,21 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes, under ten minutes of measuring")
     ap.add_argument("--data", default=os.path.join(ROOT, "docs", "data"), help="output directory (default docs/data)")
-    ap.add_argument("--steps", default=",".join(STEPS), help=f"comma-separated subset of {','.join(STEPS)}")
+    ap.add_argument("--steps", default=",".join(STEPS),
+                    help=f"comma-separated subset of {','.join(STEPS + EXTRA_STEPS)} (default: all but "
+                         f"{','.join(EXTRA_STEPS)})")
     ap.add_argument("--no-build", action="store_true", help="reuse the binaries in target/reproduce")
     args = ap.parse_args()
     steps = [s.strip() for s in args.steps.split(",") if s.strip()]
-    unknown = [s for s in steps if s not in STEPS]
+    unknown = [s for s in steps if s not in STEPS + EXTRA_STEPS]
     if unknown:
-        ap.error(f"unknown step(s) {', '.join(unknown)}; choose from {', '.join(STEPS)}")
+        ap.error(f"unknown step(s) {', '.join(unknown)}; choose from {', '.join(STEPS + EXTRA_STEPS)}")
     args.size = "quick" if args.quick else "full"
     os.makedirs(args.data, exist_ok=True)
     binaries = Binaries()
     if not args.no_build:
         binaries.build()
-    for step in STEPS:
+    for step in STEPS + EXTRA_STEPS:
         if step in steps:
             began = time.monotonic()
             globals()[f"step_{step}"](args, binaries)
