@@ -69,11 +69,16 @@ class Data:
 def load(data_dir):
     found = {}
     for name in ("tests", "perft", "instructions", "costs", "bench", "bench-profile", "bench-instructions",
-                 "engines", "keys", "strength"):
+                 "engines", "keys", "keys-shards", "strength"):
         path = os.path.join(data_dir, name + ".tsv")
         if not os.path.exists(path):
             sys.exit(f"error: {path} is missing: run scripts/reproduce.py (make reproduce) first")
         found[name] = Data(path)
+    # The keys at scale: a step asked for by name, hours long, so possibly not run (or not
+    # finished: its shards' costs come before their merge).
+    for name in ("keys-scale-shards", "keys-scale"):
+        path = os.path.join(data_dir, name + ".tsv")
+        found[name] = Data(path) if os.path.exists(path) else None
     return found
 
 
@@ -347,6 +352,9 @@ def values(d):
     v["keys_top40_expected"] = fmt(float(forty[0]["expected"]), 0) if forty else "–"
     v["keys_top40_stands_for"] = f"{n * 2 ** 12:.2g}"
 
+    keys_shards(d, v)
+    keys_scale(d, v)
+
     # Strength.
     srows = []
     strength = d["strength"]
@@ -385,6 +393,106 @@ def values(d):
 
     v["test"] = test_outcome
     return v, perft
+
+
+def gb(x):
+    return fmt(float(x), 1)
+
+
+def keys_shards(d, v):
+    """The keys step's run as one process and as four shards: equal, and what each cost."""
+    runs = d["keys-shards"]
+    rows = []
+    for r in runs.rows:
+        if r["run"] == "merged":
+            v["keys_shards_equal"] = ("equal in every figure but the time line and the cost table"
+                                      if r["equal"] == "yes" else "**different**")
+            continue
+        rows.append([r["run"], fmt(float(r["wall_s"]), 0), fmt(float(r["cpu_s"]), 0), r["peak_mb"],
+                     gb(r["peak_disk_gb"]), f"{int(r['generated']):,}", f"{int(r['kept']):,}"])
+    v["table_keys_shards"] = table(["run", "wall s", "CPU s", "peak memory MB", "peak disk GB",
+                                    "positions generated", "kept"], rows)
+    shards = [r for r in runs.rows if r["run"].startswith("shard")]
+    one = runs.where(run="one process")[0]
+    v["keys_shards_n"] = str(len(shards))
+    v["keys_shards_cpu_ratio"] = fmt(sum(float(r["cpu_s"]) for r in shards) / float(one["cpu_s"]), 1)
+    v["keys_shards_disk_max"] = gb(max(float(r["peak_disk_gb"]) for r in shards))
+    v["keys_one_disk"] = gb(one["peak_disk_gb"])
+    v["keys_one_wall"] = fmt(float(one["wall_s"]), 0)
+    v["keys_one_mb"] = one["peak_mb"]
+
+
+def keys_scale(d, v):
+    """The keys at scale: each shard's cost, the merged statistics when every shard is done, and
+    a 10^11 run's cost estimated from the shards' measured rates."""
+    shards = d["keys-scale-shards"]
+    if shards is None:
+        v["keys_scale"] = ("Not run here (`make reproduce STEPS=scale`: 10^9 distinct positions in "
+                           "16 shards one after another, several hours of one core).")
+        return
+    size = re.search(r"--positions (\d+)", shards.meta["what"])
+    n = int(size.group(1))
+    count = int(re.search(r"--shard K/(\d+)", shards.meta["what"]).group(1))
+    rows = shards.rows
+    rows_md = [[r["shard"], fmt(float(r["wall_s"]), 0), fmt(float(r["cpu_s"]), 0), r["peak_mb"],
+                gb(r["peak_disk_gb"]), f"{int(r['generated']):,}", f"{int(r['kept']):,}",
+                f"{int(r['distinct']):,}"] for r in rows]
+    cpu = sum(float(r["cpu_s"]) for r in rows)
+    wall = sum(float(r["wall_s"]) for r in rows)
+    lines = [f"`ccr keystats --positions {n:.0e} --seed 1` run as {count} shards one after another "
+             f"(commit {shards.meta['commit']}, {shards.meta['date'][:10]}; "
+             f"`docs/data/keys-scale-shards.tsv`, the partial results in `docs/data/keys-scale/`). "
+             "Each shard generates the whole stream and keeps its own part: its disk is bounded by "
+             "the shard count, its memory by the bucket size.", "",
+             table(["shard", "wall s", "CPU s", "peak memory MB", "peak disk GB", "positions generated",
+                    "kept", "distinct (own)"], rows_md), ""]
+    if len(rows) < count:
+        lines.append(f"{len(rows)} of the {count} shards are measured; the merged statistics wait for "
+                     "the rest (the step resumes where it stopped).")
+    else:
+        lines.append(f"All {count} shards: {fmt(wall / 3600, 1)} hours of wall clock and "
+                     f"{fmt(cpu / 3600, 1)} CPU hours, at most {max(int(r['peak_mb']) for r in rows)} MB "
+                     f"of memory and {gb(max(float(r['peak_disk_gb']) for r in rows))} GB of disk at once.")
+    keys = d["keys-scale"]
+    if keys is not None and len(rows) == count:
+        m = int(keys.rows[0]["n"])
+        krows = []
+        for what in ["full 64"] + [f"{e} {b}" for b in (56, 48, 40, 32) for e in ("top", "low")]:
+            cells = [what]
+            for key in ("rotation", "zobrist"):
+                r = keys.where(table="collisions", key=key, what=what)
+                cells.append(f"{int(r[0]['observed']):,}" if r else "–")
+            r = keys.where(table="collisions", key="rotation", what=what)
+            bits = int(what.split()[-1])
+            cells.append(f"{float(r[0]['expected']):.3g}" if r else "–")
+            cells.append(f"{m * 2 ** ((64 - bits) / 2):.2g}")
+            krows.append(cells)
+        lines += ["", f"Over n = {m:,} distinct positions (`docs/data/keystats-scale.md` is the merged "
+                  "report):", "",
+                  table(["bits compared", "rotation pairs", "Zobrist pairs", "expected (birthday)",
+                         "stands for the full key at n ="], krows)]
+    # A 10^11 run from the measured rates: generation per CPU second, deduplication and counting
+    # per kept position, disk per kept position; generated positions per distinct one as here.
+    gen_rate = sum(int(r["generated"]) for r in rows) / sum(float(r["generate_s"]) for r in rows)
+    work = sum(float(r["deduplicate_s"]) + float(r["count_s"]) for r in rows) / sum(int(r["kept"]) for r in rows)
+    disk = max(float(r["peak_disk_gb"]) * 1e9 / int(r["kept"]) for r in rows)
+    per_distinct = int(rows[0]["generated"]) / (sum(int(r["distinct"]) for r in rows) * count / len(rows))
+    target = 1e11
+    generated = target * per_distinct
+    est = []
+    for shards_n in (100, 400, 1000):
+        kept = generated * (1 - (1 - 1 / shards_n) ** 4)
+        hours = (generated / gen_rate + kept * work) / 3600
+        est.append([f"{shards_n:,}", fmt(hours, 0), fmt(hours * shards_n, 0), fmt(kept * disk / 1e9, 0)])
+    lines += ["", f"**10^11 on many machines, estimated** from these shards' rates ({fmt(gen_rate / 1e6, 2)} "
+              f"million positions generated per CPU second, {fmt(work * 1e6, 2)} µs of deduplication and "
+              f"counting per kept position, {fmt(disk, 0)} bytes of disk per kept position at the peak, "
+              f"{fmt(per_distinct, 2)} positions generated per distinct one): every shard generates "
+              f"{generated:.2g} positions, so the generation alone is {fmt(generated / gen_rate / 3600, 0)} "
+              "hours of one core per shard whatever the shard count, and more shards buy less disk each "
+              "with more machine time in all:", "",
+              table(["shards", "hours per shard", "core-hours in all", "disk per shard GB"], est)]
+    v["keys_scale"] = "\n".join(lines)
 
 
 def num(text):
