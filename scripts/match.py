@@ -22,6 +22,15 @@ there); each engine's stderr goes to target/match/work/NAME.stderr.
 Output per opponent: W/D/L from ccr's side, score, Elo difference with a 95 % interval
 (logistic model; standard error of the mean game score from the per-game trinomial
 variance) and LOS. Used by the UCI tests (tests/uci/) for their full games too.
+
+With --sprt ELO0,ELO1 the match is a sequential probability ratio test against one opponent,
+usually the base build of a change (--uci-engine base=PATH --engines base): after every game
+pair it prints the LLR with its stopping bounds, the pentanomial counts and the normalised
+Elo, and it stops once the LLR leaves the bounds: H1 accepted says the change is worth
+about ELO1 or more, H0 accepted that it is worth about ELO0 or less:
+
+    python3 scripts/match.py --uci-engine base=/tmp/ccr-base --engines base --games 2000 \
+        --tc 5+0.05 --concurrency 2 --sprt 0,5
 """
 
 from __future__ import annotations
@@ -585,6 +594,116 @@ class Tally:
                 f"LOS {100 * st['los']:.1f}%" + (f"  ({', '.join(extra)})" if extra else ""))
 
 
+# --- the sequential probability ratio test ----------------------------------------------
+
+# Per-game score of a game pair's average: 0, 1/4, 1/2, 3/4, 1 (the pentanomial's outcomes).
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+# Pseudo-pairs, spread over the five outcomes, in the SPRT's mean and variance: the first few
+# pairs would otherwise give a variance near zero and a decision from a handful of games (in
+# simulation, a third of the tests at Elo = ELO0 accepted H1 without them).
+PRIOR_PAIRS = 2.0
+# Normalised Elo per unit of t-value: nElo = (score - 1/2) / per-game sd * 800 / ln 10.
+NELO_PER_T = 800.0 / math.log(10.0)
+
+
+def score_of_elo(elo: float) -> float:
+    """The expected score of a logistic Elo difference."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclasses.dataclass
+class Sprt:
+    """A sequential probability ratio test of H0: Elo = elo0 against H1: Elo = elo1, on game
+    pairs (the same opening with both colours: the pentanomial model, which the pairing's
+    correlation makes tighter than counting games alone).
+
+    The log-likelihood ratio is the normal approximation of the generalised SPRT: with N pairs
+    of mean per-game score m and variance v of a pair's average, a hypothesis of per-game score
+    s has log-likelihood -N (m - s)^2 / (2 v), so LLR = N ((m - s0)^2 - (m - s1)^2) / (2 v).
+    Logistic bounds give s = 1 / (1 + 10^(-Elo/400)); normalised bounds (nElo, as fishtest and
+    OpenBench use) give s = 1/2 + nElo / (800 / ln 10) * sd, where sd = sqrt(2 v) is the
+    per-game standard deviation. The test stops at LLR <= ln(beta / (1 - alpha)) (H0) or
+    >= ln((1 - beta) / alpha) (H1)."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    normalized: bool = True
+    pairs: List[int] = dataclasses.field(default_factory=lambda: [0] * 5)
+
+    @staticmethod
+    def parse(text: str, alpha: float, beta: float, model: str) -> "Sprt":
+        try:
+            elo0, elo1 = (float(x) for x in text.split(","))
+        except ValueError:
+            raise MatchError(f"--sprt {text!r} is not ELO0,ELO1 (e.g. 0,5)") from None
+        if not (math.isfinite(elo0) and math.isfinite(elo1)) or elo0 >= elo1:
+            raise MatchError(f"--sprt {text!r}: ELO0 must be below ELO1")
+        if not (0 < alpha < 0.5 and 0 < beta < 0.5):
+            raise MatchError("--sprt-alpha and --sprt-beta must be between 0 and 0.5")
+        if model not in ("normalized", "logistic"):
+            raise MatchError(f"--elo-model {model!r}: choose normalized or logistic")
+        return Sprt(elo0, elo1, alpha, beta, model == "normalized")
+
+    @property
+    def bounds(self) -> Tuple[float, float]:
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def add_pair(self, points: float) -> None:
+        """Adds a finished pair: the tested side's points in its two games (0 to 2)."""
+        self.pairs[round(points * 2)] += 1
+
+    def moments(self, prior: float = 0.0) -> Tuple[int, float, float]:
+        """Pairs, mean per-game score, variance of a pair's average score; `prior` pseudo-pairs
+        spread evenly over the five outcomes are added to the counts."""
+        n = sum(self.pairs)
+        if n == 0:
+            return 0, 0.5, 0.0
+        counts = [c + prior / 5 for c in self.pairs]
+        total = n + prior
+        mean = sum(c * x for c, x in zip(counts, PAIR_SCORES)) / total
+        var = sum(c * (x - mean) ** 2 for c, x in zip(counts, PAIR_SCORES)) / total
+        return n, mean, var
+
+    def llr(self) -> float:
+        n, mean, var = self.moments(PRIOR_PAIRS)
+        if n == 0:
+            return 0.0
+        if self.normalized:
+            sd = math.sqrt(2 * var)
+            s0, s1 = (0.5 + e / NELO_PER_T * sd for e in (self.elo0, self.elo1))
+        else:
+            s0, s1 = score_of_elo(self.elo0), score_of_elo(self.elo1)
+        return n * ((mean - s0) ** 2 - (mean - s1) ** 2) / (2 * var)
+
+    def decision(self) -> Optional[str]:
+        lower, upper = self.bounds
+        value = self.llr()
+        if value >= upper:
+            return "H1"
+        if value <= lower:
+            return "H0"
+        return None
+
+    def nelo(self) -> Tuple[float, float]:
+        """Normalised Elo of the pairs and its 95 % half-width."""
+        n, mean, var = self.moments()
+        if n == 0 or var <= 0:
+            return 0.0, math.inf
+        sd = math.sqrt(2 * var)
+        return (mean - 0.5) / sd * NELO_PER_T, 1.959963984540054 / math.sqrt(2 * n) * NELO_PER_T
+
+    def line(self) -> str:
+        lower, upper = self.bounds
+        unit = "nElo" if self.normalized else "Elo"
+        nelo, half = self.nelo()
+        verdict = {"H1": "  H1 accepted", "H0": "  H0 accepted", None: ""}[self.decision()]
+        return (f"SPRT {unit} [{self.elo0:g}, {self.elo1:g}] alpha {self.alpha:g} beta {self.beta:g}: "
+                f"LLR {self.llr():+.2f} [{lower:+.2f}, {upper:+.2f}]  pairs {sum(self.pairs)} "
+                f"pentanomial {self.pairs}  nElo {nelo:+.1f} ±{half:.1f}{verdict}")
+
+
 # --- the gauntlet -----------------------------------------------------------------------
 
 
@@ -614,6 +733,15 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="draw adjudication, off by default: both |score| <= CP for MOVES moves each from move FROM")
     ap.add_argument("--max-plies", type=int, default=0, help="draw adjudication after that many plies (default 0: off)")
     ap.add_argument("--event", default="ccr gauntlet", help="PGN Event")
+    ap.add_argument("--sprt", default="", metavar="ELO0,ELO1",
+                    help="a sequential probability ratio test against one opponent (e.g. a base build "
+                         "given by --uci-engine): H0 Elo = ELO0 against H1 Elo = ELO1 on game pairs; "
+                         "the match stops when the LLR leaves its bounds, --games is then the most")
+    ap.add_argument("--sprt-alpha", type=float, default=0.05, help="the SPRT's false-positive rate (default 0.05)")
+    ap.add_argument("--sprt-beta", type=float, default=0.05, help="the SPRT's false-negative rate (default 0.05)")
+    ap.add_argument("--elo-model", default="normalized", metavar="MODEL",
+                    help="the SPRT bounds' unit: normalized (nElo, as fishtest and OpenBench) or logistic "
+                         "(default normalized)")
     args = ap.parse_args(argv)
     # A match killed with SIGTERM (kill, timeout, a CI runner) unwinds like Ctrl-C, so the
     # engines are closed rather than left running as orphans (seen: a pondering sjeng).
@@ -674,6 +802,12 @@ def run(args: argparse.Namespace) -> int:
         if not os.path.exists(specs[n].command[0]):
             raise MatchError(f"{n}: {specs[n].command[0]} not found (make setup-uci / cargo build --release)")
 
+    sprt = None
+    if args.sprt:
+        sprt = Sprt.parse(args.sprt, args.sprt_alpha, args.sprt_beta, args.elo_model)
+        if len(names) != 1:
+            raise MatchError("--sprt tests against one opponent: give --engines one name")
+
     games_per = args.games + (args.games % 2)
     # Jobs: (opponent, game index); game 2k and 2k+1 share opening k, ccr White then Black.
     jobs = [(n, i) for n in names for i in range(games_per)]
@@ -685,6 +819,9 @@ def run(args: argparse.Namespace) -> int:
     all_players: List[Player] = []
     done = [0]
     t_start = time.monotonic()
+    # The SPRT's pairs: ccr's points in each game of a pair, until both are in.
+    pair_points: Dict[int, List[float]] = {}
+    stop = threading.Event()
 
     print(f"ccr: {args.ccr}  tc {tc}  openings {len(openings)} ({args.openings})  "
           f"{games_per} games x {len(names)} opponents, concurrency {args.concurrency}  -> {pgn_path}", flush=True)
@@ -702,6 +839,8 @@ def run(args: argparse.Namespace) -> int:
 
     def run_job(job: Tuple[str, int]) -> None:
         opp, i = job
+        if stop.is_set():
+            return
         ccr, other = players_for(opp)
         opening = openings[(i // 2) % len(openings)]
         ccr_white = i % 2 == 0
@@ -733,6 +872,15 @@ def run(args: argparse.Namespace) -> int:
                     done[0] += 1
                 print(f"[{done[0]}/{len(jobs)} {time.monotonic() - t_start:.0f}s] {res.game.headers['White']} - "
                       f"{res.game.headers['Black']} [{opening.name}]: {status} | {t.line(opp)}", flush=True)
+                if sprt is not None and not res.void and not stop.is_set():
+                    points = 0.5 if res.result == "1/2-1/2" else float((res.result == "1-0") == ccr_white)
+                    pair = pair_points.setdefault(i // 2, [])
+                    pair.append(points)
+                    if len(pair) == 2:
+                        sprt.add_pair(sum(pair))
+                        print(sprt.line(), flush=True)
+                        if sprt.decision() is not None:
+                            stop.set()
             if not res.void:
                 break
 
@@ -755,6 +903,8 @@ def run(args: argparse.Namespace) -> int:
             setattr(total, f.name, getattr(total, f.name) + getattr(tallies[n], f.name))
     if len(names) > 1:
         print(total.line("total"))
+    if sprt is not None:
+        print(sprt.line() + ("" if sprt.decision() else f"  (no decision in {games_per} games)"))
     print(f"PGN: {pgn_path}")
     return 0
 

@@ -10,7 +10,7 @@ import unittest
 
 import chess
 
-from harness import HERE_UCI, OUT_DIR, WatchdogCase
+from harness import ENGINE, HERE_UCI, OUT_DIR, WatchdogCase
 
 import match
 
@@ -112,6 +112,104 @@ class Statistics(unittest.TestCase):
         self.assertEqual(match.TimeControl.parse("40/60"), match.TimeControl(60.0, 0.0, 40))
         with self.assertRaises(match.MatchError):
             match.TimeControl.parse("fast")
+
+
+@unittest.skipUnless(os.path.exists("/usr/games/fairymax"), "needs /usr/games/fairymax (make setup-uci)")
+class SequentialMatch(WatchdogCase):
+    """A real SPRT match stops at its decision: ccr against Fairy-Max (which it beats nearly
+    every game) accepts H1 of [0, 100] Elo long before the 40 games allowed."""
+
+    timeout = 240
+
+    def test_sprt_stops_at_the_decision(self):
+        import contextlib
+        import io
+        out = io.StringIO()
+        pgn = OUT_DIR / "sprt.pgn"
+        if pgn.exists():
+            pgn.unlink()
+        with contextlib.redirect_stdout(out):
+            status = match.main(["--ccr", ENGINE, "--engines", "fairymax", "--games", "40", "--tc", "2+0.02",
+                                 "--sprt", "0,100", "--elo-model", "logistic", "--pgn", str(pgn)])
+        text = out.getvalue()
+        self.assertEqual(status, 0, text)
+        self.assertIn("H1 accepted", text)
+        self.assertRegex(text, r"SPRT Elo \[0, 100\] alpha 0.05 beta 0.05: LLR \+\d")
+        games = pgn.read_text().count("[Event ")
+        self.assertLess(games, 40, text)
+
+
+def simulate(sprt: match.Sprt, elo: float, draw: float, rng, most: int = 20000):
+    """Game pairs of a side `elo` stronger (logistic) with draw rate `draw`, until the SPRT
+    decides (or `most` pairs): the decision."""
+    score = match.score_of_elo(elo)
+    win = score - draw / 2
+    for _ in range(most):
+        points = 0.0
+        for _ in range(2):
+            r = rng.random()
+            points += 1.0 if r < win else 0.5 if r < win + draw else 0.0
+        sprt.add_pair(points)
+        decision = sprt.decision()
+        if decision:
+            return decision
+    return None
+
+
+class SequentialTest(unittest.TestCase):
+    """The SPRT decides as its error rates promise, in both Elo models."""
+
+    def decisions(self, model, bounds, elo, runs=100, seed=1):
+        import random
+        rng = random.Random(seed)
+        found = {"H0": 0, "H1": 0, None: 0}
+        for _ in range(runs):
+            sprt = match.Sprt.parse(bounds, 0.05, 0.05, model)
+            found[simulate(sprt, elo, 0.4, rng)] += 1
+        return found
+
+    def test_logistic_accepts_the_truth(self):
+        self.assertGreaterEqual(self.decisions("logistic", "0,10", 25)["H1"], 90)
+        self.assertGreaterEqual(self.decisions("logistic", "0,10", -15)["H0"], 90)
+
+    def test_logistic_false_positives_near_alpha(self):
+        # At Elo = ELO0 the test accepts H1 with probability alpha = 5 %: 100 runs, 12 or fewer.
+        self.assertLessEqual(self.decisions("logistic", "0,10", 0)["H1"], 12)
+
+    def test_normalized_accepts_the_truth(self):
+        # 25 Elo with 40 % draws is about 33 nElo, -15 Elo about -20.
+        self.assertGreaterEqual(self.decisions("normalized", "0,10", 25)["H1"], 90)
+        self.assertGreaterEqual(self.decisions("normalized", "0,10", -15)["H0"], 90)
+        self.assertLessEqual(self.decisions("normalized", "0,10", 0)["H1"], 12)
+
+    def test_llr_and_bounds(self):
+        sprt = match.Sprt.parse("0,10", 0.05, 0.05, "logistic")
+        self.assertEqual(sprt.llr(), 0.0)
+        lower, upper = sprt.bounds
+        self.assertAlmostEqual(upper, math.log(19))
+        self.assertAlmostEqual(lower, -math.log(19))
+        # Pentanomial 10/20/40/20/10 and the prior's pseudo-pairs, p/5 on each outcome: mean
+        # 1/2, variance of a pair's average (2 (10 + p/5) / 4 + 2 (20 + p/5) / 16) / (100 + p);
+        # LLR = N ((m - s0)^2 - (m - s1)^2) / (2 v) with s1 the score of +10 Elo.
+        for points, count in zip((0, 0.5, 1, 1.5, 2), (10, 20, 40, 20, 10)):
+            for _ in range(count):
+                sprt.add_pair(points)
+        p = match.PRIOR_PAIRS
+        var = (2 * (10 + p / 5) / 4 + 2 * (20 + p / 5) / 16) / (100 + p)
+        s1 = 1 / (1 + 10 ** (-10 / 400))
+        self.assertAlmostEqual(sprt.llr(), 100 * (0 - (0.5 - s1) ** 2) / (2 * var))
+        self.assertIsNone(sprt.decision())
+        self.assertIn("pentanomial [10, 20, 40, 20, 10]", sprt.line())
+        # nElo 0 and its half-width 1.96 * 800 / ln 10 / sqrt(2 N).
+        nelo, half = sprt.nelo()
+        self.assertAlmostEqual(nelo, 0.0)
+        self.assertAlmostEqual(half, 1.959963984540054 * 800 / math.log(10) / math.sqrt(200))
+
+    def test_bad_arguments(self):
+        for text, alpha, model in (("5,0", 0.05, "normalized"), ("x", 0.05, "normalized"),
+                                   ("0,5", 0.7, "normalized"), ("0,5", 0.05, "bayes"), ("nan,5", 0.05, "logistic")):
+            with self.assertRaises(match.MatchError, msg=text):
+                match.Sprt.parse(text, alpha, 0.05, model)
 
 
 if __name__ == "__main__":
