@@ -439,7 +439,9 @@ def keys_scale(d, v):
                 f"{int(r['distinct']):,}"] for r in rows]
     cpu = sum(float(r["cpu_s"]) for r in rows)
     wall = sum(float(r["wall_s"]) for r in rows)
-    lines = [f"`ccr keystats --positions {n:.0e} --seed 1` run as {count} shards one after another "
+    exponent = round(math.log10(n))
+    n_text = f"10^{exponent}" if 10 ** exponent == n else f"{n:,}"
+    lines = [f"`ccr keystats --positions {n_text} --seed 1` run as {count} shards one after another "
              f"(commit {shards.meta['commit']}, {shards.meta['date'][:10]}; "
              f"`docs/data/keys-scale-shards.tsv`, the partial results in `docs/data/keys-scale/`). "
              "Each shard generates the whole stream and keeps its own part: its disk is bounded by "
@@ -470,7 +472,12 @@ def keys_scale(d, v):
         lines += ["", f"Over n = {m:,} distinct positions (`docs/data/keystats-scale.md` is the merged "
                   "report):", "",
                   table(["bits compared", "rotation pairs", "Zobrist pairs", "expected (birthday)",
-                         "stands for the full key at n ="], krows)]
+                         "stands for the full key at n ="], krows), "",
+                  f"Here the 48-bit truncations stand for the full key at {m * 2 ** 8:.2g} positions and "
+                  f"the 40-bit ones at {m * 2 ** 12:.2g}. A random 64-bit key expects "
+                  f"{fmt(birthday(1e11, 64), 0)} colliding pairs among 10^11 positions, so \"no "
+                  "collisions in hundreds of billions\" cannot hold literally for any 64-bit key; the "
+                  "truncations test whether the rotation key collides as a random key would."]
     # A 10^11 run from the measured rates: generation per CPU second, deduplication and counting
     # per kept position, disk per kept position; generated positions per distinct one as here.
     gen_rate = sum(int(r["generated"]) for r in rows) / sum(float(r["generate_s"]) for r in rows)
@@ -485,7 +492,7 @@ def keys_scale(d, v):
         hours = (generated / gen_rate + kept * work) / 3600
         est.append([f"{shards_n:,}", fmt(hours, 0), fmt(hours * shards_n, 0), fmt(kept * disk / 1e9, 0)])
     lines += ["", f"**10^11 on many machines, estimated** from these shards' rates ({fmt(gen_rate / 1e6, 2)} "
-              f"million positions generated per CPU second, {fmt(work * 1e6, 2)} µs of deduplication and "
+              f"million positions generated per second of generation (wall clock, on this shared machine), {fmt(work * 1e6, 2)} µs of deduplication and "
               f"counting per kept position, {fmt(disk, 0)} bytes of disk per kept position at the peak, "
               f"{fmt(per_distinct, 2)} positions generated per distinct one): every shard generates "
               f"{generated:.2g} positions, so the generation alone is {fmt(generated / gen_rate / 3600, 0)} "

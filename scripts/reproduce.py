@@ -509,8 +509,6 @@ def step_scale(args, binaries):
         shutil.copy(binaries.ccr("x86_64"), ccr)
     os.makedirs(parts_dir, exist_ok=True)
     workdir = os.path.join(frozen_dir, "work")
-    columns = ["shard", "wall_s", "cpu_s", "peak_mb", "peak_disk_gb", "generated", "kept", "distinct",
-               "generate_s", "deduplicate_s", "count_s"]
     for k in range(1, shards + 1):
         part = os.path.join(parts_dir, f"shard-{k}.tsv")
         row = os.path.join(parts_dir, f"shard-{k}.row")
@@ -530,23 +528,39 @@ def step_scale(args, binaries):
         values += [round(float(s), 1) for s in seconds.groups()]
         with open(row, "w") as f:
             f.write("\t".join(str(v) for v in values) + "\n")
+        scale_tables(args.data, args.size, n, shards)
+    shutil.rmtree(workdir, ignore_errors=True)
+    scale_tables(args.data, args.size, n, shards)
+
+
+def scale_tables(data, size, n, shards):
+    """keys-scale-shards.tsv from the shards done so far; once all are done, their merge:
+    keystats-scale.md and keys-scale.tsv."""
+    parts_dir = os.path.join(data, "keys-scale")
+    done = [k for k in range(1, shards + 1) if os.path.exists(os.path.join(parts_dir, f"shard-{k}.row"))]
+    if not done:
+        return
     # The frozen binary's commit (from its partial results), not the checkout's.
-    frozen_commit = re.search(r"^commit\t(\S+)$", open(os.path.join(parts_dir, "shard-1.tsv")).read(), re.M).group(1)
-    table = Table(os.path.join(args.data, "keys-scale-shards.tsv"), args.size,
+    frozen_commit = re.search(r"^commit\t(\S+)$", open(os.path.join(parts_dir, f"shard-{done[0]}.tsv")).read(),
+                              re.M).group(1)
+    table = Table(os.path.join(data, "keys-scale-shards.tsv"), size,
                   f"ccr keystats --positions {n} --seed 1 --shard K/{shards} --out keys-scale/shard-K.tsv, "
-                  f"K = 1..{shards} one after another; peak disk of the working "
-                  "directory sampled every second", columns, frozen_commit)
-    for k in range(1, shards + 1):
+                  f"K = 1..{shards} one after another; peak disk of the working directory sampled every "
+                  "second", ["shard", "wall_s", "cpu_s", "peak_mb", "peak_disk_gb", "generated", "kept", "distinct",
+                             "generate_s", "deduplicate_s", "count_s"], frozen_commit)
+    for k in done:
         table.row(*open(os.path.join(parts_dir, f"shard-{k}.row")).read().strip().split("\t"))
-    parts = [os.path.join(parts_dir, f"shard-{k}.tsv") for k in range(1, shards + 1)]
+    if len(done) < shards:
+        return
+    ccr = os.path.join(ROOT, "target", "reproduce", f"scale-{n}", "ccr")
+    parts = [os.path.join(parts_dir, f"shard-{k}.tsv") for k in done]
     report = run([ccr, "keystats", "--merge"] + parts).stdout
-    with open(os.path.join(args.data, "keystats-scale.md"), "w") as f:
+    with open(os.path.join(data, "keystats-scale.md"), "w") as f:
         f.write(report)
-    keys = Table(os.path.join(args.data, "keys-scale.tsv"), args.size,
-                 f"ccr keystats --merge keys-scale/shard-*.tsv (its report: keystats-scale.md)",
+    keys = Table(os.path.join(data, "keys-scale.tsv"), size,
+                 "ccr keystats --merge keys-scale/shard-*.tsv (its report: keystats-scale.md)",
                  ["table", "key", "what", "n", "observed", "expected"], frozen_commit)
     key_rows(keys, report)
-    shutil.rmtree(workdir, ignore_errors=True)
 
 
 def step_strength(args, binaries):
