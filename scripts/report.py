@@ -449,8 +449,8 @@ def keys_scale(d, v):
              table(["shard", "wall s", "CPU s", "peak memory MB", "peak disk GB", "positions generated",
                     "kept", "distinct (own)"], rows_md), ""]
     if len(rows) < count:
-        lines.append(f"{len(rows)} of the {count} shards are measured; the merged statistics wait for "
-                     "the rest (the step resumes where it stopped).")
+        lines.append(f"{len(rows)} of the {count} shards {'is' if len(rows) == 1 else 'are'} measured; the "
+                     "merged statistics wait for the rest (the step resumes where it stopped).")
     else:
         lines.append(f"All {count} shards: {fmt(wall / 3600, 1)} hours of wall clock and "
                      f"{fmt(cpu / 3600, 1)} CPU hours, at most {max(int(r['peak_mb']) for r in rows)} MB "
