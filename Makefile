@@ -8,7 +8,7 @@ DEPTH ?= 5
 REPR ?= ccr
 IMPL ?= portable
 
-.PHONY: all build setup test test-deep test-debug test-benches test-faults test-fuzz lint perft \
+.PHONY: all build setup test test-deep test-debug test-benches test-faults test-fuzz lint perft tune-data tune-label \
 	bench bench-setup fuzz clean setup32 build32 test32 test-uci32 bench-arch setup-uci test-uci \
 	match tune reproduce report report-check setup-report
 
@@ -120,6 +120,28 @@ tune: build
 	target/release/ccr datagen --games $(TUNE_GAMES) --nodes 6000 --random-plies 8 --seed 1 \
 		--threads 2 --out target/tune/selfplay.txt
 	target/release/ccr tune --data target/tune/selfplay.txt $(TUNE_ARGS) --out target/tune/weights.rs
+
+# Training data labelled by a deeper engine (docs/STRENGTH.md, "Training data"): self-play from
+# the balanced openings plus random plies, every position resolved by a quiescence search,
+# then each labelled LABEL_LAMBDA x result + (1 - LABEL_LAMBDA) x Stockfish 15.1's expected
+# score at LABEL_NODES nodes (target/tune/labelled.txt); then Texel's method on it
+# (target/tune/weights.rs). The labelling resumes if stopped: run `make tune-label` again.
+DATA_GAMES ?= 4000
+DATA_NODES ?= 8000
+LABEL_NODES ?= 20000
+LABEL_LAMBDA ?= 0.5
+tune-data: build setup-uci
+	mkdir -p target/tune
+	rm -f target/tune/selfplay.txt target/tune/labelled.txt
+	target/release/ccr datagen --games $(DATA_GAMES) --nodes $(DATA_NODES) \
+		--openings tests/data/openings.epd --random-plies 4 --seed 1 --threads 2 \
+		--out target/tune/selfplay.txt
+	$(MAKE) --no-print-directory tune-label
+
+tune-label:
+	python3 -B scripts/label.py --in target/tune/selfplay.txt --out target/tune/labelled.txt \
+		--nodes $(LABEL_NODES) --lambda $(LABEL_LAMBDA) --jobs 2
+	target/release/ccr tune --data target/tune/labelled.txt $(TUNE_ARGS) --out target/tune/weights.rs
 
 # The paper reproduced (docs/PAPER.md): every measurement it quotes, run and written to
 # docs/data/ (raw TSV with machine, compilers, commit and date; about an hour on two cores,

@@ -132,3 +132,48 @@ fn the_output_cannot_be_the_training_data() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `ccr datagen --openings FILE` starts its games from the file's positions (FEN or EPD);
+/// a file with a bad position, or with none, is one error line and no data file.
+#[test]
+fn datagen_starts_from_an_openings_file() {
+    let (dir, _) = setup("openings");
+    let openings = dir.join("openings.epd");
+    let out_file = dir.join("selfplay.txt");
+    std::fs::write(
+        &openings,
+        "# two openings\n4k3/8/8/8/8/8/4P3/4K3 w - - id \"pawn\";\n\n4k3/8/8/8/8/8/3P4/4K3 w - - 0 1\n",
+    )
+    .unwrap();
+    let (openings_arg, out_arg) = (openings.to_str().unwrap(), out_file.to_str().unwrap());
+    let args = [
+        "datagen",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--random-plies",
+        "0",
+        "--openings",
+        openings_arg,
+        "--out",
+        out_arg,
+    ];
+    let out = ccr(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines = std::fs::read_to_string(&out_file).unwrap();
+    for start in ["4k3/8/8/8/8/8/4P3/4K3 w", "4k3/8/8/8/8/8/3P4/4K3 w"] {
+        assert!(lines.contains(start), "no game from {start}:\n{lines}");
+    }
+    std::fs::remove_file(&out_file).unwrap();
+    for (content, what) in [
+        ("4k3/8/8/8/8/8/4P3/4K3 w - -\nnot a position\n", "line 2"),
+        ("# nothing\n\n", "no positions"),
+    ] {
+        std::fs::write(&openings, content).unwrap();
+        let line = one_error(&ccr(&args), what);
+        assert!(line.contains("--openings") && line.contains(what), "{line}");
+        assert!(!out_file.exists(), "{what}: data was written");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -23,6 +23,10 @@ pub struct DatagenArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: u64,
+    /// Start positions, one per line as FEN or EPD (its first four fields; `#` lines are
+    /// comments): game `i` starts from the `i`-th, cycling, before its random plies.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
     /// Where to write (appended to).
     #[arg(long)]
     out: std::path::PathBuf,
@@ -31,7 +35,8 @@ pub struct DatagenArgs {
 /// The arguments of `ccr tune`.
 #[derive(clap::Args)]
 pub struct TuneArgs {
-    /// `FEN;RESULT` lines (as `ccr datagen` writes them).
+    /// `FEN;LABEL` lines: LABEL a result for White (1.0, 0.5, 0.0, 1-0, 1/2-1/2, 0-1, as
+    /// `ccr datagen` writes them) or an expected score from 0 to 1 (`scripts/label.py`).
     #[arg(long)]
     data: std::path::PathBuf,
     /// Gradient steps.
@@ -62,13 +67,19 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
         random_plies,
         seed,
         threads,
+        openings,
         out,
     } = args;
+    let starts = match &openings {
+        Some(path) => start_positions(path)?,
+        None => Vec::new(),
+    };
     let config = ccr::tune::datagen::Config {
         games,
         nodes,
         random_plies,
         seed,
+        starts,
     };
     use ccr::tune::datagen::{self, Error};
     let start = Instant::now();
@@ -85,6 +96,42 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
         out.display(),
         start.elapsed().as_secs_f64()
     ))
+}
+
+/// The positions of an openings file: FEN lines, or EPD lines whose first four fields are
+/// the position (their operations are ignored); blank and `#` lines skipped.
+fn start_positions(path: &std::path::Path) -> Result<Vec<ccr::Position>, Failure> {
+    let text = read_text(path)?;
+    let mut starts = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        // EPD has four position fields and then operations; FEN may add the two clocks.
+        let clocks = fields.len() >= 6 && fields[4..6].iter().all(|f| f.parse::<u32>().is_ok());
+        let fen = if clocks {
+            fields[..6].join(" ")
+        } else {
+            fields[..fields.len().min(4)].join(" ")
+        };
+        let pos = ccr::Position::from_fen(&fen).map_err(|e| {
+            Failure(format!(
+                "--openings {} line {}: {e}",
+                path.display(),
+                number + 1
+            ))
+        })?;
+        starts.push(pos);
+    }
+    if starts.is_empty() {
+        return Err(Failure(format!(
+            "--openings {}: no positions",
+            path.display()
+        )));
+    }
+    Ok(starts)
 }
 
 /// Runs `ccr tune`.

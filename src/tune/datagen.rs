@@ -1,5 +1,7 @@
 //! Training data made by the engine itself: self-play games from randomised openings, each
-//! move searched to a fixed node count, every quiet position labelled with the game's result.
+//! move searched to a fixed node count, every position not in check resolved by a quiescence
+//! search (the quiet position its best capture line ends in) and labelled with the game's
+//! result.
 //!
 //! Output: one line per position, `FEN;RESULT` with RESULT 1.0, 0.5 or 0.0 for White.
 
@@ -16,8 +18,10 @@ use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use crate::ccr::Position;
 use crate::eval::Evaluator;
 use crate::history::History;
+use crate::moves::MoveList;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, MATE_BOUND, Search};
+use crate::types::Move;
 
 /// How a data run is made.
 #[derive(Clone, Debug)]
@@ -30,6 +34,47 @@ pub struct Config {
     pub random_plies: u32,
     /// Seed of the random openings (game `i` uses `seed + i`).
     pub seed: u64,
+    /// Start positions, game `i` from the `i`-th (cycling) before its random plies; none:
+    /// the initial position.
+    pub starts: Vec<Position>,
+}
+
+/// Captures searched beyond the position at most (a bound on the resolution's work; capture
+/// sequences are far shorter in games).
+const RESOLVE_PLIES: u32 = 16;
+
+/// The quiet position that a quiescence search over captures reaches from `pos` along its
+/// best line: `pos` itself when standing pat is best, else the end of the best capture
+/// sequence (alpha-beta on the frame evaluation, most valuable victim first). The static
+/// evaluation is fitted to this position, where no pending capture makes it wrong.
+pub fn resolve(pos: &Position) -> Position {
+    quiesce(pos, -i32::MAX, i32::MAX, 0).1
+}
+
+fn quiesce(pos: &Position, mut alpha: i32, beta: i32, ply: u32) -> (i32, Position) {
+    let stand_pat = crate::eval::evaluate(pos);
+    let mut best = (stand_pat, *pos);
+    if stand_pat >= beta || ply >= RESOLVE_PLIES {
+        return best;
+    }
+    alpha = alpha.max(stand_pat);
+    let mut list = MoveList::new();
+    pos.generate_captures(&mut list);
+    let mut captures: Vec<Move> = list.as_slice().to_vec();
+    // Most valuable victim first (the piece code's kind: pawn 1 up to queen; en passant and
+    // promotions without a victim come last).
+    captures.sort_by_key(|mv| std::cmp::Reverse(pos.board().get(mv.to()).piece_type()));
+    for mv in captures {
+        let (score, leaf) = quiesce(&pos.make(mv), -beta, -alpha, ply + 1);
+        if -score > best.0 {
+            best = (-score, leaf);
+            alpha = alpha.max(-score);
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
 }
 
 /// The result of one game, from White's point of view.
@@ -47,7 +92,11 @@ fn result_text(white_score: f32) -> &'static str {
 pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<String> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed.wrapping_add(index));
     let control = Control::default();
-    let mut pos = Position::startpos();
+    let mut pos = if config.starts.is_empty() {
+        Position::startpos()
+    } else {
+        config.starts[(index % config.starts.len() as u64) as usize]
+    };
     let mut history = History::new();
     history.push(pos.key(), pos.halfmove_clock());
     // A random opening; start again if it ends the game or leaves no legal move.
@@ -62,6 +111,7 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
     }
     tt.clear();
     let mut quiet_positions = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut decisive_plies = 0;
     let white_score: f32 = loop {
         if pos.legal_moves().is_empty() {
@@ -107,12 +157,13 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
         } else {
             decisive_plies = 0;
         }
-        // Quiet: not in check, and the best move is not a capture or promotion.
-        let capture = pos.board().get(best.to()).code() != 0
-            || best.kind() == crate::types::MoveKind::EnPassant
-            || best.promotion().is_some();
-        if !pos.in_check() && !capture {
-            quiet_positions.push(pos.to_fen());
+        // Every position not in check, resolved to a quiet one (once per game: neighbouring
+        // positions can resolve to the same), unless the resolution ends in check.
+        if !pos.in_check() {
+            let quiet = resolve(&pos);
+            if !quiet.in_check() && seen.insert(quiet) {
+                quiet_positions.push(quiet.to_fen());
+            }
         }
         pos = pos.make(best);
         history.push(pos.key(), pos.halfmove_clock());
@@ -328,6 +379,7 @@ mod tests {
             nodes: 300,
             random_plies: 6,
             seed: 7,
+            starts: Vec::new(),
         };
         let tt = TranspositionTable::new(1).unwrap();
         let lines = play_game(&config, 0, &tt);
@@ -340,5 +392,37 @@ mod tests {
         }
         // The same seed plays the same game.
         assert_eq!(play_game(&config, 0, &tt), lines);
+    }
+
+    #[test]
+    fn resolution_plays_out_the_winning_capture_and_stands_pat_when_quiet() {
+        // White's queen takes the undefended rook on a8: the resolved position is after it.
+        let hanging = Position::from_fen("r3k3/8/8/8/8/8/8/Q3K3 w - - 0 1").unwrap();
+        assert_eq!(resolve(&hanging).to_fen(), "Q3k3/8/8/8/8/8/8/4K3 b - - 0 1");
+        // A rook defended by a knight is not worth the queen: standing pat is best.
+        let defended = Position::from_fen("r3k3/8/1n6/8/8/8/8/Q3K3 w - - 0 1").unwrap();
+        assert_eq!(resolve(&defended), defended);
+        // Quiet already.
+        let start = Position::startpos();
+        assert_eq!(resolve(&start), start);
+    }
+
+    #[test]
+    fn games_start_from_the_given_positions() {
+        let start = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        let config = Config {
+            games: 1,
+            nodes: 200,
+            random_plies: 0,
+            seed: 1,
+            starts: vec![start],
+        };
+        let tt = TranspositionTable::new(1).unwrap();
+        let lines = play_game(&config, 0, &tt);
+        assert!(
+            lines[0].starts_with("4k3/8/8/8/8/8/4P3/4K3 w"),
+            "{}",
+            lines[0]
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! Texel's method: fit the evaluation's weights so that `sigmoid(K × eval / 400)` predicts
-//! the game results of the training positions (mean squared error).
+//! the labels of the training positions (mean squared error): game results, or expected
+//! scores that blend a result with a deeper engine's evaluation.
 //!
 //! The evaluation is linear in its weights ([`crate::eval::weighted`]), so each position is
 //! turned into its sparse feature counts once, and the fit works on those alone: full-batch
@@ -9,7 +10,7 @@ use crate::ccr::Position;
 use crate::eval::{self, FULL_SCALE, Features, MAX_PHASE, S, param};
 
 /// One training position: its nonzero counts, the share of each half in the score (the
-/// phase, and the end-game scale) and the game's result for White.
+/// phase, and the end-game scale) and its label for White (a result or an expected score).
 pub struct Sample {
     counts: Vec<(u16, i16)>,
     mg_share: f64,
@@ -45,10 +46,14 @@ pub fn load(text: &str, from_move: u16) -> Result<(Vec<Sample>, usize), String> 
     for line in lines {
         let parsed = line.rsplit_once(';').and_then(|(fen, result)| {
             let result = match result.trim() {
-                "1.0" | "1" | "1-0" => 1.0,
-                "0.5" | "1/2-1/2" => 0.5,
-                "0.0" | "0" | "0-1" => 0.0,
-                _ => return None,
+                "1-0" => 1.0,
+                "1/2-1/2" => 0.5,
+                "0-1" => 0.0,
+                // A result as a number, or an expected score (a blended label).
+                text => text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| (0.0..=1.0).contains(x))?,
             };
             let pos = Position::from_fen(fen.trim()).ok()?;
             if pos.fullmove_number() < from_move {
@@ -325,6 +330,22 @@ mod tests {
         let source = include_str!("../eval/weights.rs");
         let body = |t: &str| t[t.find("#[rustfmt::skip]").unwrap()..].to_string();
         assert_eq!(body(&text), body(source));
+    }
+
+    #[test]
+    fn labels_are_results_or_expected_scores() {
+        let fen = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1";
+        let lines: String = [
+            "1-0", "0.73", "0", "1/2-1/2", "1.5", "-0.1", "nan", "inf", "x",
+        ]
+        .iter()
+        .map(|label| format!("{fen};{label}\n"))
+        .collect();
+        let (samples, skipped) = load(&lines, 1).unwrap();
+        // Sorted lines: 0, 0.73, 1-0, 1/2-1/2 are kept.
+        let labels: Vec<f64> = samples.iter().map(|s| s.result).collect();
+        assert_eq!(labels, [0.0, 0.73, 1.0, 0.5]);
+        assert_eq!(skipped, 5);
     }
 
     #[test]
