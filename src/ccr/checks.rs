@@ -186,9 +186,18 @@ impl Position {
             }
             _ => {}
         }
-        let dw = to.word() as isize - king.word() as isize;
-        leapers_in_word(after.0[to.word()] & to.mask(), king.mask(), us, dw) != 0
-            || slider_through(&after, king, to, us)
+        // The moved piece from its target: a leaper by its pattern, a slider along its line
+        // (a piece of ours nearer on that line would have been giving check already, or
+        // was uncovered by the from square, which the next test sees), a king never.
+        let direct = match piece as u8 & 7 {
+            PieceCode::PAWN | PieceCode::KNIGHT => {
+                let dw = to.word() as isize - king.word() as isize;
+                leapers_in_word(piece << to.shift(), king.mask(), us, dw) != 0
+            }
+            PieceCode::KING => false,
+            _ => slider_through(&after, king, to, us),
+        };
+        direct
             || slider_through(&after, king, from, us)
             || (third != to && slider_through(&after, king, third, us))
     }
