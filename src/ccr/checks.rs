@@ -1,10 +1,11 @@
 //! Looking outward from one square: whether it is attacked, and the checks and pins around
 //! a king. These walk the eight rays from the square itself, so they need no attack table;
-//! FEN validation, the en-passant test and the legal move generator's pin scan use them.
+//! FEN validation, the en-passant test, the legal move generator's pin scan and the
+//! search's gives-check test use them.
 
-use crate::ccr::board::{Ccr, nibbles_equal};
+use crate::ccr::board::{Ccr, Position, nibbles_equal};
 use crate::ccr::frame::{on_board, sideways, step};
-use crate::types::{Colour, PieceCode, Square};
+use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
 /// The first occupied square along a ray from (word, mask).
 ///
@@ -92,21 +93,114 @@ pub fn is_attacked(board: &Ccr, sq: Square, by: Colour) -> bool {
     if leaper_hits(board, word, mask, by) != 0 {
         return true;
     }
-    macro_rules! slider_on {
-        ($dw:literal, $df:literal, $line:expr) => {{
-            let (w, m) = first_piece::<$dw, $df>(board, word, mask);
-            m != 0 && slides_along(code_at(board, w, m), by, $line)
-        }};
-    }
     let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
-    slider_on!(-1, -1, b)
-        || slider_on!(-1, 1, b)
-        || slider_on!(1, -1, b)
-        || slider_on!(1, 1, b)
-        || slider_on!(-1, 0, r)
-        || slider_on!(1, 0, r)
-        || slider_on!(0, -1, r)
-        || slider_on!(0, 1, r)
+    slider_on::<-1, -1>(board, word, mask, by, b)
+        || slider_on::<-1, 1>(board, word, mask, by, b)
+        || slider_on::<1, -1>(board, word, mask, by, b)
+        || slider_on::<1, 1>(board, word, mask, by, b)
+        || slider_on::<-1, 0>(board, word, mask, by, r)
+        || slider_on::<1, 0>(board, word, mask, by, r)
+        || slider_on::<0, -1>(board, word, mask, by, r)
+        || slider_on::<0, 1>(board, word, mask, by, r)
+}
+
+/// Whether the first piece along a ray from (word, mask) is a `by` slider that moves along
+/// this kind of line (`line_type`: the bishop or the rook).
+#[inline(always)]
+fn slider_on<const DW: isize, const DF: i32>(
+    board: &Ccr,
+    word: usize,
+    mask: u32,
+    by: Colour,
+    line_type: u8,
+) -> bool {
+    let (w, m) = first_piece::<DW, DF>(board, word, mask);
+    m != 0 && slides_along(code_at(board, w, m), by, line_type)
+}
+
+/// Whether a `by` slider attacks `sq` along the line from `sq` through `through` (false
+/// when the two squares share no line): the one ray of [`is_attacked`] that a change on
+/// `through` can affect.
+#[inline(always)]
+fn slider_through(board: &Ccr, sq: Square, through: Square, by: Colour) -> bool {
+    let dw = through.word() as i32 - sq.word() as i32;
+    let df = through.file() as i32 - sq.file() as i32;
+    if dw != 0 && df != 0 && dw.abs() != df.abs() {
+        return false;
+    }
+    let (word, mask) = (sq.word(), sq.mask());
+    let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
+    // Toward rank 1 is +1 word, toward file a is -1 file (see `frame::step`).
+    match (dw.signum(), df.signum()) {
+        (-1, -1) => slider_on::<-1, -1>(board, word, mask, by, b),
+        (-1, 1) => slider_on::<-1, 1>(board, word, mask, by, b),
+        (1, -1) => slider_on::<1, -1>(board, word, mask, by, b),
+        (1, 1) => slider_on::<1, 1>(board, word, mask, by, b),
+        (-1, 0) => slider_on::<-1, 0>(board, word, mask, by, r),
+        (1, 0) => slider_on::<1, 0>(board, word, mask, by, r),
+        (0, -1) => slider_on::<0, -1>(board, word, mask, by, r),
+        (0, 1) => slider_on::<0, 1>(board, word, mask, by, r),
+        _ => false,
+    }
+}
+
+impl Position {
+    /// Whether `mv`, which must be legal here, gives check: the same answer as
+    /// `self.make(mv).in_check()`, without making the move (the search decides its
+    /// prunings with it before paying for a copy-make).
+    ///
+    /// Only what the move changes can start a check: the piece it puts on a square (the
+    /// moved or promoted piece, or the castling rook) attacking the king, or a line through
+    /// a square it empties (the from square, the pawn taken en passant, the king's square
+    /// when castling) uncovering a slider. Filling a square can only block a line, and
+    /// nothing lies beyond a corner, where the castling rook starts. So it rewrites the rank
+    /// words the move changes (castling and en passant stay inside them) on a scratch
+    /// board and asks the leaper test at the target and the slider test along the lines
+    /// from the enemy king through those squares.
+    #[inline]
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side;
+        let king = self.king(us.flip());
+        let (from, to) = (mv.from(), mv.to());
+        let mut after = self.board;
+        let piece = match mv.promotion() {
+            Some(piece_type) => PieceCode::new(us, piece_type).code() as u32,
+            None => (after.0[from.word()] >> from.shift()) & 0xF,
+        };
+        after.0[from.word()] &= !from.mask();
+        after.0[to.word()] = (after.0[to.word()] & !to.mask()) | (piece << to.shift());
+        // The third square a special move changes, where a line may start: none (the
+        // target again) for every other move.
+        let mut third = to;
+        match mv.kind() {
+            MoveKind::EnPassant => {
+                third = Square::from_file_rank(to.file(), from.rank());
+                after.set(third, PieceCode::EMPTY);
+            }
+            MoveKind::Castle => {
+                let (rook_from, rook_to) = if to.file() == 6 { (7, 5) } else { (0, 3) };
+                let rank = from.rank();
+                third = Square::from_file_rank(rook_to, rank);
+                after.set(Square::from_file_rank(rook_from, rank), PieceCode::EMPTY);
+                after.set(third, PieceCode::new(us, PieceCode::ROOK));
+            }
+            _ => {}
+        }
+        // The moved piece from its target: a leaper by its pattern, a slider along its line
+        // (a piece of ours nearer on that line would have been giving check already, or
+        // was uncovered by the from square, which the next test sees), a king never.
+        let direct = match piece as u8 & 7 {
+            PieceCode::PAWN | PieceCode::KNIGHT => {
+                let dw = to.word() as isize - king.word() as isize;
+                leapers_in_word(piece << to.shift(), king.mask(), us, dw) != 0
+            }
+            PieceCode::KING => false,
+            _ => slider_through(&after, king, to, us),
+        };
+        direct
+            || slider_through(&after, king, from, us)
+            || (third != to && slider_through(&after, king, third, us))
+    }
 }
 
 /// Checks and pins around one king.
@@ -235,6 +329,52 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `gives_check` for the move `uci` in `fen`, asserted equal to making it and looking.
+    fn gives(fen: &str, uci: &str) -> bool {
+        let p = Position::from_fen(fen).unwrap();
+        let mv = p.parse_uci_move(uci).unwrap();
+        let answer = p.gives_check(mv);
+        assert_eq!(answer, p.make(mv).in_check(), "{fen} {uci}");
+        answer
+    }
+
+    #[test]
+    fn gives_check_sees_the_special_cases() {
+        // A pawn push uncovers the bishop on b1 toward h7; the king's step does not.
+        let fen = "8/7k/8/8/8/3P4/8/KB6 w - - 0 1";
+        assert!(gives(fen, "d3d4"));
+        assert!(!gives(fen, "a1a2"));
+        // En passant empties d5 and e5 on the rook's rank.
+        assert!(gives("8/8/8/R2pP2k/8/8/8/4K3 w - d6 0 1", "e5d6"));
+        // En passant empties d5, the taken pawn's square, on the bishop's diagonal b3-g8.
+        let fen = "6k1/8/8/3pP3/8/1B6/8/4K3 w - d6 0 1";
+        assert!(gives(fen, "e5d6"));
+        assert!(!gives(fen, "e5e6"));
+        // Castling: the rook checks from f1; the rook on d1 checks through the king's
+        // emptied e1.
+        assert!(gives("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"));
+        assert!(gives("8/8/8/8/8/8/8/R3K2k w Q - 0 1", "e1c1"));
+        assert!(!gives("8/8/8/8/8/8/8/R3K1Nk w Q - 0 1", "e1c1"));
+        // Promotion: the knight checks g7 where the queen would not.
+        let fen = "8/4P1k1/8/8/8/8/8/K7 w - - 0 1";
+        assert!(gives(fen, "e7e8n"));
+        assert!(!gives(fen, "e7e8q"));
+        // Underpromotion: the queen and the bishop check a4, the rook and the knight do not.
+        let fen = "8/4P3/8/8/k7/8/8/7K w - - 0 1";
+        assert!(gives(fen, "e7e8q"));
+        assert!(gives(fen, "e7e8b"));
+        assert!(!gives(fen, "e7e8r"));
+        assert!(!gives(fen, "e7e8n"));
+        // The promoted rook checks down the file the pawn has just left.
+        let fen = "8/4P3/8/8/8/8/8/K3k3 w - - 0 1";
+        assert!(gives(fen, "e7e8r"));
+        assert!(!gives(fen, "e7e8b"));
+        // Black's pawns attack toward rank 1: d4-d3 checks the king on e2, d4-d3 with the
+        // king on e4 behind it does not.
+        assert!(gives("3r4/8/8/8/3p4/8/4K3/k7 b - - 0 1", "d4d3"));
+        assert!(!gives("3r4/8/8/8/3pK3/8/8/k7 b - - 0 1", "d4d3"));
     }
 
     #[test]

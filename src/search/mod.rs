@@ -121,8 +121,9 @@ pub struct Counts {
     /// Nodes of the quiescence search (of the main thread's nodes, which with one thread are
     /// all of [`Outcome::nodes`]).
     pub quiescence_nodes: u64,
-    /// Positions copied by copy-make: every move made, the null moves and the moves made
-    /// only to be pruned included.
+    /// Positions copied by copy-make: every move made and the null moves. A move that
+    /// late-move pruning or futility prunes is never made (whether it gives check is read
+    /// from the position before it), so each copy is searched.
     pub copies: u64,
 }
 
@@ -592,11 +593,12 @@ impl<'a> Worker<'a> {
             let futile = prunable
                 && depth <= FUTILITY_MAX_DEPTH
                 && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
-            let (child, child_key) = pos.make_keyed(mv, key);
-            self.counts.copies += 1;
-            if (late || futile) && !child.in_check() {
+            // Decided before the move is made: a pruned move costs no copy-make.
+            if (late || futile) && !pos.gives_check(mv) {
                 continue;
             }
+            let (child, child_key) = pos.make_keyed(mv, key);
+            self.counts.copies += 1;
             self.history.push(child_key, child.halfmove_clock());
             let new_depth = depth - 1;
             let mut score;

@@ -1,0 +1,119 @@
+//! `Position::gives_check` against making the move and looking: for every legal move of
+//! the perft trees of the standard and tricky positions and of seeded random games, the
+//! answer must equal `make(mv).in_check()`. The walk also counts the kinds of check it
+//! met, and fails unless it met each one (discovered, en passant, castling, promotion to
+//! a knight), so that a gap in the test cannot pass for agreement.
+
+mod common;
+
+use ccr::ccr::checks::is_attacked;
+use ccr::{MoveKind, PieceCode, Position};
+use common::epd;
+use common::games::choose_move;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::SeedableRng;
+
+/// The checks the walk met, by kind (a move may count under several).
+#[derive(Default, Debug)]
+struct Seen {
+    moves: u64,
+    checks: u64,
+    discovered: u64,
+    en_passant: u64,
+    castling: u64,
+    knight_promotion: u64,
+}
+
+/// Compares the two answers for every legal move of `pos` and counts the checks.
+fn check_moves(pos: &Position, seen: &mut Seen) {
+    let us = pos.side();
+    for &mv in pos.legal_moves().as_slice() {
+        let child = pos.make(mv);
+        let made = child.in_check();
+        assert_eq!(
+            pos.gives_check(mv),
+            made,
+            "gives_check({mv}) in {}",
+            pos.to_fen()
+        );
+        seen.moves += 1;
+        if !made {
+            continue;
+        }
+        seen.checks += 1;
+        // Discovered: the king is still attacked with the moved piece taken off its target.
+        let mut board = *child.board();
+        board.set(mv.to(), PieceCode::EMPTY);
+        if is_attacked(&board, child.king(us.flip()), us) {
+            seen.discovered += 1;
+        }
+        match mv.kind() {
+            MoveKind::EnPassant => seen.en_passant += 1,
+            MoveKind::Castle => seen.castling += 1,
+            MoveKind::PromoteKnight => seen.knight_promotion += 1,
+            _ => {}
+        }
+    }
+}
+
+/// Checks every position of the perft tree of `pos` down to `depth` plies.
+fn walk(pos: &Position, depth: u32, seen: &mut Seen) {
+    check_moves(pos, seen);
+    if depth > 1 {
+        for &mv in pos.legal_moves().as_slice() {
+            walk(&pos.make(mv), depth - 1, seen);
+        }
+    }
+}
+
+#[test]
+fn gives_check_equals_make_and_look_in_the_perft_trees() {
+    let mut seen = Seen::default();
+    // Depth 3, one more for the smaller trees (under 500 000 leaves at depth 4).
+    for file in ["standard-perft.epd", "tricky-perft.epd"] {
+        for case in epd::load(file) {
+            let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+            let depth = if case.count(4).is_some_and(|n| n < 500_000) {
+                4
+            } else {
+                3
+            };
+            walk(&pos, depth, &mut seen);
+        }
+    }
+    assert!(seen.discovered > 0, "{seen:?}");
+    assert!(seen.en_passant > 0, "{seen:?}");
+    assert!(seen.castling > 0, "{seen:?}");
+    assert!(seen.knight_promotion > 0, "{seen:?}");
+    eprintln!("perft trees: {seen:?}");
+}
+
+#[test]
+fn gives_check_equals_make_and_look_in_random_games() {
+    let mut seen = Seen::default();
+    let mut positions = 0;
+    for (start_index, case) in epd::load("standard-perft.epd").iter().enumerate() {
+        for game in 0..10u64 {
+            let seed = 0x6C4E_C000 + 1000 * start_index as u64 + game;
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut pos =
+                Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+            for _ in 0..200 {
+                check_moves(&pos, &mut seen);
+                positions += 1;
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.halfmove_clock() >= 100 {
+                    break;
+                }
+                pos.play(choose_move(&pos, moves.as_slice(), &mut rng));
+            }
+        }
+    }
+    assert!(positions >= 3000, "only {positions} positions");
+    eprintln!("{positions} random-game positions: {seen:?}");
+    assert!(seen.discovered > 0, "{seen:?}");
+    assert!(seen.discovered > 0, "{seen:?}");
+    assert!(seen.en_passant > 0, "{seen:?}");
+    assert!(seen.castling > 0, "{seen:?}");
+    assert!(seen.knight_promotion > 0, "{seen:?}");
+}
