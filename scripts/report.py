@@ -438,7 +438,7 @@ def keys_scale(d, v):
     shards = d["keys-scale-shards"]
     if shards is None:
         v["keys_scale"] = ("Not run here (`make reproduce STEPS=scale`: 10^9 distinct positions in "
-                           "16 shards one after another, several hours of one core).")
+                           "16 shards, about 20 minutes of one core each).")
         return
     size = re.search(r"--positions (\d+)", shards.meta["what"])
     n = int(size.group(1))
@@ -451,7 +451,7 @@ def keys_scale(d, v):
     wall = sum(float(r["wall_s"]) for r in rows)
     exponent = round(math.log10(n))
     n_text = f"10^{exponent}" if 10 ** exponent == n else f"{n:,}"
-    lines = [f"`ccr keystats --positions {n_text} --seed 1` run as {count} shards one after another "
+    lines = [f"`ccr keystats --positions {n_text} --seed 1` run as {count} shards, each a process of its own "
              f"(commit {shards.meta['commit']}, {shards.meta['date'][:10]}; "
              f"`docs/data/keys-scale-shards.tsv`, the partial results in `docs/data/keys-scale/`). "
              "Each shard generates the whole stream and keeps its own part: its disk is bounded by "

@@ -28,9 +28,11 @@ Steps, in order (each writes DIR/<step>.tsv, or the files named):
   strength     a gauntlet against Debian's engines (scripts/match.py): games in strength.pgn,
                the tally in strength.tsv
 Asked for by name only (--steps scale), as it takes hours:
-  scale        `ccr keystats` at 10^9 distinct positions in 16 shards run one after another,
-               each shard's partial result (keys-scale/) and cost (keys-scale-shards.tsv) kept,
-               merged into keystats-scale.md and keys-scale.tsv; a stopped run resumes
+  scale        `ccr keystats` at 10^9 distinct positions in 16 shards, each shard's partial
+               result (keys-scale/) and cost (keys-scale-shards.tsv) kept, merged into
+               keystats-scale.md and keys-scale.tsv once all are in; a stopped run resumes,
+               and a second process of this step takes the next free shard (two cores, about
+               25 GB of disk each)
 
 Every TSV opens with comment lines: machine, CPU features, compilers, commit, date, the
 size (full or quick) and what was run. --quick runs smaller sizes (one perft
@@ -142,9 +144,10 @@ class Table:
         self.save()
 
     def save(self):
-        with open(self.path + ".part", "w") as f:
+        part = f"{self.path}.{os.getpid()}.part"  # two processes of the scale step may save at once
+        with open(part, "w") as f:
             f.write("\n".join(self.lines) + "\n")
-        os.replace(self.path + ".part", self.path)
+        os.replace(part, self.path)
 
 
 def standard():
@@ -493,7 +496,7 @@ def step_keys(args, binaries):
 
 
 def step_scale(args, binaries):
-    """The keys at scale: 10^9 distinct positions in 16 shards one after another (10^7 in 4
+    """The keys at scale: 10^9 distinct positions in 16 shards (10^7 in 4
     with --quick), each shard's partial result and cost kept, then merged. Hours of machine:
     not among the default steps. A run that stops resumes where it stopped: the binary is
     frozen in target/reproduce/scale-<n>/ and a shard whose partial result of that binary
@@ -506,30 +509,72 @@ def step_scale(args, binaries):
     if not os.path.exists(ccr):
         # A new binary: the partial results of another one cannot be merged with its own.
         shutil.rmtree(parts_dir, ignore_errors=True)
-        shutil.copy(binaries.ccr("x86_64"), ccr)
+        shutil.copy(binaries.ccr("x86_64"), ccr + ".part")
+        os.replace(ccr + ".part", ccr)
     os.makedirs(parts_dir, exist_ok=True)
-    workdir = os.path.join(frozen_dir, "work")
     for k in range(1, shards + 1):
-        part = os.path.join(parts_dir, f"shard-{k}.tsv")
-        row = os.path.join(parts_dir, f"shard-{k}.row")
-        if os.path.exists(part) and os.path.exists(row):
-            log(f"scale: shard {k}/{shards} done before, kept")
-            continue
+        scale_shard(args, frozen_dir, n, shards, k)
+    scale_tables(args.data, args.size, n, shards)
+
+
+def claim(path):
+    """Claims a shard for this process: True if `path` was made (holding our pid) or held a
+    dead process's pid; False while a live process holds it."""
+    while True:
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            try:
+                pid = int(open(path).read().strip() or "0")
+                os.kill(pid, 0)
+                return False
+            except (ValueError, ProcessLookupError, FileNotFoundError):
+                try:
+                    os.remove(path)  # a stopped run's claim
+                except FileNotFoundError:
+                    pass
+                continue
+            except PermissionError:
+                return False  # alive, another user's
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        return True
+
+
+def scale_shard(args, frozen_dir, n, shards, k):
+    """Runs shard k of the scale step, unless its partial result and cost are there or another
+    process is running it (a second `--steps scale` process on the same checkout takes the
+    next free shard, so two cores run two shards, disk permitting): its partial result and a
+    row of its cost in DATA/keys-scale/, then the tables."""
+    parts_dir = os.path.join(args.data, "keys-scale")
+    part = os.path.join(parts_dir, f"shard-{k}.tsv")
+    row = os.path.join(parts_dir, f"shard-{k}.row")
+    if os.path.exists(part) and os.path.exists(row):
+        log(f"scale: shard {k}/{shards} done before, kept")
+        return
+    claimed = os.path.join(frozen_dir, f"shard-{k}.claim")
+    if not claim(claimed):
+        log(f"scale: shard {k}/{shards} is being run by another process")
+        return
+    try:
+        workdir = os.path.join(frozen_dir, f"work-{k}")
         shutil.rmtree(workdir, ignore_errors=True)
         log(f"scale: shard {k}/{shards} of ccr keystats --positions {n}")
-        cost = measured([ccr, "keystats", "--positions", str(n), "--seed", "1", "--dir", workdir,
-                         "--shard", f"{k}/{shards}", "--out", part], workdir, os.devnull)
-        text = open(part).read()
-        generated = re.search(r"^generated\t(\d+)\t(\d+)$", text, re.M)
-        distinct = re.search(r"^distinct\t(\d+)", text, re.M).group(1)
-        seconds = re.search(r"^seconds\t(\S+)\t(\S+)\t(\S+)", text, re.M)
-        values = [k, cost["wall_s"], cost["cpu_s"], cost["peak_mb"], cost["peak_disk_gb"],
-                  int(generated.group(1)) + int(generated.group(2)), kept_by_shard(cost["stderr"]), distinct]
-        values += [round(float(s), 1) for s in seconds.groups()]
-        with open(row, "w") as f:
-            f.write("\t".join(str(v) for v in values) + "\n")
-        scale_tables(args.data, args.size, n, shards)
-    shutil.rmtree(workdir, ignore_errors=True)
+        cost = measured([os.path.join(frozen_dir, "ccr"), "keystats", "--positions", str(n), "--seed", "1",
+                         "--dir", workdir, "--shard", f"{k}/{shards}", "--out", part], workdir, os.devnull)
+    finally:
+        shutil.rmtree(os.path.join(frozen_dir, f"work-{k}"), ignore_errors=True)
+        os.remove(claimed)
+    text = open(part).read()
+    generated = re.search(r"^generated\t(\d+)\t(\d+)$", text, re.M)
+    distinct = re.search(r"^distinct\t(\d+)", text, re.M).group(1)
+    seconds = re.search(r"^seconds\t(\S+)\t(\S+)\t(\S+)", text, re.M)
+    values = [k, cost["wall_s"], cost["cpu_s"], cost["peak_mb"], cost["peak_disk_gb"],
+              int(generated.group(1)) + int(generated.group(2)), kept_by_shard(cost["stderr"]), distinct]
+    values += [round(float(s), 1) for s in seconds.groups()]
+    with open(row + ".part", "w") as f:
+        f.write("\t".join(str(v) for v in values) + "\n")
+    os.replace(row + ".part", row)
     scale_tables(args.data, args.size, n, shards)
 
 
@@ -545,7 +590,7 @@ def scale_tables(data, size, n, shards):
                               re.M).group(1)
     table = Table(os.path.join(data, "keys-scale-shards.tsv"), size,
                   f"ccr keystats --positions {n} --seed 1 --shard K/{shards} --out keys-scale/shard-K.tsv, "
-                  f"K = 1..{shards} one after another; peak disk of the working directory sampled every "
+                  f"K = 1..{shards}, each a process of its own; peak disk of its working directory sampled every "
                   "second", ["shard", "wall_s", "cpu_s", "peak_mb", "peak_disk_gb", "generated", "kept", "distinct",
                              "generate_s", "deduplicate_s", "count_s"], frozen_commit)
     for k in done:
@@ -555,8 +600,10 @@ def scale_tables(data, size, n, shards):
     ccr = os.path.join(ROOT, "target", "reproduce", f"scale-{n}", "ccr")
     parts = [os.path.join(parts_dir, f"shard-{k}.tsv") for k in done]
     report = run([ccr, "keystats", "--merge"] + parts).stdout
-    with open(os.path.join(data, "keystats-scale.md"), "w") as f:
+    merged = os.path.join(data, "keystats-scale.md")
+    with open(f"{merged}.{os.getpid()}.part", "w") as f:
         f.write(report)
+    os.replace(f"{merged}.{os.getpid()}.part", merged)
     keys = Table(os.path.join(data, "keys-scale.tsv"), size,
                  "ccr keystats --merge keys-scale/shard-*.tsv (its report: keystats-scale.md)",
                  ["table", "key", "what", "n", "observed", "expected"], frozen_commit)
