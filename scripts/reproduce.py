@@ -46,6 +46,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -405,11 +406,16 @@ def measured(command, workdir, stdout):
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True)
         sampler.start()
         lines = []
-        for line in proc.stderr:
-            lines.append(line)
-            print(line, end="", file=sys.stderr, flush=True)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        try:
+            for line in proc.stderr:
+                lines.append(line)
+                print(line, end="", file=sys.stderr, flush=True)
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+        finally:
+            if proc.returncode is None:  # stopped (Ctrl-C, SIGTERM): the child goes too
+                proc.terminate()
+                proc.wait()
     wall = time.monotonic() - began
     done.set()
     sampler.join()
@@ -654,6 +660,8 @@ def main():
                          f"{','.join(EXTRA_STEPS)})")
     ap.add_argument("--no-build", action="store_true", help="reuse the binaries in target/reproduce")
     args = ap.parse_args()
+    # SIGTERM unwinds like Ctrl-C: the running measurement is stopped and a shard's claim freed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     steps = [s.strip() for s in args.steps.split(",") if s.strip()]
     unknown = [s for s in steps if s not in STEPS + EXTRA_STEPS]
     if unknown:
