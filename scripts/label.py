@@ -129,7 +129,9 @@ def main() -> int:
     engines = []
     try:
         for _ in range(args.jobs):
-            engine = chess.engine.SimpleEngine.popen_uci(args.engine, stderr=open(os.devnull, "w"))
+            # Stockfish loads its network at start: allow for a loaded machine.
+            engine = chess.engine.SimpleEngine.popen_uci(
+                args.engine, stderr=open(os.devnull, "w"), timeout=120)
             engine.configure({"Threads": 1, "Hash": 16})
             engines.append(engine)
         batches = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
