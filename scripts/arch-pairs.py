@@ -21,7 +21,7 @@ FILE as a TSV row (round, argument, architecture, nodes, seconds, M nodes/s), af
 lines naming the machine, the binaries' versions, the commit and the date.
 
 Defaults: 10 rounds; depth 5 for perft (469,080,960 leaves a run), 11 for the bench (its
-default, 1,436,083 nodes).
+default).
 """
 
 import datetime
