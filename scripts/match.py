@@ -707,6 +707,33 @@ class Sprt:
 # --- the gauntlet -----------------------------------------------------------------------
 
 
+def recorded_games(pgn_path: Path, names: List[str], tc: TimeControl,
+                   openings: List[Opening]) -> Dict[Tuple[str, int], str]:
+    """The counted games an earlier run of the same match left in `pgn_path`: (opponent, game
+    index) -> result. A void game is not counted (it is played again); a game of another
+    opponent is ignored; one of these opponents at another time control or from another
+    opening than its number gives there is an error, since it belongs to another match."""
+    found: Dict[Tuple[str, int], str] = {}
+    if not pgn_path.exists():
+        return found
+    with open(pgn_path, encoding="utf-8", errors="replace") as f:
+        while (headers := chess.pgn.read_headers(f)) is not None:
+            opp, _, number = headers.get("Round", "").rpartition(".")
+            if opp not in names or not number.isdigit() or int(number) < 1:
+                continue
+            if "Void" in headers or headers.get("Result") not in ("1-0", "0-1", "1/2-1/2"):
+                continue
+            i = int(number) - 1
+            where = f"--resume: {pgn_path}, game {opp}.{i + 1}"
+            if headers.get("TimeControl") != tc.pgn():
+                raise MatchError(f"{where} was played at {headers.get('TimeControl')}, not {tc.pgn()}")
+            opening = openings[(i // 2) % len(openings)]
+            if headers.get("Opening") != opening.name:
+                raise MatchError(f"{where} opened with {headers.get('Opening')!r}, not {opening.name!r}")
+            found[(opp, i)] = headers["Result"]
+    return found
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -737,6 +764,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="a sequential probability ratio test against one opponent (e.g. a base build "
                          "given by --uci-engine): H0 Elo = ELO0 against H1 Elo = ELO1 on game pairs; "
                          "the match stops when the LLR leaves its bounds, --games is then the most")
+    ap.add_argument("--resume", action="store_true",
+                    help="continue the match recorded in --pgn: its counted games (same opponent, game number, "
+                         "opening and time control) are taken as played, in the tallies and the SPRT, and only "
+                         "the others are played; give each match its own --pgn")
     ap.add_argument("--sprt-alpha", type=float, default=0.05, help="the SPRT's false-positive rate (default 0.05)")
     ap.add_argument("--sprt-beta", type=float, default=0.05, help="the SPRT's false-negative rate (default 0.05)")
     ap.add_argument("--elo-model", default="normalized", metavar="MODEL",
@@ -837,6 +868,36 @@ def run(args: argparse.Namespace) -> int:
                     all_players.append(p)
         return local.players["ccr"], local.players[opp]
 
+    def count_pair_game(i: int, result: str) -> None:
+        """Adds a counted game's points to its pair, and a finished pair to the SPRT."""
+        points = 0.5 if result == "1/2-1/2" else float((result == "1-0") == (i % 2 == 0))
+        pair = pair_points.setdefault(i // 2, [])
+        pair.append(points)
+        if len(pair) == 2:
+            sprt.add_pair(sum(pair))
+            print(sprt.line(), flush=True)
+            if sprt.decision() is not None:
+                stop.set()
+
+    if args.resume:
+        recorded = recorded_games(pgn_path, names, tc, openings)
+        for (opp, i), result in sorted(recorded.items(), key=lambda item: item[0][1]):
+            if i >= games_per:
+                continue
+            t = tallies[opp]
+            if result == "1/2-1/2":
+                t.draws += 1
+            elif (result == "1-0") == (i % 2 == 0):
+                t.wins += 1
+            else:
+                t.losses += 1
+            done[0] += 1
+            if sprt is not None and not stop.is_set():
+                count_pair_game(i, result)
+        jobs = [j for j in jobs if j not in recorded]
+        print(f"resumed: {done[0]} counted games from {pgn_path}"
+              + "".join(f" | {tallies[n].line(n)}" for n in names), flush=True)
+
     def run_job(job: Tuple[str, int]) -> None:
         opp, i = job
         if stop.is_set():
@@ -870,17 +931,10 @@ def run(args: argparse.Namespace) -> int:
                     status = f"{res.result} ({res.reason})"
                 if not res.void or attempt == args.max_replays:
                     done[0] += 1
-                print(f"[{done[0]}/{len(jobs)} {time.monotonic() - t_start:.0f}s] {res.game.headers['White']} - "
+                print(f"[{done[0]}/{games_per * len(names)} {time.monotonic() - t_start:.0f}s] {res.game.headers['White']} - "
                       f"{res.game.headers['Black']} [{opening.name}]: {status} | {t.line(opp)}", flush=True)
                 if sprt is not None and not res.void and not stop.is_set():
-                    points = 0.5 if res.result == "1/2-1/2" else float((res.result == "1-0") == ccr_white)
-                    pair = pair_points.setdefault(i // 2, [])
-                    pair.append(points)
-                    if len(pair) == 2:
-                        sprt.add_pair(sum(pair))
-                        print(sprt.line(), flush=True)
-                        if sprt.decision() is not None:
-                            stop.set()
+                    count_pair_game(i, res.result)
             if not res.void:
                 break
 

@@ -139,6 +139,75 @@ class SequentialMatch(WatchdogCase):
         self.assertLess(games, 40, text)
 
 
+def pgn_game(round_: str, result: str, opening: str, tc: str = "2+0.02", void: str = "") -> str:
+    """A recorded game's headers as match.py writes them (no moves: only the headers count)."""
+    void_tag = f'[Void "{void}"]\n' if void else ""
+    return (f'[Event "ccr gauntlet"]\n[Round "{round_}"]\n[White "a"]\n[Black "b"]\n[Result "{result}"]\n'
+            f'[TimeControl "{tc}"]\n[Opening "{opening}"]\n{void_tag}\n{result}\n\n')
+
+
+class ResumedMatch(unittest.TestCase):
+    """--resume takes the counted games of the same match from its PGN and no others."""
+
+    def setUp(self):
+        self.openings = match.load_openings(match.DEFAULT_OPENINGS)
+        self.tc = match.TimeControl.parse("2+0.02")
+        self.pgn = OUT_DIR / "resume.pgn"
+        OUT_DIR.mkdir(parents=True, exist_ok=True)
+
+    def recorded(self, text: str):
+        self.pgn.write_text(text)
+        return match.recorded_games(self.pgn, ["base"], self.tc, self.openings)
+
+    def test_counted_games_only(self):
+        first, second = self.openings[0].name, self.openings[1].name
+        found = self.recorded(pgn_game("base.1", "1-0", first) + pgn_game("base.2", "*", first, void="crashed")
+                              + pgn_game("base.2", "1/2-1/2", first) + pgn_game("other.3", "0-1", second)
+                              + pgn_game("base.3", "*", second, void="crashed"))
+        self.assertEqual(found, {("base", 0): "1-0", ("base", 1): "1/2-1/2"})
+        self.assertEqual(match.recorded_games(OUT_DIR / "missing.pgn", ["base"], self.tc, self.openings), {})
+
+    def test_another_match_is_refused(self):
+        first, second = self.openings[0].name, self.openings[1].name
+        with self.assertRaisesRegex(match.MatchError, "5\\+0.05"):
+            self.recorded(pgn_game("base.1", "1-0", first, tc="5+0.05"))
+        with self.assertRaisesRegex(match.MatchError, "opened with"):
+            self.recorded(pgn_game("base.1", "1-0", second))
+
+
+@unittest.skipUnless(os.path.exists("/usr/games/fairymax"), "needs /usr/games/fairymax (make setup-uci)")
+class ResumedSequentialMatch(WatchdogCase):
+    """A stopped SPRT match goes on from its PGN: the games already played are counted once,
+    in the tally and in the pairs, and only the rest are played."""
+
+    timeout = 240
+
+    def run_match(self, pgn, games, *extra):
+        import contextlib
+        import io
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = match.main(["--ccr", ENGINE, "--engines", "fairymax", "--games", str(games), "--tc", "1+0.02",
+                                 "--sprt", "0,1000", "--elo-model", "logistic", "--pgn", str(pgn), *extra])
+        self.assertEqual(status, 0, out.getvalue())
+        return out.getvalue()
+
+    def test_resume_counts_the_recorded_pairs(self):
+        pgn = OUT_DIR / "sprt-resume.pgn"
+        if pgn.exists():
+            pgn.unlink()
+        first = self.run_match(pgn, 4)
+        played = pgn.read_text().count("[Event ")
+        counted = played - pgn.read_text().count("[Void ")
+        self.assertEqual(counted, 4, first)
+        text = self.run_match(pgn, 6, "--resume")
+        self.assertIn("resumed: 4 counted games", text)
+        # Two more games, one more pair: the SPRT line after it counts 3 pairs.
+        self.assertEqual(pgn.read_text().count("[Event ") - played, 2 + text.count("void ("), text)
+        self.assertRegex(text, r"LLR [-+][\d.]+ \[[-+][\d.]+, [-+][\d.]+\]  pairs 3 ")
+        self.assertRegex(text, r"fairymax +6 games")
+
+
 def simulate(sprt: match.Sprt, elo: float, draw: float, rng, most: int = 20000):
     """Game pairs of a side `elo` stronger (logistic) with draw rate `draw`, until the SPRT
     decides (or `most` pairs): the decision."""
