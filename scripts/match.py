@@ -853,6 +853,8 @@ def run(args: argparse.Namespace) -> int:
     # The SPRT's pairs: ccr's points in each game of a pair, until both are in.
     pair_points: Dict[int, List[float]] = {}
     stop = threading.Event()
+    # Set when the match is interrupted: the games cut short then are not results.
+    interrupted = threading.Event()
 
     print(f"ccr: {args.ccr}  tc {tc}  openings {len(openings)} ({args.openings})  "
           f"{games_per} games x {len(names)} opponents, concurrency {args.concurrency}  -> {pgn_path}", flush=True)
@@ -910,6 +912,8 @@ def run(args: argparse.Namespace) -> int:
         for attempt in range(args.max_replays + 1):
             res = play_game(white, black, opening, tc, event=args.event, round_=f"{opp}.{i + 1}",
                             counted_side=ccr_side, adjudication=adj, time_margin=args.time_margin / 1000)
+            if interrupted.is_set():
+                return
             with lock:
                 t = tallies[opp]
                 with open(pgn_path, "a") as f:
@@ -938,14 +942,29 @@ def run(args: argparse.Namespace) -> int:
             if not res.void:
                 break
 
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency)
+    exit_status = 0
     try:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
-            futures = [pool.submit(run_job, j) for j in jobs]
-            for fut in futures:
-                fut.result()
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        futures = [pool.submit(run_job, j) for j in jobs]
+        for fut in futures:
+            fut.result()
+    except (KeyboardInterrupt, SystemExit) as stopped_by:
+        # Ctrl-C or SIGTERM: no new game starts, the running ones end as their engines are
+        # killed and are not recorded, so the PGN holds only finished games (--resume).
+        interrupted.set()
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        print("interrupted: the games under way are dropped", file=sys.stderr, flush=True)
+        with lock:
+            players = list(all_players)
+        for p in players:
+            p.kill()
+        pool.shutdown(wait=True)
+        for p in players:
+            p.close()
+        exit_status = 130 if isinstance(stopped_by, KeyboardInterrupt) else 143
     finally:
+        pool.shutdown(wait=True)
         for p in all_players:
             p.close()
 
@@ -960,7 +979,7 @@ def run(args: argparse.Namespace) -> int:
     if sprt is not None:
         print(sprt.line() + ("" if sprt.decision() else f"  (no decision in {games_per} games)"))
     print(f"PGN: {pgn_path}")
-    return 0
+    return exit_status
 
 
 if __name__ == "__main__":

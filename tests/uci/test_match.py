@@ -7,8 +7,10 @@ from __future__ import annotations
 import math
 import os
 import unittest
+from pathlib import Path
 
 import chess
+import chess.pgn
 
 from harness import ENGINE, HERE_UCI, OUT_DIR, WatchdogCase
 
@@ -206,6 +208,51 @@ class ResumedSequentialMatch(WatchdogCase):
         self.assertEqual(pgn.read_text().count("[Event ") - played, 2 + text.count("void ("), text)
         self.assertRegex(text, r"LLR [-+][\d.]+ \[[-+][\d.]+, [-+][\d.]+\]  pairs 3 ")
         self.assertRegex(text, r"fairymax +6 games")
+
+
+@unittest.skipUnless(os.path.exists("/usr/games/fairymax"), "needs /usr/games/fairymax (make setup-uci)")
+class InterruptedMatch(WatchdogCase):
+    """SIGTERM ends a match at once: no new game starts, the games under way are dropped
+    rather than recorded as losses, the summary is printed, the exit status is 143, and the
+    PGN is left fit for --resume."""
+
+    timeout = 120
+
+    def test_sigterm_drops_the_games_under_way(self):
+        import signal
+        import subprocess
+        import sys
+        import time
+        pgn = OUT_DIR / "interrupted.pgn"
+        if pgn.exists():
+            pgn.unlink()
+        script = Path(match.__file__).resolve()
+        proc = subprocess.Popen([sys.executable, "-B", str(script), "--ccr", ENGINE, "--engines", "fairymax",
+                                 "--games", "40", "--tc", "5+0.05", "--concurrency", "2", "--pgn", str(pgn)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            # Wait for the first finished game, then stop the match in the middle of others.
+            for line in proc.stdout:
+                if line.startswith("[1/40"):
+                    break
+            time.sleep(1.0)
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=20)
+        finally:
+            proc.kill()
+        self.assertEqual(proc.returncode, 143, err)
+        self.assertIn("interrupted", err)
+        self.assertIn("fairymax", out)
+        with open(pgn) as f:
+            results = []
+            while (headers := chess.pgn.read_headers(f)) is not None:
+                results.append((headers["Result"], headers.get("Termination"), "Void" in headers))
+        self.assertGreaterEqual(len(results), 1)
+        self.assertLess(len(results), 6, results)
+        for result, termination, void in results:
+            self.assertFalse(void, results)
+            # A game cut short by the kill would read as a crash: abandoned (a loss or void).
+            self.assertNotEqual(termination, "abandoned", results)
 
 
 def simulate(sprt: match.Sprt, elo: float, draw: float, rng, most: int = 20000):
