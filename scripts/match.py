@@ -950,7 +950,8 @@ def run(args: argparse.Namespace) -> int:
             fut.result()
     except (KeyboardInterrupt, SystemExit) as stopped_by:
         # Ctrl-C or SIGTERM: no new game starts, the running ones end as their engines are
-        # killed and are not recorded, so the PGN holds only finished games (--resume).
+        # killed and are not recorded, so the PGN holds only finished games (--resume). The
+        # pool is then waited for and the players closed below, as after a whole match.
         interrupted.set()
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
@@ -959,9 +960,6 @@ def run(args: argparse.Namespace) -> int:
             players = list(all_players)
         for p in players:
             p.kill()
-        pool.shutdown(wait=True)
-        for p in players:
-            p.close()
         exit_status = 130 if isinstance(stopped_by, KeyboardInterrupt) else 143
     finally:
         pool.shutdown(wait=True)
