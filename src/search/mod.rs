@@ -3,12 +3,13 @@
 //! C.C.R. board by copy-make of the position (42 bytes of fields, 48 aligned).
 //!
 //! Every node builds one [`AttackBlock`] (the board and both attack tables, paper 4.4) and
-//! uses it three times: whether the side to move is in check, the static evaluation (the
-//! frame evaluator's; the bitboard one, [`Search::evaluator`], converts the board instead),
-//! and the ordering and pruning of captures (is the target defended, by which class).
+//! uses it twice: whether the side to move is in check, and the static evaluation (the
+//! frame evaluator's; the bitboard one, [`Search::evaluator`], converts the board instead).
+//! Captures are ordered and pruned by their static exchange evaluation ([`see`]).
 
 mod ordering;
 mod params;
+pub mod see;
 pub mod time;
 pub mod tt;
 
@@ -570,7 +571,6 @@ impl<'a> Worker<'a> {
         let killers = self.killers[ply];
         let mut picker = MovePicker::new(
             pos,
-            &block,
             &list,
             tt_move,
             killers,
@@ -770,7 +770,6 @@ impl<'a> Worker<'a> {
         };
         let mut picker = MovePicker::new(
             pos,
-            &block,
             &list,
             entry.and_then(|e| e.mv),
             [Move::default(); 2],
