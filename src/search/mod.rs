@@ -23,6 +23,7 @@ use crate::eval::Evaluator;
 use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
 use ordering::{Class, MovePicker, piece_value};
+use see::see;
 use params::*;
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
@@ -596,6 +597,18 @@ impl<'a> Worker<'a> {
             // Decided before the move is made: a pruned move costs no copy-make.
             if (late || futile) && !pos.gives_check(mv) {
                 continue;
+            }
+            // Exchange pruning: near the leaves, a move that loses more material on its
+            // square than the depth left could win back.
+            if !pv_node && !in_check && best > -MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH {
+                let margin = if quiet {
+                    SEE_QUIET_MARGIN * depth
+                } else {
+                    SEE_CAPTURE_MARGIN * depth * depth
+                };
+                if (quiet || class == Class::LosingCapture) && see(pos, mv) < -margin {
+                    continue;
+                }
             }
             let (child, child_key) = pos.make_keyed(mv, key);
             self.counts.copies += 1;
