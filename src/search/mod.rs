@@ -23,8 +23,8 @@ use crate::eval::Evaluator;
 use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
 use ordering::{Class, MovePicker, piece_value};
-use see::see;
 use params::*;
+use see::see;
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
 
