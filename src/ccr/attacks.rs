@@ -147,7 +147,7 @@ impl AttackBlock {
         self.attacks(by)[sq.word()] & sq.mask() != 0
     }
 
-    /// The cheapest class of `by`'s pieces attacking `sq`, for capture ordering and SEE.
+    /// The cheapest class of `by`'s pieces attacking `sq`: the paper's reading of a nibble.
     #[inline]
     pub fn cheapest_attacker(&self, by: Colour, sq: Square) -> Option<AttackClass> {
         AttackClass::cheapest(self.classes(by, sq))

@@ -3,12 +3,13 @@
 //! C.C.R. board by copy-make of the position (42 bytes of fields, 48 aligned).
 //!
 //! Every node builds one [`AttackBlock`] (the board and both attack tables, paper 4.4) and
-//! uses it three times: whether the side to move is in check, the static evaluation (the
-//! frame evaluator's; the bitboard one, [`Search::evaluator`], converts the board instead),
-//! and the ordering and pruning of captures (is the target defended, by which class).
+//! uses it twice: whether the side to move is in check, and the static evaluation (the
+//! frame evaluator's; the bitboard one, [`Search::evaluator`], converts the board instead).
+//! Captures are ordered and pruned by their static exchange evaluation ([`see`]).
 
 mod ordering;
 mod params;
+pub mod see;
 pub mod time;
 pub mod tt;
 
@@ -23,6 +24,7 @@ use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
 use ordering::{Class, MovePicker, piece_value};
 use params::*;
+use see::see;
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
 
@@ -570,7 +572,6 @@ impl<'a> Worker<'a> {
         let killers = self.killers[ply];
         let mut picker = MovePicker::new(
             pos,
-            &block,
             &list,
             tt_move,
             killers,
@@ -596,6 +597,18 @@ impl<'a> Worker<'a> {
             // Decided before the move is made: a pruned move costs no copy-make.
             if (late || futile) && !pos.gives_check(mv) {
                 continue;
+            }
+            // Exchange pruning: near the leaves, a move that loses more material on its
+            // square than the depth left could win back.
+            if !pv_node && !in_check && best > -MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH {
+                let margin = if quiet {
+                    SEE_QUIET_MARGIN * depth
+                } else {
+                    SEE_CAPTURE_MARGIN * depth * depth
+                };
+                if (quiet || class == Class::LosingCapture) && see(pos, mv) < -margin {
+                    continue;
+                }
             }
             let (child, child_key) = pos.make_keyed(mv, key);
             self.counts.copies += 1;
@@ -770,7 +783,6 @@ impl<'a> Worker<'a> {
         };
         let mut picker = MovePicker::new(
             pos,
-            &block,
             &list,
             entry.and_then(|e| e.mv),
             [Move::default(); 2],

@@ -1,11 +1,10 @@
-//! Move ordering: the hash move, then captures by victim and attacker as the attack tables
-//! grade them, then killers, then quiet moves by history, and last the captures the tables
-//! say lose material.
+//! Move ordering: the hash move, then captures by victim and attacker, then killers, then
+//! quiet moves by history, and last the captures that lose material.
 //!
-//! A capture is good if the victim is worth at least the attacker, or if the enemy's
-//! attack table shows nobody defends the target (its nibble there is empty).
+//! A capture is good if the victim is worth at least the attacker (whatever follows, the
+//! exchange then cannot lose), else if its static exchange evaluation is not negative.
 
-use crate::ccr::attacks::AttackBlock;
+use super::see::see;
 use crate::ccr::{MoveList, Position};
 use crate::moves::MAX_MOVES;
 use crate::types::{Move, MoveKind, PieceCode};
@@ -30,9 +29,9 @@ const UNDERPROMOTION: i32 = -3_000_000;
 pub enum Class {
     /// Neither a capture nor a promotion.
     Quiet,
-    /// A promotion, or a capture the attack tables do not show losing material.
+    /// A promotion, or a capture that does not lose material.
     Tactical,
-    /// A capture of a defended piece by a dearer one: it loses material.
+    /// A capture that loses material in the exchange on its square.
     LosingCapture,
 }
 
@@ -49,7 +48,6 @@ impl MovePicker {
     /// Scores every move of `list`.
     pub fn new(
         pos: &Position,
-        block: &AttackBlock,
         list: &MoveList,
         hash_move: Option<Move>,
         killers: [Move; 2],
@@ -62,7 +60,6 @@ impl MovePicker {
             len: list.len(),
             next: 0,
         };
-        let them = pos.side().flip();
         for (i, &mv) in list.as_slice().iter().enumerate() {
             let victim = pos.board().get(mv.to());
             let capture = victim.code() != 0 || mv.kind() == MoveKind::EnPassant;
@@ -77,7 +74,7 @@ impl MovePicker {
                 Class::Quiet
             } else if promotion.is_some()
                 || piece_value(victim_type) >= piece_value(attacker)
-                || !block.is_attacked(them, mv.to())
+                || see(pos, mv) >= 0
             {
                 Class::Tactical
             } else {
@@ -136,16 +133,8 @@ mod tests {
     fn order(fen: &str, hash: Option<&str>) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap();
         let list = pos.legal_moves();
-        let block = AttackBlock::new(pos.board());
         let hash = hash.map(|h| pos.parse_uci_move(h).unwrap());
-        let mut picker = MovePicker::new(
-            &pos,
-            &block,
-            &list,
-            hash,
-            [Move::default(); 2],
-            &[[0; 64]; 64],
-        );
+        let mut picker = MovePicker::new(&pos, &list, hash, [Move::default(); 2], &[[0; 64]; 64]);
         let mut out = Vec::new();
         while let Some((mv, _)) = picker.next() {
             out.push(mv.to_string());
@@ -155,17 +144,12 @@ mod tests {
     }
 
     #[test]
-    fn hash_move_then_good_captures_then_quiets_then_bad_captures() {
-        // White can take d5 with the e-pawn (pawn for pawn: good) or the knight (the queen
-        // on d8 defends d5: bad), and the knight on c6 with the bishop (the b7 pawn
-        // defends it, and a bishop is dearer than a knight: bad). The rook move is the
-        // hash move.
-        let fen = "r1bqkbnr/ppp2ppp/2n5/1B1p4/4P3/2N5/PPPP1PPP/R1BQK1NR w KQkq - 0 4";
+    fn hash_move_then_good_captures_then_quiets_then_losing_captures() {
+        // Bxc6 bxc6 trades a bishop for a knight: even, so a good capture. Nxd5 Qxd5 gives
+        // the knight for a pawn: losing, so last. The rook move is the hash move.
+        let fen = "r1bqkbnr/ppp2ppp/2n5/1B1p4/8/2N5/PPPP1PPP/R1BQK1NR w KQkq - 0 4";
         let moves = order(fen, Some("a1b1"));
-        assert_eq!(moves[0], "a1b1");
-        assert_eq!(moves[1], "e4d5");
-        // The bad captures come last, the one that risks more material first.
-        let n = moves.len();
-        assert_eq!(moves[n - 2..], ["b5c6", "c3d5"], "{moves:?}");
+        assert_eq!(moves[..2], ["a1b1", "b5c6"], "{moves:?}");
+        assert_eq!(moves.last().map(String::as_str), Some("c3d5"), "{moves:?}");
     }
 }

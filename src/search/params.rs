@@ -50,6 +50,13 @@ pub(crate) const FUTILITY_BASE: i32 = 100;
 /// Futility margin added per ply of depth.
 pub(crate) const FUTILITY_PER_DEPTH: i32 = 100;
 
+/// Deepest node where moves that lose material in the exchange on their square are pruned.
+pub(crate) const SEE_PRUNE_MAX_DEPTH: i32 = 6;
+/// A quiet move is pruned when it loses more than this per ply of depth in the exchange.
+pub(crate) const SEE_QUIET_MARGIN: i32 = 60;
+/// A losing capture is pruned when it loses more than this times the depth squared.
+pub(crate) const SEE_CAPTURE_MARGIN: i32 = 20;
+
 /// Shallowest node where late moves are reduced.
 pub(crate) const LMR_MIN_DEPTH: i32 = 3;
 /// Moves searched in full before the later ones are reduced.
