@@ -538,6 +538,13 @@ def elo_from_score(s: float) -> float:
     return -400.0 * math.log10(1.0 / s - 1.0)
 
 
+def ccr_points(result: str, ccr_white: bool) -> float:
+    """ccr's points in a finished game: 1, 1/2 or 0."""
+    if result == "1/2-1/2":
+        return 0.5
+    return float((result == "1-0") == ccr_white)
+
+
 @dataclasses.dataclass
 class Tally:
     wins: int = 0
@@ -550,6 +557,15 @@ class Tally:
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
+
+    def add(self, points: float) -> None:
+        """Counts a finished game by ccr's points in it."""
+        if points == 0.5:
+            self.draws += 1
+        elif points == 1.0:
+            self.wins += 1
+        else:
+            self.losses += 1
 
     def stats(self) -> Dict[str, float]:
         """Score, Elo with a 95 % interval and LOS. The standard error is that of the mean
@@ -872,9 +888,8 @@ def run(args: argparse.Namespace) -> int:
 
     def count_pair_game(i: int, result: str) -> None:
         """Adds a counted game's points to its pair, and a finished pair to the SPRT."""
-        points = 0.5 if result == "1/2-1/2" else float((result == "1-0") == (i % 2 == 0))
         pair = pair_points.setdefault(i // 2, [])
-        pair.append(points)
+        pair.append(ccr_points(result, i % 2 == 0))
         if len(pair) == 2:
             sprt.add_pair(sum(pair))
             print(sprt.line(), flush=True)
@@ -886,13 +901,7 @@ def run(args: argparse.Namespace) -> int:
         for (opp, i), result in sorted(recorded.items(), key=lambda item: item[0][1]):
             if i >= games_per:
                 continue
-            t = tallies[opp]
-            if result == "1/2-1/2":
-                t.draws += 1
-            elif (result == "1-0") == (i % 2 == 0):
-                t.wins += 1
-            else:
-                t.losses += 1
+            tallies[opp].add(ccr_points(result, i % 2 == 0))
             done[0] += 1
             if sprt is not None and not stop.is_set():
                 count_pair_game(i, result)
@@ -922,16 +931,12 @@ def run(args: argparse.Namespace) -> int:
                     t.void += 1
                     status = f"void ({res.reason})" + (", replaying" if attempt < args.max_replays else ", giving up")
                 else:
-                    if res.result == "1/2-1/2":
-                        t.draws += 1
-                    elif (res.result == "1-0") == ccr_white:
-                        t.wins += 1
-                        if res.failed is not None and res.termination == "time forfeit":
-                            t.opp_time_losses += 1
-                    else:
-                        t.losses += 1
-                        if res.failed == ccr_side:
-                            t.ccr_failures += 1
+                    points = ccr_points(res.result, ccr_white)
+                    t.add(points)
+                    if points == 1.0 and res.failed is not None and res.termination == "time forfeit":
+                        t.opp_time_losses += 1
+                    if points == 0.0 and res.failed == ccr_side:
+                        t.ccr_failures += 1
                     status = f"{res.result} ({res.reason})"
                 if not res.void or attempt == args.max_replays:
                     done[0] += 1
@@ -975,7 +980,12 @@ def run(args: argparse.Namespace) -> int:
     if len(names) > 1:
         print(total.line("total"))
     if sprt is not None:
-        print(sprt.line() + ("" if sprt.decision() else f"  (no decision in {games_per} games)"))
+        if sprt.decision():
+            print(sprt.line())
+        elif interrupted.is_set():
+            print(sprt.line() + f"  (interrupted after {done[0]} games; --resume goes on)")
+        else:
+            print(sprt.line() + f"  (no decision in {games_per} games)")
     print(f"PGN: {pgn_path}")
     return exit_status
 

@@ -214,7 +214,7 @@ class ResumedSequentialMatch(WatchdogCase):
 class InterruptedMatch(WatchdogCase):
     """SIGTERM ends a match at once: no new game starts, the games under way are dropped
     rather than recorded as losses, the summary is printed, the exit status is 143, and the
-    PGN is left fit for --resume."""
+    PGN is left fit for --resume; an SPRT's summary says it was interrupted."""
 
     timeout = 120
 
@@ -228,7 +228,8 @@ class InterruptedMatch(WatchdogCase):
             pgn.unlink()
         script = Path(match.__file__).resolve()
         proc = subprocess.Popen([sys.executable, "-B", str(script), "--ccr", ENGINE, "--engines", "fairymax",
-                                 "--games", "40", "--tc", "5+0.05", "--concurrency", "2", "--pgn", str(pgn)],
+                                 "--games", "40", "--tc", "5+0.05", "--concurrency", "2", "--sprt", "0,5",
+                                 "--pgn", str(pgn)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             # Wait for the first finished game, then stop the match in the middle of others.
@@ -243,6 +244,7 @@ class InterruptedMatch(WatchdogCase):
         self.assertEqual(proc.returncode, 143, err)
         self.assertIn("interrupted", err)
         self.assertIn("fairymax", out)
+        self.assertRegex(out, r"\(interrupted after \d+ games; --resume goes on\)")
         with open(pgn) as f:
             results = []
             while (headers := chess.pgn.read_headers(f)) is not None:
