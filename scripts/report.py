@@ -166,16 +166,20 @@ def values(d):
     v["compilers"] = meta.get("compilers", "?")
     v["commit"] = meta.get("commit", "?")
     v["date"] = meta.get("date", "?")[:10]
-    # Steps re-run after the run: their commit and date, when they differ from the run's.
-    later = []
-    for step, names in (("keys", ("keys", "keys-shards")), ("bench", ("bench", "bench-profile", "bench-instructions")),
+    # Steps run apart from the perft step: their commit and date (and machine, when it is
+    # another), where they differ from the perft step's.
+    other = []
+    for step, names in (("instructions", ("instructions",)), ("costs", ("costs",)),
+                        ("keys", ("keys", "keys-shards")), ("bench", ("bench", "bench-profile", "bench-instructions")),
                         ("strength", ("strength",)), ("engines", ("engines",))):
         m = d[names[0]].meta
         commit = m.get("commit", "?")
         # Short hashes of different lengths name the same commit when one begins the other.
         if not (commit.startswith(v["commit"]) or v["commit"].startswith(commit)):
-            later.append(f"{step} at `{commit}` ({m.get('date', '?')[:10]})")
-    v["commits_note"] = (" Steps re-run since: " + ", ".join(later) + ".") if later else ""
+            where = "" if m.get("machine") == meta.get("machine") else \
+                f", {m.get('machine', '?')} ({m.get('cpu features', '?')})"
+            other.append(f"{step} at `{commit}` ({m.get('date', '?')[:10]}{where})")
+    v["commits_note"] = (" Steps from other runs: " + "; ".join(other) + ".") if other else ""
     v["size"] = meta.get("size", "?")
     v["size_note"] = ("" if v["size"] == "full" else
                       "**This is a quick run (`make reproduce QUICK=1`): one perft round, callgrind on "

@@ -12,7 +12,8 @@ use crate::types::Move;
 pub enum Leaves {
     /// Every leaf move is made (copy-make), as a search would.
     Make,
-    /// The last ply's legal moves are counted without making them.
+    /// The last ply's legal moves are counted without making them (and, where the
+    /// representation can, without listing them: [`Representation::count_legal`]).
     Bulk,
 }
 
@@ -41,16 +42,17 @@ fn count<R: Representation>(pos: &R, depth: u32, leaves: Leaves, lists: &mut [Mo
     let Some((list, below)) = lists.split_first_mut() else {
         return 1;
     };
-    pos.generate_legal(list);
     if depth == 1 {
         if leaves == Leaves::Bulk {
-            return list.len() as u64;
+            return pos.count_legal(list);
         }
+        pos.generate_legal(list);
         for &mv in list.as_slice() {
             black_box(pos.make(mv));
         }
         return list.len() as u64;
     }
+    pos.generate_legal(list);
     list.as_slice()
         .iter()
         .map(|&mv| count(&pos.make(mv), depth - 1, leaves, below))

@@ -43,6 +43,14 @@ pub trait Representation: Clone {
     /// capturing promotions included, quiet promotions not.
     fn generate_captures(&self, list: &mut MoveList);
 
+    /// The number of legal moves (perft's last ply); `list` is room to generate them in, for
+    /// the representations that cannot count without listing.
+    #[inline]
+    fn count_legal(&self, list: &mut MoveList) -> u64 {
+        self.generate_legal(list);
+        list.len() as u64
+    }
+
     /// The position after `mv`, which must be one of the legal moves.
     fn make(&self, mv: Move) -> Self;
 
@@ -79,6 +87,11 @@ impl Representation for Position {
     #[inline]
     fn generate_captures(&self, list: &mut MoveList) {
         Position::generate_captures(self, list);
+    }
+
+    #[inline]
+    fn count_legal(&self, _: &mut MoveList) -> u64 {
+        Position::count_legal(self)
     }
 
     #[inline(always)]
@@ -124,6 +137,11 @@ impl<K: Kernel> Representation for CcrWith<K> {
     #[inline]
     fn generate_captures(&self, list: &mut MoveList) {
         self.0.generate_captures_with::<K>(list);
+    }
+
+    #[inline]
+    fn count_legal(&self, _: &mut MoveList) -> u64 {
+        self.0.count_legal_with::<K>()
     }
 
     #[inline(always)]

@@ -4,7 +4,7 @@
 //! Seeded random games are played from several start positions, choosing every move with
 //! ccr and playing it in ccr and shakmaty in lockstep. At every position the legal move
 //! sets, the move kinds, the captures, check detection, the FEN and the FEN round trip must
-//! agree. The 0x88 board and the native bitboards are played along the same games by their
+//! agree, and so must the number of legal moves counted without listing them. The 0x88 board and the native bitboards are played along the same games by their
 //! own `make` and must hold the same position and give the same moves, captures and check;
 //! the converted bitboard generator (both conversions) is checked at every position too, and the
 //! conversion itself square by square, every SIMD tier against the portable loop. A few hundred
@@ -271,6 +271,13 @@ fn check_representation<R: Representation>(
             move_set_difference(&ours, &theirs)
         );
     }
+    let mut list = MoveList::new();
+    assert_eq!(
+        board.count_legal(&mut list),
+        expected.moves.len() as u64,
+        "{name}: count_legal differs from the number of legal moves: {}",
+        context()
+    );
     let captures: Vec<String> = sorted(|list| board.generate_captures(list))
         .into_iter()
         .map(|m| m.0)

@@ -20,6 +20,12 @@
 //! pin scan. Filtering pinned pieces' moves out of the list as well would cost a pass over
 //! every move of every node with a pin, and a 64-bit pin set, which on i686 takes two
 //! registers and a double shift per move.
+//!
+//! The generator hands its moves to a [`Sink`]: the [`MoveList`], or a [`Count`] when only
+//! their number is wanted (perft's last ply). A count adds a whole rank word's leaper, king
+//! or pawn targets with one popcount instead of listing them one by one; only an en-passant
+//! capture is still kept aside for its legality test. Both are monomorphised copies of the
+//! one generator, so the list's code is the same as without the choice.
 
 use crate::ccr::board::{
     CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, nibbles_equal, occupied_nibbles,
@@ -30,13 +36,108 @@ use crate::ccr::kernel::{Kernel, Portable};
 use crate::moves::MoveList;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
+/// Where the generator puts the legal moves it finds.
+trait Sink {
+    /// One move.
+    fn push(&mut self, mv: Move);
+
+    /// One move per square of `bits` (one bit per target, its nibble's lowest), made by
+    /// `make` from the bit's index.
+    fn push_each(&mut self, bits: u32, make: impl Fn(u32) -> Move);
+
+    /// The four promotions to each square of `bits`, made by `make` from the bit's index
+    /// and the promotion.
+    fn push_promotions(&mut self, bits: u32, make: impl Fn(u32, MoveKind) -> Move);
+
+    /// An en-passant capture, legal only if [`Sink::keep_en_passant`] says so.
+    fn push_en_passant(&mut self, mv: Move);
+
+    /// Keeps the en-passant captures for which `legal` holds (called only when some were
+    /// pushed).
+    fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        MoveList::push(self, mv);
+    }
+
+    #[inline(always)]
+    fn push_each(&mut self, mut bits: u32, make: impl Fn(u32) -> Move) {
+        while bits != 0 {
+            MoveList::push(self, make(bits.trailing_zeros()));
+            bits &= bits - 1;
+        }
+    }
+
+    #[inline(always)]
+    fn push_promotions(&mut self, mut bits: u32, make: impl Fn(u32, MoveKind) -> Move) {
+        while bits != 0 {
+            let bit = bits.trailing_zeros();
+            for kind in PROMOTIONS {
+                MoveList::push(self, make(bit, kind));
+            }
+            bits &= bits - 1;
+        }
+    }
+
+    #[inline(always)]
+    fn push_en_passant(&mut self, mv: Move) {
+        MoveList::push(self, mv);
+    }
+
+    #[cold]
+    fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool) {
+        self.retain(|mv| mv.kind() != MoveKind::EnPassant || legal(mv));
+    }
+}
+
+/// A sink that counts the moves instead of listing them.
+#[derive(Default)]
+struct Count {
+    moves: u32,
+    /// The en-passant captures, counted once their legality is known (at most two).
+    en_passant: [Move; 2],
+    en_passant_len: usize,
+}
+
+impl Sink for Count {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.moves += 1;
+    }
+
+    #[inline(always)]
+    fn push_each(&mut self, bits: u32, _: impl Fn(u32) -> Move) {
+        self.moves += bits.count_ones();
+    }
+
+    #[inline(always)]
+    fn push_promotions(&mut self, bits: u32, _: impl Fn(u32, MoveKind) -> Move) {
+        self.moves += 4 * bits.count_ones();
+    }
+
+    #[inline(always)]
+    fn push_en_passant(&mut self, mv: Move) {
+        self.en_passant[self.en_passant_len] = mv;
+        self.en_passant_len += 1;
+    }
+
+    #[cold]
+    fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool) {
+        let captures = &self.en_passant[..self.en_passant_len];
+        self.moves += captures.iter().filter(|&&mv| legal(mv)).count() as u32;
+    }
+}
+
 /// Generator state for one node: the occupancy, both colours' occupancy masks, the enemy's
 /// attack table, the evasion squares and the en-passant target, all in the board's geometry.
 ///
 /// The arrays come first and the struct is 16-byte aligned, so that each array is too and
 /// building the struct is whole 16-byte moves on i686 as well (see [`Position`]).
 #[repr(C, align(16))]
-struct Gen<'a> {
+struct Gen<'a, S: Sink> {
     /// `0xF` on every occupied square (what the pawn pushes and castling test, and what the
     /// assembly slider routine reads).
     occupied: [u32; 8],
@@ -58,10 +159,10 @@ struct Gen<'a> {
     ep_mask: u32,
     /// Whether an en-passant capture was generated (it needs the legality filter).
     ep_generated: bool,
-    list: &'a mut MoveList,
+    sink: &'a mut S,
 }
 
-impl Gen<'_> {
+impl<S: Sink> Gen<'_, S> {
     /// The squares of rank word `word` the king may not step on, as `0xF` masks: those
     /// with any attack class, and the x-rayed ones.
     #[inline(always)]
@@ -72,15 +173,11 @@ impl Gen<'_> {
     /// Adds a move to every square of `targets` (`0xF` nibbles) in rank word `word`.
     #[inline(always)]
     fn push_targets(&mut self, from: Square, word: usize, targets: u32) {
-        // One bit per target (its nibble's lowest), cleared with `bits - 1`.
-        let mut bits = targets & NIBBLE_LOW_BITS;
         // The move to the word's nibble 0, retargeted to each target's nibble.
         let first = Move::new(from, Square::new((word * 8) as u8), MoveKind::Normal);
-        while bits != 0 {
-            self.list
-                .push(first.retargeted((bits.trailing_zeros() >> 2) as i16));
-            bits &= bits - 1;
-        }
+        self.sink.push_each(targets & NIBBLE_LOW_BITS, |bit| {
+            first.retargeted((bit >> 2) as i16)
+        });
     }
 
     /// A leap to `targets` in rank word `word` (which may be off the board).
@@ -103,7 +200,7 @@ impl Gen<'_> {
         let mut mv = Move::new(from, from, MoveKind::Normal).retargeted(delta);
         while on_board(w, m) && self.own[w] & m == 0 {
             if self.evasions[w] & m != 0 {
-                self.list.push(mv);
+                self.sink.push(mv);
             }
             if self.theirs[w] & m != 0 {
                 break;
@@ -113,10 +210,14 @@ impl Gen<'_> {
         }
     }
 
+    /// One pawn's move to `to`, the four promotions if it `promotes`.
     #[inline(always)]
-    fn promotions(&mut self, from: Square, to: Square) {
-        for kind in PROMOTIONS {
-            self.list.push(Move::new(from, to, kind));
+    fn pawn_move(&mut self, from: Square, to: Square, promotes: bool) {
+        if promotes {
+            self.sink
+                .push_promotions(1, |_, kind| Move::new(from, to, kind));
+        } else {
+            self.sink.push(Move::new(from, to, MoveKind::Normal));
         }
     }
 
@@ -128,7 +229,7 @@ impl Gen<'_> {
         &mut self,
         from_word: usize,
         to_word: usize,
-        mut targets: u32,
+        targets: u32,
         kind: MoveKind,
         promotes: bool,
     ) {
@@ -143,16 +244,21 @@ impl Gen<'_> {
         };
         let from = Square::new(((from_word * 8) as u8).wrapping_add_signed(from_nibble));
         let to = Square::new((to_word * 8) as u8);
-        while targets != 0 {
-            let n = (targets.trailing_zeros() >> 2) as u16;
-            if promotes {
-                for kind in PROMOTIONS {
-                    self.list.push(Move::new(from, to, kind).shifted(n));
-                }
-            } else {
-                self.list.push(Move::new(from, to, kind).shifted(n));
+        if promotes {
+            self.sink.push_promotions(targets, |bit, kind| {
+                Move::new(from, to, kind).shifted((bit >> 2) as u16)
+            });
+        } else if kind == MoveKind::EnPassant {
+            // At most one target: the en-passant square.
+            if targets != 0 {
+                let n = (targets.trailing_zeros() >> 2) as u16;
+                self.sink
+                    .push_en_passant(Move::new(from, to, kind).shifted(n));
             }
-            targets &= targets - 1;
+        } else {
+            let template = Move::new(from, to, kind);
+            self.sink
+                .push_each(targets, |bit| template.shifted((bit >> 2) as u16));
         }
     }
 
@@ -208,7 +314,7 @@ const PROMOTIONS: [MoveKind; 4] = [
 
 /// Pawn moves of one pawn; `WHITE` pawns advance toward rank 8 (word − 1). Only pinned pawns
 /// come here (through the handler table); the others are generated together by [`Gen::pawns`].
-fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
+fn pawn<const WHITE: bool, S: Sink>(g: &mut Gen<S>, word: usize, mask: u32) {
     let from = Square::from_word_mask(word, mask);
     // A pawn never stands on its last rank, so the word ahead is on the board.
     let ahead = if WHITE { word - 1 } else { word + 1 };
@@ -216,11 +322,7 @@ fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
     if g.occupied[ahead] & mask == 0 {
         if g.evasions[ahead] & mask != 0 {
             let to = Square::from_word_mask(ahead, mask);
-            if promotes {
-                g.promotions(from, to);
-            } else {
-                g.list.push(Move::new(from, to, MoveKind::Normal));
-            }
+            g.pawn_move(from, to, promotes);
         }
         let start = if WHITE { 6 } else { 1 };
         let two_ahead = if WHITE {
@@ -233,28 +335,25 @@ fn pawn<const WHITE: bool>(g: &mut Gen, word: usize, mask: u32) {
             && (g.evasions[two_ahead] & mask != 0)
         {
             let to = Square::from_word_mask(two_ahead, mask);
-            g.list.push(Move::new(from, to, MoveKind::DoublePush));
+            g.sink.push(Move::new(from, to, MoveKind::DoublePush));
         }
     }
     for target in [mask << 4, mask >> 4] {
         if g.theirs[ahead] & g.evasions[ahead] & target != 0 {
             let to = Square::from_word_mask(ahead, target);
-            if promotes {
-                g.promotions(from, to);
-            } else {
-                g.list.push(Move::new(from, to, MoveKind::Normal));
-            }
+            g.pawn_move(from, to, promotes);
         } else if ahead == g.ep_word && target == g.ep_mask {
             // Checked by the filter: it may also answer a check by the captured pawn.
             let to = Square::from_word_mask(ahead, target);
-            g.list.push(Move::new(from, to, MoveKind::EnPassant));
+            g.sink
+                .push_en_passant(Move::new(from, to, MoveKind::EnPassant));
             g.ep_generated = true;
         }
     }
 }
 
 /// Knight moves: two words away the files ±1, one word away the files ±2.
-fn knight(g: &mut Gen, word: usize, mask: u32) {
+fn knight<S: Sink>(g: &mut Gen<S>, word: usize, mask: u32) {
     let from = Square::from_word_mask(word, mask);
     let near = (mask << 4) | (mask >> 4);
     let far = (mask << 8) | (mask >> 8);
@@ -264,7 +363,7 @@ fn knight(g: &mut Gen, word: usize, mask: u32) {
     g.leap(from, word + 2, near);
 }
 
-fn bishop(g: &mut Gen, word: usize, mask: u32) {
+fn bishop<S: Sink>(g: &mut Gen<S>, word: usize, mask: u32) {
     let from = Square::from_word_mask(word, mask);
     g.slide::<-1, -1>(from, word, mask);
     g.slide::<-1, 1>(from, word, mask);
@@ -272,7 +371,7 @@ fn bishop(g: &mut Gen, word: usize, mask: u32) {
     g.slide::<1, 1>(from, word, mask);
 }
 
-fn rook(g: &mut Gen, word: usize, mask: u32) {
+fn rook<S: Sink>(g: &mut Gen<S>, word: usize, mask: u32) {
     let from = Square::from_word_mask(word, mask);
     g.slide::<-1, 0>(from, word, mask);
     g.slide::<1, 0>(from, word, mask);
@@ -280,13 +379,13 @@ fn rook(g: &mut Gen, word: usize, mask: u32) {
     g.slide::<0, 1>(from, word, mask);
 }
 
-fn queen(g: &mut Gen, word: usize, mask: u32) {
+fn queen<S: Sink>(g: &mut Gen<S>, word: usize, mask: u32) {
     bishop(g, word, mask);
     rook(g, word, mask);
 }
 
 /// King steps onto squares that hold no own piece and that the enemy does not attack.
-fn king(g: &mut Gen, word: usize, mask: u32) {
+fn king<S: Sink>(g: &mut Gen<S>, word: usize, mask: u32) {
     let from = Square::from_word_mask(word, mask);
     let three = (mask << 4) | mask | (mask >> 4);
     for (w, targets) in [
@@ -304,41 +403,41 @@ fn king(g: &mut Gen, word: usize, mask: u32) {
     }
 }
 
-impl<'a> Gen<'a> {
+impl<'a, S: Sink> Gen<'a, S> {
     /// The move handlers for White's pieces, indexed by piece code.
-    const WHITE_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::White, false);
+    const WHITE_MOVES: [Handler<Gen<'a, S>>; 16] = move_table(Colour::White, false);
     /// The move handlers for Black's pieces, indexed by piece code.
-    const BLACK_MOVES: [Handler<Gen<'a>>; 16] = move_table(Colour::Black, false);
+    const BLACK_MOVES: [Handler<Gen<'a, S>>; 16] = move_table(Colour::Black, false);
     /// White's handlers with the sliders' targets from the assembly.
     #[cfg(ccr_asm)]
-    const WHITE_MOVES_ASM: [Handler<Gen<'a>>; 16] = move_table(Colour::White, true);
+    const WHITE_MOVES_ASM: [Handler<Gen<'a, S>>; 16] = move_table(Colour::White, true);
     /// Black's handlers with the targets from the assembly.
     #[cfg(ccr_asm)]
-    const BLACK_MOVES_ASM: [Handler<Gen<'a>>; 16] = move_table(Colour::Black, true);
+    const BLACK_MOVES_ASM: [Handler<Gen<'a, S>>; 16] = move_table(Colour::Black, true);
 }
 
 /// The handler table of `colour`; with `asm`, the sliders take their target sets from the
 /// hand-written assembly ([`asm_targets`]).
-const fn move_table<'a>(colour: Colour, asm: bool) -> [Handler<Gen<'a>>; 16] {
-    let mut table: [Handler<Gen<'a>>; 16] = [skip; 16];
+const fn move_table<'a, S: Sink>(colour: Colour, asm: bool) -> [Handler<Gen<'a, S>>; 16] {
+    let mut table: [Handler<Gen<'a, S>>; 16] = [skip; 16];
     let base = colour.code_bit() as usize;
-    let (white_pawn, black_pawn): (Handler<Gen<'a>>, Handler<Gen<'a>>) =
-        (pawn::<true>, pawn::<false>);
+    let (white_pawn, black_pawn): (Handler<Gen<'a, S>>, Handler<Gen<'a, S>>) =
+        (pawn::<true, S>, pawn::<false, S>);
     table[base + 1] = match colour {
         Colour::White => white_pawn,
         Colour::Black => black_pawn,
     };
-    table[base + 2] = knight;
-    table[base + 3] = bishop;
-    table[base + 4] = rook;
-    table[base + 5] = queen;
-    table[base + 6] = king;
+    table[base + 2] = knight::<S>;
+    table[base + 3] = bishop::<S>;
+    table[base + 4] = rook::<S>;
+    table[base + 5] = queen::<S>;
+    table[base + 6] = king::<S>;
     #[cfg(ccr_asm)]
     if asm {
         use crate::arch::asm::{BISHOP, QUEEN, ROOK};
-        table[base + 3] = asm_targets::slider::<BISHOP>;
-        table[base + 4] = asm_targets::slider::<ROOK>;
-        table[base + 5] = asm_targets::slider::<QUEEN>;
+        table[base + 3] = asm_targets::slider::<BISHOP, S>;
+        table[base + 4] = asm_targets::slider::<ROOK, S>;
+        table[base + 5] = asm_targets::slider::<QUEEN, S>;
     }
     #[cfg(not(ccr_asm))]
     let _ = asm;
@@ -357,12 +456,12 @@ const fn move_table<'a>(colour: Colour, asm: bool) -> [Handler<Gen<'a>>; 16] {
 /// way: a leap is a shift or two, less than the call. They serve only their benchmarks.
 #[cfg(ccr_asm)]
 mod asm_targets {
-    use super::Gen;
+    use super::{Gen, Sink};
     use crate::types::Square;
 
     /// A bishop, rook or queen (`DIRECTIONS`: [`crate::arch::asm::BISHOP`], `ROOK` or
     /// `QUEEN`).
-    pub(super) fn slider<const DIRECTIONS: u32>(g: &mut Gen, word: usize, mask: u32) {
+    pub(super) fn slider<const DIRECTIONS: u32, S: Sink>(g: &mut Gen<S>, word: usize, mask: u32) {
         let from = Square::from_word_mask(word, mask);
         let targets = crate::arch::asm::slider_targets(&g.occupied, from, DIRECTIONS);
         for (w, &reached) in targets.iter().enumerate() {
@@ -377,7 +476,7 @@ const KING_SIDE_EMPTY: u32 = 0x0000_0FF0; // f, g
 const QUEEN_SIDE_EMPTY: u32 = 0x0FFF_0000; // b, c, d
 const QUEEN_SIDE_SAFE: u32 = 0x00FF_0000; // c, d
 
-fn castling(g: &mut Gen, pos: &Position) {
+fn castling<S: Sink>(g: &mut Gen<S>, pos: &Position) {
     let (word, king_side, queen_side) = match pos.side {
         Colour::White => (7, CastlingRights::WHITE_KING, CastlingRights::WHITE_QUEEN),
         Colour::Black => (0, CastlingRights::BLACK_KING, CastlingRights::BLACK_QUEEN),
@@ -386,14 +485,14 @@ fn castling(g: &mut Gen, pos: &Position) {
     let king = pos.king(pos.side);
     if pos.castling.contains(king_side) && (occupied | attacked) & KING_SIDE_EMPTY == 0 {
         let to = Square::from_word_mask(word, 0x0000_00F0);
-        g.list.push(Move::new(king, to, MoveKind::Castle));
+        g.sink.push(Move::new(king, to, MoveKind::Castle));
     }
     if pos.castling.contains(queen_side)
         && occupied & QUEEN_SIDE_EMPTY == 0
         && attacked & QUEEN_SIDE_SAFE == 0
     {
         let to = Square::from_word_mask(word, 0x00F0_0000);
-        g.list.push(Move::new(king, to, MoveKind::Castle));
+        g.sink.push(Move::new(king, to, MoveKind::Castle));
     }
 }
 
@@ -422,10 +521,10 @@ fn pin_line(king: Square, word: usize, mask: u32) -> [u32; 8] {
 /// pinned knight finds none).
 #[cold]
 #[inline(never)]
-fn pinned_pieces<'a>(
-    g: &mut Gen<'a>,
+fn pinned_pieces<'a, S: Sink>(
+    g: &mut Gen<'a, S>,
     board: &Ccr,
-    table: &[Handler<Gen<'a>>; 16],
+    table: &[Handler<Gen<'a, S>>; 16],
     king: Square,
     pinned: &[u32; 8],
 ) {
@@ -459,25 +558,40 @@ impl Position {
         self.generate_captures_with::<Portable>(list);
     }
 
+    /// The number of legal moves of the position, counted without listing them.
+    pub fn count_legal(&self) -> u64 {
+        self.count_legal_with::<Portable>()
+    }
+
     /// [`Position::generate_legal`] on the kernel `K` (where the enemy's attack table and,
     /// for the assembly, the sliders' targets come from).
     #[inline]
     pub fn generate_legal_with<K: Kernel>(&self, list: &mut MoveList) {
-        self.generate::<K, false>(list);
+        list.clear();
+        self.generate::<K, false, _>(list);
     }
 
     /// [`Position::generate_captures`] on the kernel `K`.
     #[inline]
     pub fn generate_captures_with<K: Kernel>(&self, list: &mut MoveList) {
-        self.generate::<K, true>(list);
+        list.clear();
+        self.generate::<K, true, _>(list);
     }
 
-    /// The one generator behind both: with `CAPTURES` every target mask is narrowed to the
-    /// enemy's pieces (en passant has its own test) and castling is skipped; `K` gives the
-    /// enemy's attack table (and, for the assembly, the sliders' handlers).
+    /// [`Position::count_legal`] on the kernel `K`.
+    #[inline]
+    pub fn count_legal_with<K: Kernel>(&self) -> u64 {
+        let mut count = Count::default();
+        self.generate::<K, false, _>(&mut count);
+        count.moves.into()
+    }
+
+    /// The one generator behind all three: with `CAPTURES` every target mask is narrowed to
+    /// the enemy's pieces (en passant has its own test) and castling is skipped; `K` gives
+    /// the enemy's attack table (and, for the assembly, the sliders' handlers); the moves go
+    /// to `sink`.
     #[inline(always)]
-    fn generate<K: Kernel, const CAPTURES: bool>(&self, list: &mut MoveList) {
-        list.clear();
+    fn generate<K: Kernel, const CAPTURES: bool, S: Sink>(&self, sink: &mut S) {
         let us = self.side;
         let them = us.flip();
         let king_sq = self.king(us);
@@ -511,7 +625,7 @@ impl Position {
             ep_word,
             ep_mask,
             ep_generated: false,
-            list,
+            sink,
         };
         let (white, black) = match K::IMPL {
             #[cfg(ccr_asm)]
@@ -550,20 +664,17 @@ impl Position {
             castling(&mut g, self);
         }
         if g.ep_generated {
-            self.filter_en_passant(g.list, king_sq);
+            g.sink
+                .keep_en_passant(|mv| self.en_passant_is_legal(mv, king_sq));
         }
     }
 
-    /// Removes the en-passant captures that expose the king.
+    /// Whether the en-passant capture `mv` leaves `king` safe.
     #[cold]
-    fn filter_en_passant(&self, list: &mut MoveList, king: Square) {
-        list.retain(|mv| {
-            // Two pawns leave one rank at once: test the result directly.
-            mv.kind() != MoveKind::EnPassant || {
-                let after = self.make(mv);
-                !is_attacked(&after.board, king, after.side)
-            }
-        });
+    fn en_passant_is_legal(&self, mv: Move, king: Square) -> bool {
+        // Two pawns leave one rank at once: test the result directly.
+        let after = self.make(mv);
+        !is_attacked(&after.board, king, after.side)
     }
 
     /// The legal moves of the position.
@@ -639,6 +750,32 @@ mod tests {
         // b1 attacked does not stop queen side castling.
         let all = moves("1r2k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1");
         assert!(all.contains(&"e1c1".to_string()));
+    }
+
+    #[test]
+    fn counting_agrees_with_the_list() {
+        for fen in [
+            // En passant exposing the king along the rank, and an open one.
+            "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2",
+            "8/8/8/1Pp4r/8/K7/8/4k3 w - c6 0 2",
+            // Two pawns may take en passant; a capture that answers the check, both sides.
+            "4k3/8/8/3PpP2/8/8/8/4K3 w - e6 0 2",
+            "8/8/8/1Pp5/3K4/8/8/4k3 w - c6 0 2",
+            "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+            // Promotions by push and capture, and a pinned pawn that promotes by taking the
+            // pinner.
+            "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/1p6/R3K3 b - - 0 1",
+            "3b3k/2P5/1K6/8/8/8/8/8 w - - 0 1",
+            // Double check, castling through attacks, and checkmate.
+            "4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1",
+            "r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            crate::positions::KIWIPETE,
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(pos.count_legal(), pos.legal_moves().len() as u64, "{fen}");
+        }
     }
 
     #[test]
