@@ -138,6 +138,34 @@ def instructions_per_leaf(data, subject, arch):
     return sum(int(r["instructions"]) for r in rows) / sum(int(r["leaves"]) for r in rows)
 
 
+def goals_table(perft, instructions, ccr):
+    """The performance goals: the C.C.R. (the engine's portable generator) against the crates
+    and against itself on the other architecture, each with its target and whether it is met."""
+    crates = [c for c in (("shakmaty", "-"), ("cozy-chess", "-"), ("chess", "-")) if c in perft.subjects]
+
+    def against(arch, leaves, subjects):
+        """The C.C.R.'s speed over the fastest of `subjects`, and that subject's name."""
+        best = max(subjects, key=lambda c: perft.speed(c, arch, leaves))
+        return perft.speed(ccr, arch, leaves) / perft.speed(best, arch, leaves), SUBJECT_NAMES[best]
+
+    rows = []
+    for goal, arch, leaves, subjects, target in (
+            ("every leaf made, x86_64, ÷ shakmaty", "x86_64", "made", crates[:1], 1.25),
+            ("every leaf made, i686, ÷ the fastest crate", "i686", "made", crates, 1.5),
+            ("last ply bulk-counted, x86_64, ÷ shakmaty", "x86_64", "bulk", crates[:1], 1.0),
+            ("last ply bulk-counted, i686, ÷ the fastest crate", "i686", "bulk", crates, 1.0)):
+        ratio, name = against(arch, leaves, subjects)
+        rows.append([goal, f"≥ {target:.2f}", f"{fmt(ratio, 2)} ({name})", "yes" if ratio >= target else "no"])
+    speed = perft.ratio(ccr)
+    rows.append(["C.C.R. i686 ÷ x86_64, speed, every leaf made", "≥ 0.92", fmt(speed, 2),
+                 "yes" if speed >= 0.92 else "no"])
+    ipl = instructions_per_leaf(instructions, ccr, "x86_64") / instructions_per_leaf(instructions, ccr, "i686")
+    rows.append(["C.C.R. x86_64 ÷ i686, instructions per leaf (perft 3, made)", "≥ 0.92", fmt(ipl, 2),
+                 "yes" if ipl >= 0.92 else "no"])
+    return table(["goal (speed ratio, above 1: the C.C.R. is faster)", "target", "this run", "met"], rows,
+                 ["---", "---:", "---:", "---"])
+
+
 def elo(score):
     score = min(max(score, 1e-3), 1 - 1e-3)
     return -400 * math.log10(1 / score - 1)
@@ -212,6 +240,7 @@ def values(d):
         v[f"ratio_{slug}_bulk"] = fmt(perft.ratio(s, "bulk"), 2)
     best = max(perft.speed(s, "x86_64") for s in perft.subjects if s[0] in ("shakmaty", "cozy-chess", "chess"))
     v["ccr_vs_best_crate"] = fmt(perft.speed(ccr, "x86_64") / best, 2)
+    v["table_goals"] = goals_table(perft, d["instructions"], ccr)
     for leaves in ("made", "bulk"):
         for crate in ("shakmaty", "cozy-chess"):
             key = f"ccr_vs_{crate.replace('-', '_')}_{leaves}"
@@ -604,7 +633,16 @@ def plots(d, v, perft, out):
     matplotlib.rcParams.update({"svg.hashsalt": "ccr", "font.size": 9, "svg.fonttype": "none"})
     meta = {"Date": None}
     os.makedirs(out, exist_ok=True)
-    caption = f"{v['machine']}; commit {v['commit']}, {v['date']}"
+
+    def caption(*names):
+        """The machine, commit and date of the data behind a plot, once per run it comes from."""
+        parts = []
+        for name in names:
+            m = d[name].meta
+            part = f"{m.get('machine', '?')}; commit {m.get('commit', '?')}, {m.get('date', '?')[:10]}"
+            if part not in parts:
+                parts.append(part)
+        return "\n".join(parts)
 
     # 1. i686 / x86_64 speed for every representation, crate and engine, beside Rybka's.
     labels, ratios, colours = [], [], []
@@ -636,8 +674,9 @@ def plots(d, v, perft, out):
     fig.suptitle("32-bit against 64-bit on one CPU\n(blue: the C.C.R.; orange: ccr's other boards; "
                  "grey: crates; green: engines; red: the paper)", fontsize=9)
     ax.set_xlim(0, max(1.15, max(ratios) + 0.15))
-    fig.text(0.01, 0.005, caption, fontsize=7, color="#555555")
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    runs = caption("perft", "bench", "engines")
+    fig.text(0.01, 0.005, runs, fontsize=7, color="#555555")
+    fig.tight_layout(rect=(0, 0.02 * (runs.count("\n") + 1), 1, 1))
     fig.savefig(os.path.join(out, "arch-ratio.svg"), metadata=meta)
     plt.close(fig)
 
@@ -650,7 +689,7 @@ def plots(d, v, perft, out):
     ax.set_yticks(y, [SUBJECT_NAMES.get(s, s[0]) for s in perft.subjects])
     ax.set_xlabel("perft, every leaf made: M nodes/s over the six standard positions (median of rounds)")
     ax.legend(loc="lower right")
-    fig.text(0.01, 0.005, caption, fontsize=7, color="#555555")
+    fig.text(0.01, 0.005, caption("perft"), fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
     fig.savefig(os.path.join(out, "perft-speed.svg"), metadata=meta)
     plt.close(fig)
@@ -687,7 +726,7 @@ def plots(d, v, perft, out):
                  f"(among 10^11 positions a random 64-bit key expects {v['birthday_1e11']} colliding pairs)",
                  fontsize=9)
     ax.legend(fontsize=7)
-    fig.text(0.01, 0.005, caption, fontsize=7, color="#555555")
+    fig.text(0.01, 0.005, caption("keys"), fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
     fig.savefig(os.path.join(out, "keys-birthday.svg"), metadata=meta)
     plt.close(fig)
@@ -719,7 +758,7 @@ def plots(d, v, perft, out):
     ax.set_xlim(0, 100)
     fig.suptitle("Strength: ccr against Debian's engines (blue), the paper's Achilles against its opponents (red)",
                  fontsize=9)
-    fig.text(0.01, 0.005, caption, fontsize=7, color="#555555")
+    fig.text(0.01, 0.005, caption("strength"), fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
     fig.savefig(os.path.join(out, "strength.svg"), metadata=meta)
     plt.close(fig)
