@@ -24,8 +24,8 @@
 //! The generator hands its moves to a [`Sink`]: the [`MoveList`], or a [`Count`] when only
 //! their number is wanted (perft's last ply). A count adds a whole rank word's leaper, king
 //! or pawn targets with one popcount instead of listing them one by one; only an en-passant
-//! capture is still kept aside for its legality test. Both are monomorphised copies of the
-//! one generator, so the list's code is the same as without the choice.
+//! capture is still kept aside for its legality test. Each sink has its own monomorphised
+//! copy of the one generator, so the list's copy never asks which sink it fills.
 
 use crate::ccr::board::{
     CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, nibbles_equal, occupied_nibbles,
