@@ -70,39 +70,48 @@ impl<'a> MovePicker<'a> {
             len: list.len(),
             next: 0,
         };
+        let them = pos.side().flip();
         for (i, &mv) in list.as_slice().iter().enumerate() {
             let victim = pos.board().get(mv.to());
-            let capture = victim.code() != 0 || mv.kind() == MoveKind::EnPassant;
             let promotion = mv.promotion();
-            let attacker = pos.board().get(mv.from()).piece_type();
-            let victim_type = if capture && victim.code() == 0 {
-                PieceCode::PAWN
+            let quiet =
+                victim.code() == 0 && promotion.is_none() && mv.kind() != MoveKind::EnPassant;
+            let (score, class) = if quiet {
+                let score = if Some(mv) == hash_move {
+                    HASH_MOVE
+                } else if mv == killers[0] {
+                    KILLER + 1
+                } else if mv == killers[1] {
+                    KILLER
+                } else {
+                    history[mv.from().index()][mv.to().index()]
+                };
+                (score, Some(Class::Quiet))
             } else {
-                victim.piece_type()
-            };
-            let class = if !capture && promotion.is_none() {
-                Some(Class::Quiet)
-            } else if promotion.is_some()
-                || piece_value(victim_type) >= piece_value(attacker)
-                || is_unchallenged(block, pos.side().flip(), mv)
-            {
-                Some(Class::Tactical)
-            } else {
-                None
-            };
-            let score = if Some(mv) == hash_move {
-                HASH_MOVE
-            } else if matches!(promotion, Some(p) if p != PieceCode::QUEEN) {
-                UNDERPROMOTION
-            } else if class != Some(Class::Quiet) {
-                let gain = piece_value(victim_type) + promotion.map_or(0, |_| 800);
-                GOOD_CAPTURE + 16 * gain / 100 - attacker as i32
-            } else if mv == killers[0] {
-                KILLER + 1
-            } else if mv == killers[1] {
-                KILLER
-            } else {
-                history[mv.from().index()][mv.to().index()]
+                // En passant takes a pawn from beside the target.
+                let victim_type = if victim.code() == 0 && promotion.is_none() {
+                    PieceCode::PAWN
+                } else {
+                    victim.piece_type()
+                };
+                let attacker = pos.board().get(mv.from()).piece_type();
+                let class = if promotion.is_some()
+                    || piece_value(victim_type) >= piece_value(attacker)
+                    || is_unchallenged(block, them, mv)
+                {
+                    Some(Class::Tactical)
+                } else {
+                    None
+                };
+                let score = if Some(mv) == hash_move {
+                    HASH_MOVE
+                } else if matches!(promotion, Some(p) if p != PieceCode::QUEEN) {
+                    UNDERPROMOTION
+                } else {
+                    let gain = piece_value(victim_type) + promotion.map_or(0, |_| 800);
+                    GOOD_CAPTURE + 16 * gain / 100 - attacker as i32
+                };
+                (score, class)
             };
             picker.moves[i] = mv;
             picker.scores[i] = score;
@@ -117,12 +126,7 @@ impl<'a> MovePicker<'a> {
             return None;
         }
         let (best, class) = loop {
-            let mut best = self.next;
-            for i in self.next + 1..self.len {
-                if self.scores[i] > self.scores[best] {
-                    best = i;
-                }
-            }
+            let best = self.next + first_max(&self.scores[self.next..self.len]);
             if let Some(class) = self.class[best] {
                 break (best, class);
             }
@@ -147,6 +151,21 @@ impl<'a> MovePicker<'a> {
         self.next += 1;
         Some((self.moves[i], class))
     }
+}
+
+/// The index of the first highest score (`scores` is not empty). The running maximum stays
+/// in a register, so the scan reads each score once.
+#[inline]
+fn first_max(scores: &[i32]) -> usize {
+    let mut best = 0;
+    let mut best_score = scores[0];
+    for (i, &score) in scores.iter().enumerate().skip(1) {
+        if score > best_score {
+            best = i;
+            best_score = score;
+        }
+    }
+    best
 }
 
 #[cfg(test)]
