@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Wall clock of ccr on x86_64 against i686, in interleaved rounds: perft or the search.
 
-Usage: scripts/arch-pairs.py [--rounds N] [--depth D] [--bench] [--out FILE]
+Usage: scripts/arch-pairs.py [--rounds N] [--depth D] [--bench] [--instructions] [--out FILE]
                              X86_64 I686 [X86_64_2 I686_2 ...]
 
 Each argument pair is one state of the code (or one option) (an x86_64 and an i686 run, e.g. copies of
@@ -19,6 +19,11 @@ rounds of the round's i686 / x86_64 speed ratio, with two states each architectu
 second / first ratio, and the 1-minute load average. With --out, every run is also written to
 FILE as a TSV row (round, argument, architecture, nodes, seconds, M nodes/s), after comment
 lines naming the machine, the binaries' versions, the commit and the date.
+
+With --instructions, each argument then runs once more under `valgrind --tool=callgrind`
+(the whole process; the timed rounds are not slowed), which prints its instructions and
+writes them as one more row (round `callgrind`, the instructions in the last column, empty
+in the timed rows).
 
 Defaults: 10 rounds; depth 5 for perft (469,080,960 leaves a run), 11 for the bench (its
 default).
@@ -56,6 +61,21 @@ def bench(command, depth):
     return int(nodes), int(nodes) / int(nps)
 
 
+def instructions(command, mode, depth, fens):
+    """Nodes and callgrind's instruction count of one run (for perft, summed over the positions)."""
+    runs = ([["bench", str(depth)]] if mode == "bench"
+            else [["perft", str(depth), "--fen", fen] for fen in fens])
+    nodes = total = 0
+    for run_args in runs:
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+                             + command[:1] + run_args + command[1:],
+                             capture_output=True, text=True, check=True)
+        last = run.stdout.strip().splitlines()[-1]
+        nodes += int(last.split()[0] if mode == "bench" else last.split(": ")[1])
+        total += int(re.search(r"refs:\s+([\d,]+)", run.stderr).group(1).replace(",", ""))
+    return nodes, total
+
+
 def architecture(binary):
     """x86_64 or i686, from the ELF header's class byte."""
     with open(binary, "rb") as f:
@@ -91,11 +111,13 @@ def header(commands):
 
 def main():
     argv = sys.argv[1:]
-    rounds, depth, mode, out = 10, None, "perft", None
+    rounds, depth, mode, out, count = 10, None, "perft", None, False
     while argv and argv[0].startswith("--"):
         flag = argv.pop(0)
         if flag == "--bench":
             mode = "bench"
+        elif flag == "--instructions":
+            count = True
         elif flag in ("--rounds", "--depth", "--out") and argv:
             value = argv.pop(0)
             if flag == "--out":
@@ -145,12 +167,20 @@ def main():
             print(f"{arch}: state 2 / state 1 median {statistics.median(ratios):.3f}")
     print(f"load (1 min): median {statistics.median(loads):.2f}, "
           f"{min(loads):.2f}-{max(loads):.2f}")
+    counted = []
+    if count:
+        for i, arg in enumerate(argv):
+            nodes, total = instructions(commands[i], mode, depth, fens)
+            counted.append(("callgrind", arg, architecture(commands[i][0]), nodes, "", "", total))
+            print(f"{arg}: {total:,} instructions, {total / nodes:,.0f} a node", flush=True)
     if out:
         with open(out, "w") as f:
             f.write("\n".join(header(commands)) + "\n")
-            f.write(f"# {mode} depth {depth}, {rounds} rounds\n")
-            f.write("round\targument\tarch\tnodes\tseconds\tmnps\n")
-            for row in rows:
+            f.write(f"# run: {mode} depth {depth}, {rounds} rounds\n")
+            f.write("round\targument\tarch\tnodes\tseconds\tmnps\tinstructions\n")
+            for row in rows + counted:
+                if len(row) == 6:
+                    row = row + ("",)
                 f.write("\t".join(str(v) if not isinstance(v, float) else f"{v:.6f}" for v in row) + "\n")
 
 

@@ -69,7 +69,7 @@ class Data:
 def load(data_dir):
     found = {}
     for name in ("tests", "perft", "instructions", "costs", "bench", "bench-profile", "bench-instructions",
-                 "engines", "keys", "keys-shards", "strength"):
+                 "engines", "keys", "keys-shards", "strength", "search-speed"):
         path = os.path.join(data_dir, name + ".tsv")
         if not os.path.exists(path):
             sys.exit(f"error: {path} is missing: run scripts/reproduce.py (make reproduce) first")
@@ -166,6 +166,31 @@ def goals_table(perft, instructions, ccr):
                  ["---", "---:", "---:", "---"])
 
 
+def search_speed(data):
+    """The search-speed goal from scripts/arch-pairs.py's TSV (`--bench --instructions`, the
+    code before then after, each on x86_64 and i686): `ccr bench`'s nodes per second after
+    ÷ before, the median of the rounds' ratios, and the instructions per node of each."""
+    arguments = list(dict.fromkeys(r["argument"] for r in data.rows))
+    if len(arguments) != 4:
+        sys.exit("error: search-speed.tsv must hold four binaries: before and after, x86_64 and i686")
+    rows = []
+    for arch, before, after in (("x86_64", arguments[0], arguments[2]), ("i686", arguments[1], arguments[3])):
+        timed = {a: {r["round"]: float(r["mnps"]) for r in data.rows
+                     if r["argument"] == a and r["round"] != "callgrind"} for a in (before, after)}
+        ratios = [timed[after][r] / timed[before][r] for r in timed[before] if r in timed[after]]
+        per_node = [int(r["instructions"]) / int(r["nodes"])
+                    for a in (before, after) for r in data.where(argument=a, round="callgrind")]
+        ratio = median(ratios)
+        rows.append([arch, fmt(median(list(timed[before].values())) * 1000, 0),
+                     fmt(median(list(timed[after].values())) * 1000, 0), fmt(ratio, 2),
+                     f"{per_node[0]:,.0f} → {per_node[1]:,.0f} ({per_node[1] / per_node[0] - 1:+.1%})",
+                     "≥ 1.25", "yes" if ratio >= 1.25 else "no"])
+    header = ["", f"before, kN/s (`{os.path.basename(arguments[0])}`)",
+              f"after, kN/s (`{os.path.basename(arguments[2])}`)", "after ÷ before (median of rounds)",
+              "instructions per node (callgrind)", "target", "met"]
+    return table(header, rows, ["---", "---:", "---:", "---:", "---:", "---:", "---"])
+
+
 def elo(score):
     score = min(max(score, 1e-3), 1 - 1e-3)
     return -400 * math.log10(1 / score - 1)
@@ -241,6 +266,10 @@ def values(d):
     best = max(perft.speed(s, "x86_64") for s in perft.subjects if s[0] in ("shakmaty", "cozy-chess", "chess"))
     v["ccr_vs_best_crate"] = fmt(perft.speed(ccr, "x86_64") / best, 2)
     v["table_goals"] = goals_table(perft, d["instructions"], ccr)
+    v["table_search_speed"] = search_speed(d["search-speed"])
+    speed_meta = d["search-speed"].meta
+    v["search_speed_run"] = (f"{speed_meta.get('machine', '?')}, {speed_meta.get('date', '?')[:10]}, "
+                             f"{speed_meta.get('run', '?')}")
     for leaves in ("made", "bulk"):
         for crate in ("shakmaty", "cozy-chess"):
             key = f"ccr_vs_{crate.replace('-', '_')}_{leaves}"

@@ -24,7 +24,7 @@ use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
 use ordering::{Class, MovePicker, piece_value};
 use params::*;
-use see::see;
+use see::{is_unchallenged, see};
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
 
@@ -572,6 +572,7 @@ impl<'a> Worker<'a> {
         let killers = self.killers[ply];
         let mut picker = MovePicker::new(
             pos,
+            &block,
             &list,
             tt_move,
             killers,
@@ -606,7 +607,12 @@ impl<'a> Worker<'a> {
                 } else {
                     SEE_CAPTURE_MARGIN * depth * depth
                 };
-                if (quiet || class == Class::LosingCapture) && see(pos, mv) < -margin {
+                let exchange = if quiet {
+                    !is_unchallenged(&block, us.flip(), mv)
+                } else {
+                    class == Class::LosingCapture
+                };
+                if exchange && see(pos, mv) < -margin {
                     continue;
                 }
             }
@@ -783,6 +789,7 @@ impl<'a> Worker<'a> {
         };
         let mut picker = MovePicker::new(
             pos,
+            &block,
             &list,
             entry.and_then(|e| e.mv),
             [Move::default(); 2],

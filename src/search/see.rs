@@ -10,7 +10,8 @@
 //! evaluation a few dozen table reads.
 
 use crate::ccr::Position;
-use crate::ccr::board::Ccr;
+use crate::ccr::attacks::AttackBlock;
+use crate::ccr::board::{Ccr, occupied_nibbles};
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
 /// Piece values of the exchange, by piece type (1 = pawn … 6 = king): knight and bishop
@@ -47,57 +48,113 @@ const KNIGHT_STEPS: [(i8, i8); 8] = [
     (-1, 2),
 ];
 
-/// The square `(df, dr)` away from `sq`, if it is on the board.
-#[inline]
-fn offset(sq: Square, df: i8, dr: i8) -> Option<Square> {
-    let file = sq.file() as i8 + df;
-    let rank = sq.rank() as i8 + dr;
-    ((0..8).contains(&file) && (0..8).contains(&rank))
-        .then(|| Square::from_file_rank(file as u8, rank as u8))
+/// Whether rank word `word` and nibble column `col` (0 = file h) lie on the board.
+#[inline(always)]
+fn on_board(word: i8, col: i8) -> bool {
+    // A negative coordinate turns the union negative, so its byte reads 128 or more.
+    ((word | col) as u8) < 8
+}
+
+/// The code on nibble column `col` of rank word `word` (both on the board).
+#[inline(always)]
+fn nibble(board: &Ccr, word: i8, col: i8) -> PieceCode {
+    PieceCode::from_nibble(board.0[word as usize] >> (4 * col as u32))
+}
+
+/// The code at rank word `word` and nibble column `col`, empty off the board.
+#[inline(always)]
+fn code_at(board: &Ccr, word: i8, col: i8) -> PieceCode {
+    if on_board(word, col) {
+        nibble(board, word, col)
+    } else {
+        PieceCode::EMPTY
+    }
+}
+
+/// The square of rank word `word` and nibble column `col`.
+#[inline(always)]
+fn square(word: i8, col: i8) -> Square {
+    Square::new((word * 8 + col) as u8)
+}
+
+/// The first piece from `(word, col)` along the step `(dw, dc)`: its word, column and code.
+///
+/// Along the rank it is one bit scan of the rank word's occupied nibbles, as the move
+/// generator finds a rook's targets; along the other lines the walk reads one nibble per
+/// rank word.
+#[inline(always)]
+fn first_piece(board: &Ccr, word: i8, col: i8, dw: i8, dc: i8) -> Option<(i8, i8, PieceCode)> {
+    if dw == 0 {
+        let occupied = occupied_nibbles(board.0[word as usize]);
+        let shift = 4 * col as u32;
+        let beyond = if dc > 0 {
+            occupied & ((u32::MAX << shift) << 4)
+        } else {
+            occupied & ((1 << shift) - 1)
+        };
+        if beyond == 0 {
+            return None;
+        }
+        let bit = if dc > 0 {
+            beyond.trailing_zeros()
+        } else {
+            31 - beyond.leading_zeros()
+        };
+        let col = (bit / 4) as i8;
+        return Some((word, col, nibble(board, word, col)));
+    }
+    let (mut w, mut c) = (word + dw, col + dc);
+    while on_board(w, c) {
+        let code = nibble(board, w, c);
+        if code.code() != 0 {
+            return Some((w, c, code));
+        }
+        w += dw;
+        c += dc;
+    }
+    None
 }
 
 /// The cheapest piece of `side` on `board` that reaches `target`, with its square and type
 /// (the king last).
+///
+/// Steps are given as (file, rank); on the board a file step of +1 is a column step of −1
+/// (file a is the high nibble) and a rank step of +1 a word step of −1 (rank 8 is word 0).
 fn cheapest_attacker(board: &Ccr, target: Square, side: Colour) -> Option<(Square, u8)> {
-    let own = |sq: Square, piece_type: u8| board.get(sq) == PieceCode::new(side, piece_type);
+    let (word, col) = (target.word() as i8, (target.shift() / 4) as i8);
+    let own = |piece_type: u8| PieceCode::new(side, piece_type);
     // A white pawn takes toward rank 8, so it stands one rank below the target.
-    let pawn_rank = match side {
-        Colour::White => -1,
-        Colour::Black => 1,
+    let pawn_word = match side {
+        Colour::White => word + 1,
+        Colour::Black => word - 1,
     };
     for df in [-1, 1] {
-        if let Some(sq) = offset(target, df, pawn_rank).filter(|&sq| own(sq, PieceCode::PAWN)) {
-            return Some((sq, PieceCode::PAWN));
+        if code_at(board, pawn_word, col - df) == own(PieceCode::PAWN) {
+            return Some((square(pawn_word, col - df), PieceCode::PAWN));
         }
     }
     for (df, dr) in KNIGHT_STEPS {
-        if let Some(sq) = offset(target, df, dr).filter(|&sq| own(sq, PieceCode::KNIGHT)) {
-            return Some((sq, PieceCode::KNIGHT));
+        if code_at(board, word - dr, col - df) == own(PieceCode::KNIGHT) {
+            return Some((square(word - dr, col - df), PieceCode::KNIGHT));
         }
     }
     // The first piece on each line, if it is a slider of `side` that moves along that line.
     let mut best: Option<(Square, u8)> = None;
     for (line, &(df, dr)) in LINES.iter().enumerate() {
-        let mut sq = target;
-        while let Some(next) = offset(sq, df, dr) {
-            sq = next;
-            let piece = board.get(sq);
-            if piece.code() == 0 {
-                continue;
-            }
-            let slider = if line < 4 {
-                PieceCode::ROOK
-            } else {
-                PieceCode::BISHOP
-            };
-            let piece_type = piece.piece_type();
-            if piece.colour() == side
-                && (piece_type == slider || piece_type == PieceCode::QUEEN)
-                && best.is_none_or(|(_, b)| see_value(piece_type) < see_value(b))
-            {
-                best = Some((sq, piece_type));
-            }
-            break;
+        let Some((w, c, piece)) = first_piece(board, word, col, -dr, -df) else {
+            continue;
+        };
+        let slider = if line < 4 {
+            PieceCode::ROOK
+        } else {
+            PieceCode::BISHOP
+        };
+        let piece_type = piece.piece_type();
+        if piece.colour() == side
+            && (piece_type == slider || piece_type == PieceCode::QUEEN)
+            && best.is_none_or(|(_, b)| see_value(piece_type) < see_value(b))
+        {
+            best = Some((square(w, c), piece_type));
         }
     }
     if best.is_some() {
@@ -105,9 +162,23 @@ fn cheapest_attacker(board: &Ccr, target: Square, side: Colour) -> Option<(Squar
     }
     LINES
         .iter()
-        .filter_map(|&(df, dr)| offset(target, df, dr))
-        .find(|&sq| own(sq, PieceCode::KING))
-        .map(|sq| (sq, PieceCode::KING))
+        .find(|&&(df, dr)| code_at(board, word - dr, col - df) == own(PieceCode::KING))
+        .map(|&(df, dr)| (square(word - dr, col - df), PieceCode::KING))
+}
+
+/// Whether the node's attack table shows that no piece of `them` can take on the target of
+/// `mv`, a quiet move or a capture other than en passant: `them` attacks neither its target
+/// nor its origin. Then [`see`] of it is what it captures (0 for a quiet move) without
+/// running the exchange.
+///
+/// The table was built with the mover on its origin. Moving it can open only the line
+/// through the origin, and a slider on that line attacks the origin already (sliders attack
+/// the first occupied square, whoever stands there, so the table also holds every defender
+/// of a piece on the target). En passant is left out: it also empties the captured pawn's
+/// square.
+#[inline]
+pub fn is_unchallenged(block: &AttackBlock, them: Colour, mv: Move) -> bool {
+    !block.is_attacked(them, mv.to()) && !block.is_attacked(them, mv.from())
 }
 
 /// The material `mv` wins (negative: loses) on its target square when both sides recapture
@@ -166,6 +237,41 @@ mod tests {
     fn see_of(fen: &str, uci: &str) -> i32 {
         let pos = Position::from_fen(fen).unwrap();
         see(&pos, pos.parse_uci_move(uci).unwrap())
+    }
+
+    #[test]
+    fn a_move_the_table_shows_unchallenged_wins_what_it_captures() {
+        // Kiwipete, positions 3 and 4 (both colours), and rooks facing on a file.
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+            "3r2k1/8/8/8/8/8/3R4/3K4 w - - 0 1",
+        ];
+        let mut unchallenged = 0;
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let block = AttackBlock::new(pos.board());
+            for &mv in pos.legal_moves().as_slice() {
+                let plain = mv.kind() != MoveKind::EnPassant && mv.promotion().is_none();
+                if plain && is_unchallenged(&block, pos.side().flip(), mv) {
+                    unchallenged += 1;
+                    let captured = see_value(pos.board().get(mv.to()).piece_type());
+                    assert_eq!(see(&pos, mv), captured, "{fen} {mv}");
+                }
+            }
+        }
+        assert!(unchallenged > 20, "only {unchallenged} moves were tested");
+        // Rd7-d5 walks away from the black rook on d8 along its file: d5 is not attacked
+        // before the move, but the rook takes there after it. The table shows the rook
+        // attacking d7, the origin, so the move is not taken as unchallenged.
+        let pos = Position::from_fen("3r2k1/3R4/8/8/8/8/8/3K4 w - - 0 1").unwrap();
+        let block = AttackBlock::new(pos.board());
+        let mv = pos.parse_uci_move("d7d5").unwrap();
+        assert!(!block.is_attacked(Colour::Black, mv.to()));
+        assert!(!is_unchallenged(&block, Colour::Black, mv));
+        assert_eq!(see(&pos, mv), -500);
     }
 
     #[test]
