@@ -185,8 +185,12 @@ def search_speed(data):
                      fmt(median(list(timed[after].values())) * 1000, 0), fmt(ratio, 2),
                      f"{per_node[0]:,.0f} → {per_node[1]:,.0f} ({per_node[1] / per_node[0] - 1:+.1%})",
                      "≥ 1.25", "yes" if ratio >= 1.25 else "no"])
-    header = ["", f"before, kN/s (`{os.path.basename(arguments[0])}`)",
-              f"after, kN/s (`{os.path.basename(arguments[2])}`)", "after ÷ before (median of rounds)",
+    def build(argument):
+        """A binary's name without its architecture (the copies are named ccr-COMMIT-ARCH)."""
+        return re.sub(r"-(x86_64|i686)$", "", os.path.basename(argument))
+
+    header = ["", f"before, kN/s (`{build(arguments[0])}`)",
+              f"after, kN/s (`{build(arguments[2])}`)", "after ÷ before (median of rounds)",
               "instructions per node (callgrind)", "target", "met"]
     return table(header, rows, ["---", "---:", "---:", "---:", "---:", "---:", "---"])
 
