@@ -69,14 +69,15 @@ class Data:
 def load(data_dir):
     found = {}
     for name in ("tests", "perft", "instructions", "costs", "bench", "bench-profile", "bench-instructions",
-                 "engines", "keys", "keys-shards", "strength", "search-speed"):
+                 "engines", "keys", "keys-shards", "strength"):
         path = os.path.join(data_dir, name + ".tsv")
         if not os.path.exists(path):
             sys.exit(f"error: {path} is missing: run scripts/reproduce.py (make reproduce) first")
         found[name] = Data(path)
     # The keys at scale: a step asked for by name, hours long, so possibly not run (or not
     # finished: its shards' costs come before their merge).
-    for name in ("keys-scale-shards", "keys-scale"):
+    # The search-speed goal: two commits' builds compared by scripts/arch-pairs.py, not a step.
+    for name in ("keys-scale-shards", "keys-scale", "search-speed"):
         path = os.path.join(data_dir, name + ".tsv")
         found[name] = Data(path) if os.path.exists(path) else None
     return found
@@ -270,8 +271,10 @@ def values(d):
     best = max(perft.speed(s, "x86_64") for s in perft.subjects if s[0] in ("shakmaty", "cozy-chess", "chess"))
     v["ccr_vs_best_crate"] = fmt(perft.speed(ccr, "x86_64") / best, 2)
     v["table_goals"] = goals_table(perft, d["instructions"], ccr)
-    v["table_search_speed"] = search_speed(d["search-speed"])
-    speed_meta = d["search-speed"].meta
+    speed = d["search-speed"]
+    v["table_search_speed"] = (search_speed(speed) if speed else
+                               "*Not measured in this data directory (no search-speed.tsv).*")
+    speed_meta = speed.meta if speed else {}
     v["search_speed_run"] = (f"{speed_meta.get('machine', '?')}, {speed_meta.get('date', '?')[:10]}, "
                              f"{speed_meta.get('run', '?')}")
     for leaves in ("made", "bulk"):
