@@ -5,11 +5,17 @@
 //! standard and tricky positions and of seeded random games is compared. The walk counts the
 //! X-rays and the refused king recaptures it met and fails unless it met both, so a gap in
 //! the positions cannot pass for agreement.
+//!
+//! The attack table's shortcut is held to the same oracle: where `is_unchallenged` says
+//! nothing can take back, the exchange must be worth exactly what the move captures. The
+//! walk also counts the moves whose target the table shows free but whose origin it shows
+//! attacked, and that lose material after all (a slider behind the mover): the case the
+//! origin test is there for.
 
 mod common;
 
-use ccr::search::see::{see, see_value};
-use ccr::{MoveKind, Position};
+use ccr::search::see::{is_unchallenged, see, see_value};
+use ccr::{AttackBlock, MoveKind, Position};
 use common::epd;
 use common::games::choose_move;
 use cozy_chess::{BitBoard, Board, Color, Piece, Square};
@@ -36,6 +42,8 @@ struct Seen {
     losing: u64,
     x_rays: u64,
     king_refused: u64,
+    unchallenged: u64,
+    uncovered: u64,
 }
 
 /// The exchange on one square: the pieces still on the board and what stands on the target.
@@ -136,6 +144,8 @@ fn promotion_piece(kind: MoveKind) -> Option<Piece> {
 /// Compares the two evaluations for every legal move of `pos`.
 fn check_moves(pos: &Position, seen: &mut Seen) {
     let fen = pos.to_fen();
+    let block = AttackBlock::new(pos.board());
+    let them = pos.side().flip();
     for &mv in pos.legal_moves().as_slice() {
         if mv.kind() == MoveKind::Castle {
             continue;
@@ -150,6 +160,15 @@ fn check_moves(pos: &Position, seen: &mut Seen) {
         assert_eq!(see(pos, mv), expected, "see({mv}) in {fen}");
         seen.moves += 1;
         seen.losing += (expected < 0) as u64;
+        if mv.kind() != MoveKind::EnPassant && mv.promotion().is_none() {
+            let captured = see_value(pos.board().get(mv.to()).piece_type());
+            if is_unchallenged(&block, them, mv) {
+                assert_eq!(expected, captured, "is_unchallenged({mv}) in {fen}");
+                seen.unchallenged += 1;
+            } else if !block.is_attacked(them, mv.to()) && expected < captured {
+                seen.uncovered += 1;
+            }
+        }
     }
 }
 
@@ -166,6 +185,8 @@ fn assert_met_everything(seen: &Seen) {
     assert!(seen.losing > 0, "{seen:?}");
     assert!(seen.x_rays > 0, "{seen:?}");
     assert!(seen.king_refused > 0, "{seen:?}");
+    assert!(seen.unchallenged > 0, "{seen:?}");
+    assert!(seen.uncovered > 0, "{seen:?}");
 }
 
 #[test]

@@ -3,11 +3,11 @@
 //!
 //! A capture is good if the victim is worth at least the attacker (whatever follows, the
 //! exchange then cannot lose), or if the node's attack table shows that nothing can take
-//! back, else if its static exchange evaluation is not negative. The
-//! exchange is evaluated only when the capture would be handed out next: until then it is
-//! ranked as a good capture, the best it can be. A node that cuts off early never pays for
-//! the exchanges of the captures it did not reach, and the moves still come in the order
-//! that evaluating every exchange first would give.
+//! back, else if its static exchange evaluation is not negative. The exchange is evaluated
+//! only when the capture would be handed out next: until then it is ranked as a good
+//! capture, the best it can be. A node that cuts off early never pays for the exchanges of
+//! the captures it did not reach, and the moves still come in the order that evaluating
+//! every exchange first would give.
 
 use super::see::{is_unchallenged, see};
 use crate::ccr::attacks::AttackBlock;
