@@ -230,6 +230,20 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
     gains[0]
 }
 
+/// Whether `mv` loses more than `margin` in the exchange on its target (`see` below
+/// `-margin`). The side that moved may stop recapturing after the first reply, so the
+/// exchange never ends below what the move captures less the piece it moves; when that
+/// floor is within the margin the answer is known without evaluating the exchange.
+pub fn loses_more_than(pos: &Position, mv: Move, margin: i32) -> bool {
+    let captured = if mv.kind() == MoveKind::EnPassant {
+        PieceCode::PAWN
+    } else {
+        pos.board().get(mv.to()).piece_type()
+    };
+    let floor = see_value(captured) - see_value(pos.board().get(mv.from()).piece_type());
+    floor < -margin && see(pos, mv) < -margin
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,6 +286,30 @@ mod tests {
         assert!(!block.is_attacked(Colour::Black, mv.to()));
         assert!(!is_unchallenged(&block, Colour::Black, mv));
         assert_eq!(see(&pos, mv), -500);
+    }
+
+    #[test]
+    fn the_floor_decides_only_what_the_exchange_would() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+            "3r2k1/2n5/8/3p4/8/8/3R4/3R2K1 w - - 0 1",
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq e6 0 4",
+        ];
+        let mut losing = 0;
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            for &mv in pos.legal_moves().as_slice() {
+                let exchange = see(&pos, mv);
+                for margin in (0..=1000).step_by(20) {
+                    let loses = exchange < -margin;
+                    losing += usize::from(loses);
+                    assert_eq!(loses_more_than(&pos, mv, margin), loses, "{fen} {mv} {margin}");
+                }
+            }
+        }
+        assert!(losing > 100, "only {losing} losing cases were tested");
     }
 
     #[test]
