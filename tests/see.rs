@@ -11,10 +11,13 @@
 //! walk also counts the moves whose target the table shows free but whose origin it shows
 //! attacked, and that lose material after all (a slider behind the mover): the case the
 //! origin test is there for.
+//!
+//! The threshold test the search asks (`see_at_least`) is held to the oracle's value at the
+//! value itself, one either side of it, and the search's own thresholds.
 
 mod common;
 
-use ccr::search::see::{is_unchallenged, see, see_value};
+use ccr::search::see::{is_unchallenged, see, see_at_least, see_value};
 use ccr::{AttackBlock, MoveKind, Position};
 use common::epd;
 use common::games::choose_move;
@@ -158,6 +161,22 @@ fn check_moves(pos: &Position, seen: &mut Seen) {
             seen,
         );
         assert_eq!(see(pos, mv), expected, "see({mv}) in {fen}");
+        for threshold in [
+            expected - 1,
+            expected,
+            expected + 1,
+            0,
+            -60,
+            -120,
+            -180,
+            -320,
+        ] {
+            assert_eq!(
+                see_at_least(pos, mv, threshold),
+                expected >= threshold,
+                "see_at_least({mv}, {threshold}) in {fen}"
+            );
+        }
         seen.moves += 1;
         seen.losing += (expected < 0) as u64;
         if mv.kind() != MoveKind::EnPassant && mv.promotion().is_none() {

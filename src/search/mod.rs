@@ -24,7 +24,7 @@ use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
 use ordering::{Class, MovePicker, piece_value};
 use params::*;
-use see::{is_unchallenged, loses_more_than};
+use see::{is_unchallenged, see_at_least};
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
 
@@ -612,7 +612,7 @@ impl<'a> Worker<'a> {
                 } else {
                     class == Class::LosingCapture
                 };
-                if exchange && loses_more_than(pos, mv, margin) {
+                if exchange && !see_at_least(pos, mv, -margin) {
                     continue;
                 }
             }

@@ -9,7 +9,7 @@
 //! the captures it did not reach, and the moves still come in the order that evaluating
 //! every exchange first would give.
 
-use super::see::{is_unchallenged, see};
+use super::see::{is_unchallenged, see_at_least};
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::{MoveList, Position};
 use crate::moves::MAX_MOVES;
@@ -134,7 +134,7 @@ impl<'a> MovePicker<'a> {
             // to its place among the losing captures (the hash move keeps its rank), and the
             // scan runs again, so the order is the one every exchange evaluated up front
             // would give: each score only falls, and the move handed out has its final one.
-            if see(self.pos, self.moves[best]) >= 0 {
+            if see_at_least(self.pos, self.moves[best], 0) {
                 self.class[best] = Some(Class::Tactical);
                 break (best, Class::Tactical);
             }

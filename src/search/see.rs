@@ -230,18 +230,59 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
     gains[0]
 }
 
-/// Whether `mv` loses more than `margin` in the exchange on its target (`see` below
-/// `-margin`). The side that moved may stop recapturing after the first reply, so the
-/// exchange never ends below what the move captures less the piece it moves; when that
-/// floor is within the margin the answer is known without evaluating the exchange.
-pub fn loses_more_than(pos: &Position, mv: Move, margin: i32) -> bool {
-    let captured = if mv.kind() == MoveKind::EnPassant {
-        PieceCode::PAWN
-    } else {
-        pos.board().get(mv.to()).piece_type()
-    };
-    let floor = see_value(captured) - see_value(pos.board().get(mv.from()).piece_type());
-    floor < -margin && see(pos, mv) < -margin
+/// Whether the exchange of `mv` ends at `threshold` or better for the side that moves
+/// (`see(pos, mv) >= threshold`), stopping as soon as that is sure.
+///
+/// `swap` is how far the side that just captured would end beyond what the other side can
+/// accept if the other side stopped now: a side captures only while that margin is in its
+/// favour, and whoever can stop in its favour decides the answer. Before any recapture the
+/// answer is often known from the move alone: it cannot end above what it captures, nor
+/// below that less the piece it puts on the square.
+pub fn see_at_least(pos: &Position, mv: Move, threshold: i32) -> bool {
+    let mut board = *pos.board();
+    let (from, target) = (mv.from(), mv.to());
+    let mover = board.get(from);
+    let mut captured = see_value(board.get(target).piece_type());
+    if mv.kind() == MoveKind::EnPassant {
+        captured = see_value(PieceCode::PAWN);
+        board.set(
+            Square::from_file_rank(target.file(), from.rank()),
+            PieceCode::EMPTY,
+        );
+    }
+    let mut on_target = see_value(mover.piece_type());
+    if let Some(promoted) = mv.promotion() {
+        captured += see_value(promoted) - see_value(PieceCode::PAWN);
+        on_target = see_value(promoted);
+    }
+    let mut swap = captured - threshold;
+    if swap < 0 {
+        return false;
+    }
+    swap = on_target - swap;
+    if swap <= 0 {
+        return true;
+    }
+    board.set(from, PieceCode::EMPTY);
+    board.set(target, mover);
+    let mut side = mover.colour().flip();
+    // The answer if the exchange stopped before `side` captured.
+    let mut at_least = true;
+    while let Some((sq, piece_type)) = cheapest_attacker(&board, target, side) {
+        board.set(sq, PieceCode::EMPTY);
+        board.set(target, PieceCode::new(side, piece_type));
+        if piece_type == PieceCode::KING && cheapest_attacker(&board, target, side.flip()).is_some()
+        {
+            break;
+        }
+        at_least = !at_least;
+        swap = see_value(piece_type) - swap;
+        if swap < i32::from(at_least) {
+            break;
+        }
+        side = side.flip();
+    }
+    at_least
 }
 
 #[cfg(test)]
@@ -289,7 +330,7 @@ mod tests {
     }
 
     #[test]
-    fn the_floor_decides_only_what_the_exchange_would() {
+    fn the_threshold_test_agrees_with_the_exchange() {
         let fens = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -297,19 +338,34 @@ mod tests {
             "3r2k1/2n5/8/3p4/8/8/3R4/3R2K1 w - - 0 1",
             "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq e6 0 4",
         ];
-        let mut losing = 0;
+        let (mut at, mut below) = (0, 0);
         for fen in fens {
             let pos = Position::from_fen(fen).unwrap();
             for &mv in pos.legal_moves().as_slice() {
                 let exchange = see(&pos, mv);
-                for margin in (0..=1000).step_by(20) {
-                    let loses = exchange < -margin;
-                    losing += usize::from(loses);
-                    assert_eq!(loses_more_than(&pos, mv, margin), loses, "{fen} {mv} {margin}");
+                for threshold in (-1000..=1000).step_by(25) {
+                    let expected = exchange >= threshold;
+                    (at, below) = if expected {
+                        (at + 1, below)
+                    } else {
+                        (at, below + 1)
+                    };
+                    assert_eq!(
+                        see_at_least(&pos, mv, threshold),
+                        expected,
+                        "{fen} {mv} {threshold}"
+                    );
+                }
+                for threshold in [exchange - 1, exchange, exchange + 1] {
+                    assert_eq!(
+                        see_at_least(&pos, mv, threshold),
+                        exchange >= threshold,
+                        "{fen} {mv} {threshold}"
+                    );
                 }
             }
         }
-        assert!(losing > 100, "only {losing} losing cases were tested");
+        assert!(at > 1000 && below > 1000, "{at} at or above, {below} below");
     }
 
     #[test]
