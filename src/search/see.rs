@@ -181,9 +181,21 @@ pub fn is_unchallenged(block: &AttackBlock, them: Colour, mv: Move) -> bool {
     !block.is_attacked(them, mv.to()) && !block.is_attacked(them, mv.from())
 }
 
-/// The material `mv` wins (negative: loses) on its target square when both sides recapture
-/// there, cheapest piece first, as long as it pays them.
-pub fn see(pos: &Position, mv: Move) -> i32 {
+/// An exchange after its first capture, made on a copy of the rank words.
+struct FirstCapture {
+    /// The rank words with the move made (an en passant pawn lifted off).
+    board: Ccr,
+    /// What the move took, a promotion counting what the pawn became less the pawn.
+    captured: i32,
+    /// The value of the piece now on the target.
+    on_target: i32,
+    /// The side to recapture.
+    side: Colour,
+}
+
+/// Makes `mv`, the exchange's first capture, on a copy of the rank words.
+#[inline(always)]
+fn first_capture(pos: &Position, mv: Move) -> FirstCapture {
     let mut board = *pos.board();
     let (from, target) = (mv.from(), mv.to());
     let mover = board.get(from);
@@ -195,29 +207,54 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
             PieceCode::EMPTY,
         );
     }
-    // `gains[i]`: what the side making capture i has won so far if the exchange stopped
-    // right after it.
-    let mut gains = [0i32; 32];
     let mut on_target = see_value(mover.piece_type());
-    gains[0] = captured;
     if let Some(promoted) = mv.promotion() {
-        gains[0] += see_value(promoted) - see_value(PieceCode::PAWN);
+        captured += see_value(promoted) - see_value(PieceCode::PAWN);
         on_target = see_value(promoted);
     }
     board.set(from, PieceCode::EMPTY);
     board.set(target, mover);
-    let mut side = mover.colour().flip();
+    FirstCapture {
+        board,
+        captured,
+        on_target,
+        side: mover.colour().flip(),
+    }
+}
+
+/// `side` recaptures on `target` with its cheapest piece, lifting it off its square (so an
+/// X-ray behind it counts next); returns its type, or `None` if `side` has none there or
+/// only the king while the other side still reaches the square.
+#[inline(always)]
+fn recapture(board: &mut Ccr, target: Square, side: Colour) -> Option<u8> {
+    let (sq, piece_type) = cheapest_attacker(board, target, side)?;
+    board.set(sq, PieceCode::EMPTY);
+    board.set(target, PieceCode::new(side, piece_type));
+    if piece_type == PieceCode::KING && cheapest_attacker(board, target, side.flip()).is_some() {
+        return None;
+    }
+    Some(piece_type)
+}
+
+/// The material `mv` wins (negative: loses) on its target square when both sides recapture
+/// there, cheapest piece first, as long as it pays them.
+pub fn see(pos: &Position, mv: Move) -> i32 {
+    let FirstCapture {
+        mut board,
+        captured,
+        mut on_target,
+        mut side,
+    } = first_capture(pos, mv);
+    let target = mv.to();
+    // `gains[i]`: what the side making capture i has won so far if the exchange stopped
+    // right after it.
+    let mut gains = [0i32; 32];
+    gains[0] = captured;
     let mut captures = 1;
     while captures < gains.len() {
-        let Some((sq, piece_type)) = cheapest_attacker(&board, target, side) else {
+        let Some(piece_type) = recapture(&mut board, target, side) else {
             break;
         };
-        board.set(sq, PieceCode::EMPTY);
-        board.set(target, PieceCode::new(side, piece_type));
-        if piece_type == PieceCode::KING && cheapest_attacker(&board, target, side.flip()).is_some()
-        {
-            break;
-        }
         gains[captures] = on_target - gains[captures - 1];
         on_target = see_value(piece_type);
         side = side.flip();
@@ -239,22 +276,13 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
 /// answer is often known from the move alone: it cannot end above what it captures, nor
 /// below that less the piece it puts on the square.
 pub fn see_at_least(pos: &Position, mv: Move, threshold: i32) -> bool {
-    let mut board = *pos.board();
-    let (from, target) = (mv.from(), mv.to());
-    let mover = board.get(from);
-    let mut captured = see_value(board.get(target).piece_type());
-    if mv.kind() == MoveKind::EnPassant {
-        captured = see_value(PieceCode::PAWN);
-        board.set(
-            Square::from_file_rank(target.file(), from.rank()),
-            PieceCode::EMPTY,
-        );
-    }
-    let mut on_target = see_value(mover.piece_type());
-    if let Some(promoted) = mv.promotion() {
-        captured += see_value(promoted) - see_value(PieceCode::PAWN);
-        on_target = see_value(promoted);
-    }
+    let FirstCapture {
+        mut board,
+        captured,
+        on_target,
+        mut side,
+    } = first_capture(pos, mv);
+    let target = mv.to();
     let mut swap = captured - threshold;
     if swap < 0 {
         return false;
@@ -263,18 +291,9 @@ pub fn see_at_least(pos: &Position, mv: Move, threshold: i32) -> bool {
     if swap <= 0 {
         return true;
     }
-    board.set(from, PieceCode::EMPTY);
-    board.set(target, mover);
-    let mut side = mover.colour().flip();
     // The answer if the exchange stopped before `side` captured.
     let mut at_least = true;
-    while let Some((sq, piece_type)) = cheapest_attacker(&board, target, side) {
-        board.set(sq, PieceCode::EMPTY);
-        board.set(target, PieceCode::new(side, piece_type));
-        if piece_type == PieceCode::KING && cheapest_attacker(&board, target, side.flip()).is_some()
-        {
-            break;
-        }
+    while let Some(piece_type) = recapture(&mut board, target, side) {
         at_least = !at_least;
         swap = see_value(piece_type) - swap;
         if swap < i32::from(at_least) {
