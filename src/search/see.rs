@@ -8,6 +8,10 @@
 //! square the other side no longer reaches. Pins are not looked at, and a pawn that
 //! recaptures on the last rank stays a pawn: the usual simplifications, which keep the
 //! evaluation a few dozen table reads.
+//!
+//! The search never needs an exchange's value, only whether it reaches a threshold (a
+//! capture that does not lose; a move that loses no more than a pruning margin):
+//! [`see_at_least`] answers that and stops as soon as the answer is sure.
 
 use crate::ccr::Position;
 use crate::ccr::attacks::AttackBlock;
@@ -270,11 +274,12 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
 /// Whether the exchange of `mv` ends at `threshold` or better for the side that moves
 /// (`see(pos, mv) >= threshold`), stopping as soon as that is sure.
 ///
-/// `swap` is how far the side that just captured would end beyond what the other side can
-/// accept if the other side stopped now: a side captures only while that margin is in its
-/// favour, and whoever can stop in its favour decides the answer. Before any recapture the
-/// answer is often known from the move alone: it cannot end above what it captures, nor
-/// below that less the piece it puts on the square.
+/// `swap` is how far past the threshold, in its own favour, the result would end if the side
+/// to capture took the piece on the target and the exchange stopped there. Each capture
+/// turns the answer; once the side to capture cannot get past the threshold that way (a tie
+/// counts for the side that moved), the answer stands as the last capture left it. Before
+/// any recapture it is often known from the move alone: the exchange cannot end above what
+/// the move captures, nor below that less the piece it puts on the square.
 pub fn see_at_least(pos: &Position, mv: Move, threshold: i32) -> bool {
     let FirstCapture {
         mut board,
