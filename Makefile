@@ -125,11 +125,13 @@ tune: build
 # the balanced openings plus random plies, every position resolved by a quiescence search,
 # then each labelled LABEL_LAMBDA x result + (1 - LABEL_LAMBDA) x Stockfish 15.1's expected
 # score at LABEL_NODES nodes (target/tune/labelled.txt); then Texel's method on it
-# (target/tune/weights.rs). The labelling resumes if stopped: run `make tune-label` again.
-DATA_GAMES ?= 4000
+# (target/tune/weights.rs), every weight fitted (LABEL_TUNE_ARGS). About half an hour on two
+# cores. The labelling resumes if stopped: run `make tune-label` again.
+DATA_GAMES ?= 2000
 DATA_NODES ?= 8000
-LABEL_NODES ?= 20000
+LABEL_NODES ?= 5000
 LABEL_LAMBDA ?= 0.5
+LABEL_TUNE_ARGS ?= --epochs 1500 --rate 1.0 --l2 1e-9 --from-move 10
 tune-data: build setup-uci
 	mkdir -p target/tune
 	rm -f target/tune/selfplay.txt target/tune/labelled.txt
@@ -141,7 +143,7 @@ tune-data: build setup-uci
 tune-label:
 	python3 -B scripts/label.py --in target/tune/selfplay.txt --out target/tune/labelled.txt \
 		--nodes $(LABEL_NODES) --lambda $(LABEL_LAMBDA) --jobs 2
-	target/release/ccr tune --data target/tune/labelled.txt $(TUNE_ARGS) --out target/tune/weights.rs
+	target/release/ccr tune --data target/tune/labelled.txt $(LABEL_TUNE_ARGS) --out target/tune/weights.rs
 
 # The paper reproduced (docs/PAPER.md): every measurement it quotes, run and written to
 # docs/data/ (raw TSV with machine, compilers, commit and date; about an hour on two cores,
