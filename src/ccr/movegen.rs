@@ -27,6 +27,7 @@
 //! capture is still kept aside for its legality test. Each sink has its own monomorphised
 //! copy of the one generator, so the list's copy never asks which sink it fills.
 
+use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::{
     CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, nibbles_equal, occupied_nibbles,
 };
@@ -568,30 +569,67 @@ impl Position {
     #[inline]
     pub fn generate_legal_with<K: Kernel>(&self, list: &mut MoveList) {
         list.clear();
-        self.generate::<K, false, _>(list);
+        self.generate::<K, false, _>(list, |occupied| {
+            K::attacks(&self.board, occupied, self.side.flip())
+        });
     }
 
     /// [`Position::generate_captures`] on the kernel `K`.
     #[inline]
     pub fn generate_captures_with<K: Kernel>(&self, list: &mut MoveList) {
         list.clear();
-        self.generate::<K, true, _>(list);
+        self.generate::<K, true, _>(list, |occupied| {
+            K::attacks(&self.board, occupied, self.side.flip())
+        });
+    }
+
+    /// [`Position::generate_legal`] with the enemy's attack table read from `block`, this
+    /// position's attack block, which the caller has built already (the search builds one
+    /// per node for its check test and evaluation), so the table is not built twice.
+    #[inline]
+    pub fn generate_legal_in(&self, block: &AttackBlock, list: &mut MoveList) {
+        debug_assert_eq!(
+            block.parts()[0],
+            self.board.0,
+            "the block of another position"
+        );
+        list.clear();
+        self.generate::<Portable, false, _>(list, |_| *block.attacks(self.side.flip()));
+    }
+
+    /// [`Position::generate_captures`] with the enemy's attack table read from `block`, as
+    /// [`Position::generate_legal_in`].
+    #[inline]
+    pub fn generate_captures_in(&self, block: &AttackBlock, list: &mut MoveList) {
+        debug_assert_eq!(
+            block.parts()[0],
+            self.board.0,
+            "the block of another position"
+        );
+        list.clear();
+        self.generate::<Portable, true, _>(list, |_| *block.attacks(self.side.flip()));
     }
 
     /// [`Position::count_legal`] on the kernel `K`.
     #[inline]
     pub fn count_legal_with<K: Kernel>(&self) -> u64 {
         let mut count = Count::default();
-        self.generate::<K, false, _>(&mut count);
+        self.generate::<K, false, _>(&mut count, |occupied| {
+            K::attacks(&self.board, occupied, self.side.flip())
+        });
         count.moves.into()
     }
 
-    /// The one generator behind all three: with `CAPTURES` every target mask is narrowed to
-    /// the enemy's pieces (en passant has its own test) and castling is skipped; `K` gives
-    /// the enemy's attack table (and, for the assembly, the sliders' handlers); the moves go
-    /// to `sink`.
+    /// The one generator behind them all: with `CAPTURES` every target mask is narrowed to
+    /// the enemy's pieces (en passant has its own test) and castling is skipped;
+    /// `enemy_table` gives the enemy's attack table from the occupancy (`K`'s, or one the
+    /// caller has); `K` gives the sliders' handlers for the assembly; the moves go to `sink`.
     #[inline(always)]
-    fn generate<K: Kernel, const CAPTURES: bool, S: Sink>(&self, sink: &mut S) {
+    fn generate<K: Kernel, const CAPTURES: bool, S: Sink>(
+        &self,
+        sink: &mut S,
+        enemy_table: impl FnOnce([u32; 8]) -> [u32; 8],
+    ) {
         let us = self.side;
         let them = us.flip();
         let king_sq = self.king(us);
@@ -600,7 +638,7 @@ impl Position {
         for (o, t) in occupied.iter_mut().zip(theirs) {
             *o |= t;
         }
-        let enemy_attacks = K::attacks(&self.board, occupied, them);
+        let enemy_attacks = enemy_table(occupied);
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
         let danger = king_danger(&self.board, king_sq, us, in_check);
         let (ep_word, ep_mask) = match self.en_passant {
@@ -776,6 +814,38 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(pos.count_legal(), pos.legal_moves().len() as u64, "{fen}");
         }
+    }
+
+    #[test]
+    fn a_block_built_by_the_caller_gives_the_same_moves() {
+        // Every node of a shallow tree, in check or not, with en passant and promotions: the
+        // lists from the caller's block are the kernel's lists, move for move.
+        fn walk(pos: &Position, depth: u32, nodes: &mut u32) {
+            let block = AttackBlock::new(pos.board());
+            let (mut given, mut built) = (MoveList::new(), MoveList::new());
+            pos.generate_captures_in(&block, &mut given);
+            pos.generate_captures(&mut built);
+            assert_eq!(given.as_slice(), built.as_slice(), "{}", pos.to_fen());
+            pos.generate_legal_in(&block, &mut given);
+            pos.generate_legal(&mut built);
+            assert_eq!(given.as_slice(), built.as_slice(), "{}", pos.to_fen());
+            *nodes += 1;
+            if depth > 0 {
+                for &mv in built.as_slice() {
+                    walk(&pos.make(mv), depth - 1, nodes);
+                }
+            }
+        }
+        let mut nodes = 0;
+        for fen in [
+            crate::positions::KIWIPETE,
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/8/8/1Pp5/3K4/8/8/4k3 w - c6 0 2",
+        ] {
+            walk(&Position::from_fen(fen).unwrap(), 2, &mut nodes);
+        }
+        assert!(nodes > 2_500, "{nodes}");
     }
 
     #[test]

@@ -562,7 +562,7 @@ impl<'a> Worker<'a> {
         }
 
         let mut list = MoveList::new();
-        pos.generate_legal(&mut list);
+        pos.generate_legal_in(&block, &mut list);
         if ply == 0 {
             list.retain(|m| self.root_moves.contains(&m));
         }
@@ -771,7 +771,7 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut list = MoveList::new();
         let (mut best, stand_pat) = if in_check {
-            pos.generate_legal(&mut list);
+            pos.generate_legal_in(&block, &mut list);
             if list.is_empty() {
                 return -MATE + ply as i32;
             }
@@ -783,7 +783,7 @@ impl<'a> Worker<'a> {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            pos.generate_captures(&mut list);
+            pos.generate_captures_in(&block, &mut list);
             add_quiet_queen_promotions(pos, &mut list);
             (stand_pat, stand_pat)
         };
