@@ -11,7 +11,7 @@ use std::fmt::Debug;
 
 pub use crate::arch::Impl;
 use crate::arch::convert::{self, PieceBoards};
-use crate::ccr::attacks::{attacks_of, attacks_with_occupancy};
+use crate::ccr::attacks::attacks_with_occupancy;
 use crate::ccr::board::Ccr;
 use crate::types::Colour;
 
@@ -61,8 +61,10 @@ impl Kernel for Simd {
     const IMPL: Impl = Impl::Simd;
 
     #[inline(always)]
-    fn attacks(board: &Ccr, _occupied: [u32; 8], by: Colour) -> [u32; 8] {
-        crate::arch::attacks::attacks_of(board, by, attacks_of)
+    fn attacks(board: &Ccr, occupied: [u32; 8], by: Colour) -> [u32; 8] {
+        crate::arch::attacks::attacks_of(board, by, |board, by| {
+            attacks_with_occupancy(board, occupied, by)
+        })
     }
 
     #[inline]

@@ -33,7 +33,7 @@ use crate::ccr::board::{
 };
 use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
-use crate::ccr::kernel::{Kernel, Portable};
+use crate::ccr::kernel::{Kernel, Simd};
 use crate::moves::MoveList;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
@@ -548,20 +548,22 @@ fn pinned_pieces<'a, S: Sink>(
 }
 
 impl Position {
-    /// Fills `list` with the legal moves of the position (the engine's portable kernel).
+    /// Fills `list` with the legal moves of the position, on the engine's kernel: [`Simd`],
+    /// the enemy's attack table by the best vector code the CPU has (the frame's where it
+    /// has none), as the search reads it from its attack block.
     pub fn generate_legal(&self, list: &mut MoveList) {
-        self.generate_legal_with::<Portable>(list);
+        self.generate_legal_with::<Simd>(list);
     }
 
     /// Fills `list` with the legal captures of the position: every move that takes a piece,
     /// en passant and capturing promotions included (quiet promotions are not captures).
     pub fn generate_captures(&self, list: &mut MoveList) {
-        self.generate_captures_with::<Portable>(list);
+        self.generate_captures_with::<Simd>(list);
     }
 
     /// The number of legal moves of the position, counted without listing them.
     pub fn count_legal(&self) -> u64 {
-        self.count_legal_with::<Portable>()
+        self.count_legal_with::<Simd>()
     }
 
     /// [`Position::generate_legal`] on the kernel `K` (where the enemy's attack table and,
@@ -594,7 +596,7 @@ impl Position {
             "the block of another position"
         );
         list.clear();
-        self.generate::<Portable, false, _>(list, |_| *block.attacks(self.side.flip()));
+        self.generate::<Simd, false, _>(list, |_| *block.attacks(self.side.flip()));
     }
 
     /// [`Position::generate_captures`] with the enemy's attack table read from `block`, as
@@ -607,7 +609,7 @@ impl Position {
             "the block of another position"
         );
         list.clear();
-        self.generate::<Portable, true, _>(list, |_| *block.attacks(self.side.flip()));
+        self.generate::<Simd, true, _>(list, |_| *block.attacks(self.side.flip()));
     }
 
     /// [`Position::count_legal`] on the kernel `K`.
