@@ -166,8 +166,10 @@ def goals_table(perft, instructions, engine, portable):
     speed = perft.ratio(engine)
     rows.append(["C.C.R. i686 ÷ x86_64, speed, every leaf made", "≥ 0.92", fmt(speed, 2),
                  fmt(perft.ratio(portable), 2), "yes" if speed >= 0.92 else "no"])
-    rows.append(["C.C.R. x86_64 ÷ i686, instructions per leaf (perft 3, made)", "≥ 0.92", fmt(ipl(engine), 2),
-                 fmt(ipl(portable), 2), "yes" if ipl(engine) >= 0.92 else "no"])
+    # valgrind's 32-bit mode decodes no AVX2, so under callgrind the i686 SIMD kernel runs its
+    # portable fallback: only the portable generator compares like with like here.
+    rows.append(["C.C.R. x86_64 ÷ i686, instructions per leaf (perft 3, made; portable on both)", "≥ 0.92",
+                 "—", fmt(ipl(portable), 2), "yes" if ipl(portable) >= 0.92 else "no"])
     return table(["goal (speed ratio, above 1: the C.C.R. is faster)", "target", "the engine's kernel (SIMD)",
                   "portable", "met"], rows, ["---", "---:", "---:", "---:", "---"])
 
