@@ -3,7 +3,7 @@
 //! FEN validation, the en-passant test, the legal move generator's pin scan and the
 //! search's gives-check test use them.
 
-use crate::ccr::board::{Ccr, Position, nibbles_equal};
+use crate::ccr::board::{Ccr, NIBBLE_LOW_BITS, Position, count_nibbles, nibbles_equal};
 use crate::ccr::frame::{on_board, sideways, step};
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
@@ -274,7 +274,7 @@ pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> Kin
             let w = word.wrapping_add_signed(dw);
             if let Some(&rank_word) = board.0.get(w) {
                 let hits = leapers_in_word(rank_word, mask, them, dw);
-                danger.checkers += hits.count_ones() / 4;
+                danger.checkers += count_nibbles(hits & NIBBLE_LOW_BITS);
                 danger.evasions[w] |= hits;
             }
         }

@@ -29,7 +29,7 @@
 
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::{
-    CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, nibbles_equal, occupied_nibbles,
+    CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, count_nibbles, nibbles_equal, occupied_nibbles,
 };
 use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
@@ -111,12 +111,12 @@ impl Sink for Count {
 
     #[inline(always)]
     fn push_each(&mut self, bits: u32, _: impl Fn(u32) -> Move) {
-        self.moves += bits.count_ones();
+        self.moves += count_nibbles(bits);
     }
 
     #[inline(always)]
     fn push_promotions(&mut self, bits: u32, _: impl Fn(u32, MoveKind) -> Move) {
-        self.moves += 4 * bits.count_ones();
+        self.moves += 4 * count_nibbles(bits);
     }
 
     #[inline(always)]
