@@ -23,6 +23,25 @@ pub fn attacks_of(
     portable(board, by)
 }
 
+/// How many moves the knights, bishops, rooks and queens of `by` on `pieces` have onto
+/// `targets`, counted by the same fills as the tables (AVX2), or `None` where the CPU lacks
+/// AVX2 (the caller then counts them piece by piece).
+#[inline]
+pub fn count_piece_moves(
+    pieces: &Ccr,
+    occupied: &[u32; 8],
+    targets: &[u32; 8],
+    by: Colour,
+) -> Option<u32> {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    if super::cpu().avx2 {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return Some(unsafe { super::avx2::count_piece_moves(pieces, occupied, targets, by) });
+    }
+    let _ = (pieces, occupied, targets, by);
+    None
+}
+
 /// WHITE_ATTACKS and BLACK_ATTACKS of one board: AVX-512 with both colours in one `zmm`
 /// register, else AVX2 once per colour, else `portable` (the frame's one pass).
 #[inline]

@@ -26,6 +26,16 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
 
     /// The sixteen piece boards of `board`.
     fn convert(board: &Ccr) -> PieceBoards;
+
+    /// How many moves the knights, bishops, rooks and queens of `by` on `pieces` have onto
+    /// `targets` (`0xF` per square), the rays blocked by `occupied`, counted by sets; `None`
+    /// where the kernel has no such count (the frame's handlers count them one by one).
+    fn count_piece_moves(
+        pieces: &Ccr,
+        occupied: &[u32; 8],
+        targets: &[u32; 8],
+        by: Colour,
+    ) -> Option<u32>;
 }
 
 /// Portable Rust: the frame's attack table, the paper's conversion loop.
@@ -55,6 +65,11 @@ impl Kernel for Portable {
     fn convert(board: &Ccr) -> PieceBoards {
         convert::portable(board)
     }
+
+    #[inline(always)]
+    fn count_piece_moves(_: &Ccr, _: &[u32; 8], _: &[u32; 8], _: Colour) -> Option<u32> {
+        None
+    }
 }
 
 impl Kernel for Simd {
@@ -71,6 +86,16 @@ impl Kernel for Simd {
     fn convert(board: &Ccr) -> PieceBoards {
         convert::best(board)
     }
+
+    #[inline(always)]
+    fn count_piece_moves(
+        pieces: &Ccr,
+        occupied: &[u32; 8],
+        targets: &[u32; 8],
+        by: Colour,
+    ) -> Option<u32> {
+        crate::arch::attacks::count_piece_moves(pieces, occupied, targets, by)
+    }
 }
 
 #[cfg(ccr_asm)]
@@ -85,5 +110,10 @@ impl Kernel for Asm {
     #[inline]
     fn convert(board: &Ccr) -> PieceBoards {
         crate::arch::asm::convert(board)
+    }
+
+    #[inline(always)]
+    fn count_piece_moves(_: &Ccr, _: &[u32; 8], _: &[u32; 8], _: Colour) -> Option<u32> {
+        None
     }
 }

@@ -56,6 +56,17 @@ trait Sink {
     /// Keeps the en-passant captures for which `legal` holds (called only when some were
     /// pushed).
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool);
+
+    /// Takes the moves of the knights, bishops, rooks and queens of `by` on `pieces` onto
+    /// `targets` as a number, when the sink only counts and the kernel `K` counts by sets;
+    /// whether it did (then the frame must not visit those pieces).
+    fn count_by_sets<K: Kernel>(
+        &mut self,
+        pieces: &Ccr,
+        occupied: &[u32; 8],
+        targets: &[u32; 8],
+        by: Colour,
+    ) -> bool;
 }
 
 impl Sink for MoveList {
@@ -91,6 +102,11 @@ impl Sink for MoveList {
     #[cold]
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool) {
         self.retain(|mv| mv.kind() != MoveKind::EnPassant || legal(mv));
+    }
+
+    #[inline(always)]
+    fn count_by_sets<K: Kernel>(&mut self, _: &Ccr, _: &[u32; 8], _: &[u32; 8], _: Colour) -> bool {
+        false
     }
 }
 
@@ -129,6 +145,19 @@ impl Sink for Count {
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool) {
         let captures = &self.en_passant[..self.en_passant_len];
         self.moves += captures.iter().filter(|&&mv| legal(mv)).count() as u32;
+    }
+
+    #[inline(always)]
+    fn count_by_sets<K: Kernel>(
+        &mut self,
+        pieces: &Ccr,
+        occupied: &[u32; 8],
+        targets: &[u32; 8],
+        by: Colour,
+    ) -> bool {
+        let counted = K::count_piece_moves(pieces, occupied, targets, by);
+        self.moves += counted.unwrap_or(0);
+        counted.is_some()
     }
 }
 
@@ -686,6 +715,18 @@ impl Position {
             *p = nibbles_equal(*o, pawn_code) & !pins;
             *o &= !(*p | pins);
         }
+        // A count may take the free knights and sliders by sets, leaving the king alone to
+        // the frame.
+        let mut targets = g.evasions;
+        for (t, &o) in targets.iter_mut().zip(&own) {
+            *t &= !o;
+        }
+        if g.sink.count_by_sets::<K>(&others, &occupied, &targets, us) {
+            let king_code = PieceCode::new(us, PieceCode::KING).code();
+            for word in &mut others.0 {
+                *word &= nibbles_equal(*word, king_code);
+            }
+        }
         match us {
             Colour::White => {
                 frame::run(&others, Pieces::Of(us), white, &mut g);
@@ -742,6 +783,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ccr::kernel::Portable;
 
     fn moves(fen: &str) -> Vec<String> {
         let mut v: Vec<String> = Position::from_fen(fen)
@@ -848,6 +890,44 @@ mod tests {
             walk(&Position::from_fen(fen).unwrap(), 2, &mut nodes);
         }
         assert!(nodes > 2_500, "{nodes}");
+    }
+
+    #[test]
+    fn counting_by_sets_agrees_with_the_handlers() {
+        // The vector count of the knights and sliders against the frame's handlers, at every
+        // node of shallow trees (pins, checks, double checks, promotions, en passant).
+        if !crate::arch::runs(crate::arch::Tier::Avx2, "movegen::counting_by_sets") {
+            return;
+        }
+        fn walk(pos: &Position, depth: u32, nodes: &mut u32) {
+            let by_sets = pos.count_legal_with::<Simd>();
+            assert_eq!(
+                by_sets,
+                pos.count_legal_with::<Portable>(),
+                "{}",
+                pos.to_fen()
+            );
+            assert_eq!(by_sets, pos.legal_moves().len() as u64, "{}", pos.to_fen());
+            *nodes += 1;
+            if depth > 0 {
+                for &mv in pos.legal_moves().as_slice() {
+                    walk(&pos.make(mv), depth - 1, nodes);
+                }
+            }
+        }
+        let mut nodes = 0;
+        for fen in [
+            crate::positions::KIWIPETE,
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            // Many sliders and knights aimed at the same squares from every direction.
+            "3qk3/8/1N3N2/2QRQ3/2RqR3/2QRQ3/1N3N2/4K3 b - - 0 1",
+            "4k3/8/2n1n3/1n3n2/3Q4/1n3n2/2n1n3/7K b - - 0 1",
+        ] {
+            walk(&Position::from_fen(fen).unwrap(), 2, &mut nodes);
+        }
+        assert!(nodes > 5_000, "{nodes}");
     }
 
     #[test]
