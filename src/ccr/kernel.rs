@@ -27,6 +27,10 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
     /// The sixteen piece boards of `board`.
     fn convert(board: &Ccr) -> PieceBoards;
 
+    /// Whether [`Kernel::count_piece_moves`] may count (known at compile time, so that a
+    /// kernel without the count pays nothing for asking).
+    const COUNTS_BY_SETS: bool;
+
     /// How many moves the knights, bishops, rooks and queens of `by` on `pieces` have onto
     /// `targets` (`0xF` per square), the rays blocked by `occupied`, counted by sets; `None`
     /// where the kernel has no such count (the frame's handlers count them one by one).
@@ -55,6 +59,7 @@ pub struct Asm;
 
 impl Kernel for Portable {
     const IMPL: Impl = Impl::Portable;
+    const COUNTS_BY_SETS: bool = false;
 
     #[inline(always)]
     fn attacks(board: &Ccr, occupied: [u32; 8], by: Colour) -> [u32; 8] {
@@ -74,6 +79,10 @@ impl Kernel for Portable {
 
 impl Kernel for Simd {
     const IMPL: Impl = Impl::Simd;
+    // On i686 a build with the count made every bulk perft (the portable kernel's too) 2.3
+    // times slower on an AMD EPYC, though it ran fewer instructions: a stall not yet found,
+    // so there the handlers count.
+    const COUNTS_BY_SETS: bool = cfg!(target_arch = "x86_64");
 
     #[inline(always)]
     fn attacks(board: &Ccr, occupied: [u32; 8], by: Colour) -> [u32; 8] {
@@ -101,6 +110,7 @@ impl Kernel for Simd {
 #[cfg(ccr_asm)]
 impl Kernel for Asm {
     const IMPL: Impl = Impl::Asm;
+    const COUNTS_BY_SETS: bool = false;
 
     #[inline(always)]
     fn attacks(board: &Ccr, _occupied: [u32; 8], by: Colour) -> [u32; 8] {

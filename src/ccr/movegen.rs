@@ -58,13 +58,15 @@ trait Sink {
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool);
 
     /// Takes the moves of the knights, bishops, rooks and queens of `by` on `pieces` onto
-    /// `targets` as a number, when the sink only counts and the kernel `K` counts by sets;
-    /// whether it did (then the frame must not visit those pieces).
+    /// the `evasions` that hold no piece of `own` as a number, when the sink only counts and
+    /// the kernel `K` counts by sets; whether it did (then the frame must not visit those
+    /// pieces).
     fn count_by_sets<K: Kernel>(
         &mut self,
         pieces: &Ccr,
         occupied: &[u32; 8],
-        targets: &[u32; 8],
+        own: &[u32; 8],
+        evasions: &[u32; 8],
         by: Colour,
     ) -> bool;
 }
@@ -105,7 +107,14 @@ impl Sink for MoveList {
     }
 
     #[inline(always)]
-    fn count_by_sets<K: Kernel>(&mut self, _: &Ccr, _: &[u32; 8], _: &[u32; 8], _: Colour) -> bool {
+    fn count_by_sets<K: Kernel>(
+        &mut self,
+        _: &Ccr,
+        _: &[u32; 8],
+        _: &[u32; 8],
+        _: &[u32; 8],
+        _: Colour,
+    ) -> bool {
         false
     }
 }
@@ -152,10 +161,18 @@ impl Sink for Count {
         &mut self,
         pieces: &Ccr,
         occupied: &[u32; 8],
-        targets: &[u32; 8],
+        own: &[u32; 8],
+        evasions: &[u32; 8],
         by: Colour,
     ) -> bool {
-        let counted = K::count_piece_moves(pieces, occupied, targets, by);
+        if !K::COUNTS_BY_SETS {
+            return false;
+        }
+        let mut targets = *evasions;
+        for (t, &o) in targets.iter_mut().zip(own) {
+            *t &= !o;
+        }
+        let counted = K::count_piece_moves(pieces, occupied, &targets, by);
         self.moves += counted.unwrap_or(0);
         counted.is_some()
     }
@@ -717,11 +734,9 @@ impl Position {
         }
         // A count may take the free knights and sliders by sets, leaving the king alone to
         // the frame.
-        let mut targets = g.evasions;
-        for (t, &o) in targets.iter_mut().zip(&own) {
-            *t &= !o;
-        }
-        if g.sink.count_by_sets::<K>(&others, &occupied, &targets, us) {
+        if g.sink
+            .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us)
+        {
             let king_code = PieceCode::new(us, PieceCode::KING).code();
             for word in &mut others.0 {
                 *word &= nibbles_equal(*word, king_code);
