@@ -135,16 +135,7 @@ pub unsafe fn count_piece_moves(
                 leaps = _mm256_add_epi32(leaps, _mm256_and_si256(file(moved, files), targets));
             }
         }
-        let rays = [
-            ray::<-1, 0>(straight, empty),
-            ray::<1, 0>(straight, empty),
-            ray::<0, 1>(straight, empty),
-            ray::<0, -1>(straight, empty),
-            ray::<-1, 1>(diagonal, empty),
-            ray::<-1, -1>(diagonal, empty),
-            ray::<1, 1>(diagonal, empty),
-            ray::<1, -1>(diagonal, empty),
-        ];
+        let rays = rays(straight, diagonal, empty);
         let mut slides = _mm256_setzero_si256();
         for r in rays {
             slides = _mm256_add_epi32(slides, _mm256_and_si256(r, targets));
@@ -167,6 +158,24 @@ pub unsafe fn count_piece_moves(
         );
         let total = _mm_add_epi64(halves, _mm_unpackhi_epi64(halves, halves));
         _mm_cvtsi128_si32(total) as u32
+    }
+}
+
+/// The eight directions' attacks of the `straight` sliders (rook directions) and the
+/// `diagonal` ones through the `empty` squares, one direction each.
+#[inline(always)]
+unsafe fn rays(straight: __m256i, diagonal: __m256i, empty: __m256i) -> [__m256i; 8] {
+    unsafe {
+        [
+            ray::<-1, 0>(straight, empty),
+            ray::<1, 0>(straight, empty),
+            ray::<0, 1>(straight, empty),
+            ray::<0, -1>(straight, empty),
+            ray::<-1, 1>(diagonal, empty),
+            ray::<-1, -1>(diagonal, empty),
+            ray::<1, 1>(diagonal, empty),
+            ray::<1, -1>(diagonal, empty),
+        ]
     }
 }
 
@@ -298,16 +307,7 @@ pub unsafe fn table(words: __m256i, by: Colour) -> __m256i {
             _mm256_and_si256(bishops, minor),
             _mm256_and_si256(queens, queen),
         );
-        let rays = [
-            ray::<-1, 0>(straight, empty),
-            ray::<1, 0>(straight, empty),
-            ray::<0, 1>(straight, empty),
-            ray::<0, -1>(straight, empty),
-            ray::<-1, 1>(diagonal, empty),
-            ray::<-1, -1>(diagonal, empty),
-            ray::<1, 1>(diagonal, empty),
-            ray::<1, -1>(diagonal, empty),
-        ];
+        let rays = rays(straight, diagonal, empty);
         for r in rays {
             table = _mm256_or_si256(table, r);
         }

@@ -875,35 +875,46 @@ mod tests {
         }
     }
 
+    /// Calls `check` at every node `depth` plies below each of `fens`; the number of nodes.
+    fn walk_trees(fens: &[&str], depth: u32, check: &impl Fn(&Position)) -> u32 {
+        fn walk(pos: &Position, depth: u32, check: &impl Fn(&Position)) -> u32 {
+            check(pos);
+            if depth == 0 {
+                return 1;
+            }
+            let below: u32 = (pos.legal_moves().as_slice().iter())
+                .map(|&mv| walk(&pos.make(mv), depth - 1, check))
+                .sum();
+            1 + below
+        }
+        fens.iter()
+            .map(|fen| walk(&Position::from_fen(fen).unwrap(), depth, check))
+            .sum()
+    }
+
     #[test]
     fn a_block_built_by_the_caller_gives_the_same_moves() {
         // Every node of a shallow tree, in check or not, with en passant and promotions: the
         // lists from the caller's block are the kernel's lists, move for move.
-        fn walk(pos: &Position, depth: u32, nodes: &mut u32) {
-            let block = AttackBlock::new(pos.board());
-            let (mut given, mut built) = (MoveList::new(), MoveList::new());
-            pos.generate_captures_in(&block, &mut given);
-            pos.generate_captures(&mut built);
-            assert_eq!(given.as_slice(), built.as_slice(), "{}", pos.to_fen());
-            pos.generate_legal_in(&block, &mut given);
-            pos.generate_legal(&mut built);
-            assert_eq!(given.as_slice(), built.as_slice(), "{}", pos.to_fen());
-            *nodes += 1;
-            if depth > 0 {
-                for &mv in built.as_slice() {
-                    walk(&pos.make(mv), depth - 1, nodes);
-                }
-            }
-        }
-        let mut nodes = 0;
-        for fen in [
-            crate::positions::KIWIPETE,
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "8/8/8/1Pp5/3K4/8/8/4k3 w - c6 0 2",
-        ] {
-            walk(&Position::from_fen(fen).unwrap(), 2, &mut nodes);
-        }
+        let nodes = walk_trees(
+            &[
+                crate::positions::KIWIPETE,
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                "8/8/8/1Pp5/3K4/8/8/4k3 w - c6 0 2",
+            ],
+            2,
+            &|pos| {
+                let block = AttackBlock::new(pos.board());
+                let (mut given, mut built) = (MoveList::new(), MoveList::new());
+                pos.generate_captures_in(&block, &mut given);
+                pos.generate_captures(&mut built);
+                assert_eq!(given.as_slice(), built.as_slice(), "{}", pos.to_fen());
+                pos.generate_legal_in(&block, &mut given);
+                pos.generate_legal(&mut built);
+                assert_eq!(given.as_slice(), built.as_slice(), "{}", pos.to_fen());
+            },
+        );
         assert!(nodes > 2_500, "{nodes}");
     }
 
@@ -914,34 +925,28 @@ mod tests {
         if !crate::arch::runs(crate::arch::Tier::Avx2, "movegen::counting_by_sets") {
             return;
         }
-        fn walk(pos: &Position, depth: u32, nodes: &mut u32) {
-            let by_sets = pos.count_legal_with::<Simd>();
-            assert_eq!(
-                by_sets,
-                pos.count_legal_with::<Portable>(),
-                "{}",
-                pos.to_fen()
-            );
-            assert_eq!(by_sets, pos.legal_moves().len() as u64, "{}", pos.to_fen());
-            *nodes += 1;
-            if depth > 0 {
-                for &mv in pos.legal_moves().as_slice() {
-                    walk(&pos.make(mv), depth - 1, nodes);
-                }
-            }
-        }
-        let mut nodes = 0;
-        for fen in [
-            crate::positions::KIWIPETE,
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            // Many sliders and knights aimed at the same squares from every direction.
-            "3qk3/8/1N3N2/2QRQ3/2RqR3/2QRQ3/1N3N2/4K3 b - - 0 1",
-            "4k3/8/2n1n3/1n3n2/3Q4/1n3n2/2n1n3/7K b - - 0 1",
-        ] {
-            walk(&Position::from_fen(fen).unwrap(), 2, &mut nodes);
-        }
+        let nodes = walk_trees(
+            &[
+                crate::positions::KIWIPETE,
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                // Many sliders and knights aimed at the same squares from every direction.
+                "3qk3/8/1N3N2/2QRQ3/2RqR3/2QRQ3/1N3N2/4K3 b - - 0 1",
+                "4k3/8/2n1n3/1n3n2/3Q4/1n3n2/2n1n3/7K b - - 0 1",
+            ],
+            2,
+            &|pos| {
+                let by_sets = pos.count_legal_with::<Simd>();
+                assert_eq!(
+                    by_sets,
+                    pos.count_legal_with::<Portable>(),
+                    "{}",
+                    pos.to_fen()
+                );
+                assert_eq!(by_sets, pos.legal_moves().len() as u64, "{}", pos.to_fen());
+            },
+        );
         assert!(nodes > 5_000, "{nodes}");
     }
 
