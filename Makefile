@@ -146,8 +146,8 @@ tune-label:
 	target/release/ccr tune --data target/tune/labelled.txt $(LABEL_TUNE_ARGS) --out target/tune/weights.rs
 
 # The paper reproduced (docs/PAPER.md): every measurement it quotes, run and written to
-# docs/data/ (raw TSV with machine, compilers, commit and date; about an hour on two cores,
-# builds included), then `make report`. QUICK=1 runs smaller sizes (about ten minutes of
+# docs/data/ (raw TSV with machine, compilers, commit and date; about three hours on two
+# cores, builds included, two of them the strength ladder's 500 games), then `make report`. QUICK=1 runs smaller sizes (about ten minutes of
 # measuring). DATA=dir writes the raw results elsewhere; STEPS=a,b runs some steps only
 # (tests perft instructions bench engines keys strength); progress on stderr.
 QUICK ?=

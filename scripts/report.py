@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draws docs/PAPER.md, docs/BENCHMARKS.md, README.md's figures and docs/plots/ from docs/data/.
+"""Draws docs/PAPER.md, docs/BENCHMARKS.md, the figures of README.md and docs/STRENGTH.md and docs/plots/ from docs/data/.
 
 Usage: scripts/report.py [--data DIR] [--check]   (`make report`; `make reproduce` runs it last)
 
@@ -212,12 +212,30 @@ def elo(score):
 
 
 def tally(w, d, l):
-    """Score, Elo difference and its 95 % interval (normal approximation over the games)."""
+    """Score, Elo difference and its 95 % interval (normal approximation over the games).
+
+    A score of 0 or 100 % has no finite Elo and no spread to take an interval from: its Elo is
+    None and the open end of the interval comes from the one-sided 95 % bound on a score no
+    game has gone against (1 - 0.05^(1/n), counting the games as wins and losses), the other
+    end is infinite."""
     n = w + d + l
     s = (w + d / 2) / n
+    if s in (0.0, 1.0):
+        bound = elo(1 - 0.05 ** (1 / n))  # the Elo of the highest score a loss of every game allows
+        return (s, None, -math.inf, bound) if s == 0.0 else (s, None, -bound, math.inf)
     var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * (0 - s) ** 2) / n
     half = 1.96 * math.sqrt(var / n)
     return s, elo(s), elo(max(s - half, 1e-3)), elo(min(s + half, 1 - 1e-3))
+
+
+def elo_text(e, lo, hi):
+    """An Elo difference and its 95 % interval, in words where an end is open."""
+    def signed(x):
+        return f"{round(x):+d}"  # round() makes -0.4 a plain 0, printed +0
+
+    if e is None:
+        return f"below {signed(hi)}" if math.isinf(lo) else f"above {signed(lo)}"
+    return f"{signed(e)} ({signed(lo)} … {signed(hi)})"
 
 
 def birthday(n, bits):
@@ -437,12 +455,22 @@ def values(d):
     # Strength.
     srows = []
     strength = d["strength"]
-    for r in strength.rows:
+    # The ladder from the top down: ccr's best score first.
+    by_score = sorted(strength.rows, key=lambda r: -tally(int(r["wins"]), int(r["draws"]), int(r["losses"]))[0])
+    for r in by_score:
         w, dr, l = int(r["wins"]), int(r["draws"]), int(r["losses"])
         s, e, lo, hi = tally(w, dr, l)
         srows.append([r["opponent"], r["tc"], f"{w}/{dr}/{l}", w + dr + l, fmt(100 * s, 1),
-                      f"{e:+.0f} ({lo:+.0f} … {hi:+.0f})"])
-        v["strength_" + re.sub(r"[^a-z]", "", r["opponent"].split()[0].lower())] = f"{fmt(100 * s, 1)} % ({w + dr + l} games)"
+                      elo_text(e, lo, hi)])
+        name = re.sub(r"[^a-z]", "", r["opponent"].split()[0].lower())
+        v["strength_" + name] = f"{fmt(100 * s, 1)} % ({w + dr + l} games)"
+        v["strength_elo_" + name] = elo_text(e, lo, hi)
+    for name in ("phalanx", "sjeng", "glaurung", "toga", "stockfish"):  # the ladder, where a run left one out
+        v.setdefault("strength_" + name, "not played")
+        v.setdefault("strength_elo_" + name, "not played")
+    m = strength.meta
+    v["strength_run"] = (f"{m.get('machine', '?')}; commit {m.get('commit', '?')}, {m.get('date', '?')[:10]}; "
+                         f"{m.get('what', '?')}")
     v["table_strength"] = table(["opponent", "time control", "W/D/L", "games", "ccr's score %",
                                  "Elo difference (95 %)"], srows)
     v["table_paper_matches"] = table(["Achilles against", "games", "score %", "draws %", "Elo difference"],
@@ -777,33 +805,41 @@ def plots(d, v, perft, out):
     fig.savefig(os.path.join(out, "keys-birthday.svg"), metadata=meta)
     plt.close(fig)
 
-    # 4. Strength against the ladder, beside the paper's match scores.
-    names, scores, errs, colours = [], [], [], []
+    # 4. The ladder: each opponent's Elo relative to ccr, beside Achilles' opponents relative to
+    # Achilles in the paper (two scales with their own zero: the engines never met).
+    rows = []
     for r in d["strength"].rows:
         w, dr, l = int(r["wins"]), int(r["draws"]), int(r["losses"])
-        s, _, _, _ = tally(w, dr, l)
-        games = w + dr + l
-        sd = math.sqrt(max(w * (1 - s) ** 2 + dr * (0.5 - s) ** 2 + l * s ** 2, 0) / games / games)
-        names.append(f"ccr against {r['opponent']} ({games} games, {r['tc']})")
-        scores.append(100 * s)
-        errs.append(196 * sd)
-        colours.append("#1f77b4")
-    for o, g, s, _, _ in PAPER_MATCHES:
-        names.append(f"Achilles against {o} (the paper, {g} games)")
-        scores.append(s)
-        errs.append(0)
-        colours.append("#d62728")
-    fig, ax = plt.subplots(figsize=(7.5, 0.35 * len(names) + 1.3))
-    y = list(range(len(names)))[::-1]
-    ax.barh(y, scores, xerr=errs, color=colours, capsize=3)
-    for yy, sc in zip(y, scores):
-        ax.text(2, yy, f"{sc:.1f} %", va="center", fontsize=8, color="white")
-    ax.axvline(50, color="black", linewidth=0.8)
-    ax.set_yticks(y, names, fontsize=8)
-    ax.set_xlabel("score % (bars: 95 % interval of ccr's score)")
-    ax.set_xlim(0, 100)
-    fig.suptitle("Strength: ccr against Debian's engines (blue), the paper's Achilles against its opponents (red)",
-                 fontsize=9)
+        _, e, lo, hi = tally(w, dr, l)
+        # The opponent's Elo relative to ccr is minus ccr's against it.
+        rows.append((f"{r['opponent']} ({w + dr + l} games, {r['tc']})",
+                     None if e is None else -e, -hi, -lo, "#1f77b4"))
+    rows.sort(key=lambda row: row[2] if row[1] is None else row[1])
+    paper = [(f"{o} (the paper, {g} games)", -e, None, None, "#d62728") for o, g, _, _, e in PAPER_MATCHES]
+    rows = rows + sorted(paper, key=lambda row: row[1])
+    fig, ax = plt.subplots(figsize=(7.5, 0.35 * len(rows) + 1.5))
+    limit = 600
+    for y, (_, e, lo, hi, colour) in enumerate(rows):
+        if e is None:
+            # An open interval: every game went one way; an arrow from the bound outwards.
+            start, towards = (lo, limit) if math.isinf(hi) else (hi, -limit)
+            ax.annotate("", xy=(towards, y), xytext=(start, y),
+                        arrowprops={"arrowstyle": "->", "color": colour})
+            ax.plot([start], [y], "|", color=colour, markersize=10)
+            ax.text(start, y + 0.25, f"{'above' if math.isinf(hi) else 'below'} {start:+.0f}",
+                    fontsize=7, ha="center", color=colour)
+            continue
+        err = None if lo is None else [[e - max(lo, -limit)], [min(hi, limit) - e]]
+        ax.errorbar([e], [y], xerr=err, fmt="o", color=colour, capsize=3)
+        ax.text(e, y + 0.25, f"{e:+.0f}", fontsize=7, ha="center", color=colour)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.text(0, len(rows) - 0.4, " ccr (blue) / Achilles (red)", fontsize=7, va="bottom")
+    ax.set_yticks(range(len(rows)), [row[0] for row in rows], fontsize=8)
+    ax.set_ylim(-0.7, len(rows) - 0.1)
+    ax.set_xlim(-limit, limit)
+    ax.set_xlabel("Elo relative to the engine that played them (bars: 95 % interval)")
+    fig.suptitle("The ladder: Debian's engines relative to ccr (blue), Achilles' opponents relative to "
+                 "Achilles in the paper (red)", fontsize=9)
     fig.text(0.01, 0.005, caption("strength"), fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
     fig.savefig(os.path.join(out, "strength.svg"), metadata=meta)
@@ -821,15 +857,17 @@ def main():
         docs = {}
         for name in ("PAPER.md", "BENCHMARKS.md"):
             docs[os.path.join(ROOT, "docs", name)] = render(open(os.path.join(TEMPLATES, name)).read(), v)
-        readme_path = os.path.join(ROOT, "README.md")
-        readme = open(readme_path).read()
+        # Hand-written documents with regions drawn from the data: `<!-- report:NAME -->` up to
+        # `<!-- /report -->` is filled from the template DOC-NAME.md.
+        for path in (os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "STRENGTH.md")):
+            prefix = os.path.splitext(os.path.basename(path))[0]
 
-        def region(match):
-            part = os.path.join(TEMPLATES, f"README-{match.group(2)}.md")
-            return match.group(1) + render(open(part).read(), v) + match.group(3)
+            def region(match, prefix=prefix):
+                part = os.path.join(TEMPLATES, f"{prefix}-{match.group(2)}.md")
+                return match.group(1) + render(open(part).read(), v) + match.group(3)
 
-        docs[readme_path] = re.sub(r"(<!-- report:([\w-]+) -->\n).*?(<!-- /report -->)", region, readme,
-                                   flags=re.S)
+            docs[path] = re.sub(r"(<!-- report:([\w-]+) -->\n).*?(<!-- /report -->)", region,
+                                open(path).read(), flags=re.S)
     except KeyError as err:
         sys.exit(f"error: {err.args[0]}")
     if args.check:

@@ -25,8 +25,9 @@ Steps, in order (each writes DIR/<step>.tsv, or the files named):
                (full and truncated collisions against the birthday bound, cost per key); then
                the same run as four shards, merged: keys-shards.tsv says whether the merged
                report equals the one process's, and what each process cost
-  strength     a gauntlet against Debian's engines (scripts/match.py): games in strength.pgn,
-               the tally in strength.tsv
+  strength     the ladder: ccr against Phalanx, Sjeng, Glaurung 2.2, Toga II 3.0 (200 games
+               each for these two) and Stockfish 15.1 at 10+0.1 (scripts/match.py); games in
+               strength.pgn, the tally in strength.tsv; --resume keeps the games played
 Asked for by name only (--steps scale), as it takes hours:
   scale        `ccr keystats` at 10^9 distinct positions in 16 shards, each shard's partial
                result (keys-scale/) and cost (keys-scale-shards.tsv) kept, merged into
@@ -616,22 +617,32 @@ def scale_tables(data, size, n, shards):
     key_rows(keys, report)
 
 
+# The ladder of Debian's engines and the games against each: Toga II 3.0 and Glaurung 2.2,
+# the engines the strength goal is set against, at the 200 games it asks for; Stockfish 15.1
+# only as the ceiling, so fewer.
+LADDER = (("phalanx", 40), ("sjeng", 40), ("glaurung", 200), ("toga2", 200), ("stockfish", 20))
+
+
 def step_strength(args, binaries):
-    """A gauntlet: ccr against the ladder of Debian's engines; PGN and tally."""
-    engines = "fairymax,phalanx,glaurung,toga2"
-    games, tc = (2, "2+0.05") if args.quick else (14, "10+0.1")
+    """The ladder: ccr against Debian's engines at 10+0.1, Hash 64, one thread each; PGN and tally."""
+    tc = "2+0.05" if args.quick else "10+0.1"
+    ladder = [(engine, 2 if args.quick else games) for engine, games in LADDER]
     pgn = os.path.join(args.data, "strength.pgn")
-    if os.path.exists(pgn):
+    if os.path.exists(pgn) and not args.resume:
         os.remove(pgn)
-    command = [sys.executable, "-B", os.path.join(ROOT, "scripts", "match.py"), "--engines", engines,
-               "--games", str(games), "--tc", tc, "--pgn", pgn,
-               "--ccr", binaries.ccr("x86_64"), "--ccr-option", "Hash=64", "--engine-option", "glaurung:Threads=1"]
-    log(f"strength: {games} games against each of {engines} at {tc} (about "
-        f"{games * 4 * (5 if args.quick else 25) // 60 + 1} min; one game at a time, as two would share the cores)")
-    subprocess.run(command, check=True, stdout=sys.stderr)
+    total = sum(games for _, games in ladder)
+    log(f"strength: {', '.join(f'{g} games against {e}' for e, g in ladder)} at {tc}, two at once "
+        f"(about {total * (5 if args.quick else 30) // 120 + 1} min{'; resuming ' + pgn if args.resume else ''})")
+    for engine, games in ladder:
+        # --resume keeps the games already in the PGN (the same opponent, game number, opening
+        # and time control) and plays only the others.
+        subprocess.run([sys.executable, "-B", os.path.join(ROOT, "scripts", "match.py"), "--engines", engine,
+                        "--games", str(games), "--tc", tc, "--concurrency", "2", "--pgn", pgn, "--resume",
+                        "--ccr", binaries.ccr("x86_64"), "--ccr-option", "Hash=64"],
+                       check=True, stdout=sys.stderr)
     table = Table(os.path.join(args.data, "strength.tsv"), args.size,
-                  f"scripts/match.py --engines {engines} --games {games} --tc {tc} "
-                  "(games: strength.pgn); W/D/L from ccr's side",
+                  f"scripts/match.py --engines E --games N --tc {tc} --concurrency 2 --ccr-option Hash=64 for "
+                  f"{', '.join(f'{e} {g}' for e, g in ladder)} (games: strength.pgn); W/D/L from ccr's side",
                   ["opponent", "tc", "wins", "draws", "losses"])
     tally = {}
     text = open(pgn).read()
@@ -639,6 +650,8 @@ def step_strength(args, binaries):
         white = re.search(r'\[White "(.*)"\]', game).group(1)
         black = re.search(r'\[Black "(.*)"\]', game).group(1)
         result = re.search(r'\[Result "(.*)"\]', game).group(1)
+        if "[Void " in game:
+            continue
         ccr_white = white.startswith("ccr")
         opponent = black if ccr_white else white
         points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result)
@@ -659,6 +672,9 @@ def main():
                     help=f"comma-separated subset of {','.join(STEPS + EXTRA_STEPS)} (default: all but "
                          f"{','.join(EXTRA_STEPS)})")
     ap.add_argument("--no-build", action="store_true", help="reuse the binaries in target/reproduce")
+    ap.add_argument("--resume", action="store_true",
+                    help="the strength step keeps the games already in strength.pgn (give it the build that "
+                         "played them) and plays only the rest")
     args = ap.parse_args()
     # SIGTERM unwinds like Ctrl-C: the running measurement is stopped and a shard's claim freed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
