@@ -468,6 +468,7 @@ def values(d):
     for name in ("phalanx", "sjeng", "glaurung", "toga", "stockfish"):  # the ladder, where a run left one out
         v.setdefault("strength_" + name, "not played")
         v.setdefault("strength_elo_" + name, "not played")
+    v["strength_tc"] = " and ".join(sorted({r["tc"] for r in strength.rows})) or "–"
     m = strength.meta
     v["strength_run"] = (f"{m.get('machine', '?')}; commit {m.get('commit', '?')}, {m.get('date', '?')[:10]}; "
                          f"{m.get('what', '?')}")
