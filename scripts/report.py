@@ -225,12 +225,17 @@ def tally(w, d, l):
         return (s, None, -math.inf, bound) if s == 0.0 else (s, None, -bound, math.inf)
     var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * (0 - s) ** 2) / n
     half = 1.96 * math.sqrt(var / n)
-    return s, elo(s), elo(max(s - half, 1e-3)), elo(min(s + half, 1 - 1e-3))
+    # An end past 0 or 100 % is an infinite Elo difference, not the clamp's.
+    lo = elo(s - half) if s - half > 0 else -math.inf
+    hi = elo(s + half) if s + half < 1 else math.inf
+    return s, elo(s), lo, hi
 
 
 def elo_text(e, lo, hi):
     """An Elo difference and its 95 % interval, in words where an end is open."""
     def signed(x):
+        if math.isinf(x):
+            return "+∞" if x > 0 else "-∞"
         return f"{round(x):+d}"  # round() makes -0.4 a plain 0, printed +0
 
     if e is None:
@@ -819,7 +824,8 @@ def plots(d, v, perft, out):
     paper = [(f"{o} (the paper, {g} games)", -e, None, None, "#d62728") for o, g, _, _, e in PAPER_MATCHES]
     rows = rows + sorted(paper, key=lambda row: row[1])
     fig, ax = plt.subplots(figsize=(7.5, 0.35 * len(rows) + 1.5))
-    limit = 600
+    # Wide enough for every point and its label; intervals beyond it are cut at the edge.
+    limit = max(600, 100 * math.ceil((max(abs(row[1]) for row in rows if row[1] is not None) + 150) / 100))
     for y, (_, e, lo, hi, colour) in enumerate(rows):
         if e is None:
             # An open interval: every game went one way; an arrow from the bound outwards.
