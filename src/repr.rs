@@ -107,7 +107,7 @@ impl Representation for Position {
 
 /// The C.C.R. [`Position`] with the legal and captures generation on the kernel `K` (where
 /// the enemy's attack table and, for the assembly, the sliders' targets come from);
-/// everything else is the C.C.R.'s own. `Position` itself is the portable one.
+/// everything else is the C.C.R.'s own. `Position` itself generates on the engine's kernel, [`Simd`].
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct CcrWith<K: Kernel>(pub Position, PhantomData<K>);
 
@@ -275,7 +275,7 @@ impl Variant {
             (Repr::Ccr, Impl::Simd) => f.run::<CcrWith<Simd>>(self),
             #[cfg(ccr_asm)]
             (Repr::Ccr, Impl::Asm) => f.run::<CcrWith<Asm>>(self),
-            (Repr::Ccr, _) => f.run::<Position>(self),
+            (Repr::Ccr, _) => f.run::<CcrWith<Portable>>(self),
             (Repr::X88, _) => f.run::<X88>(self),
             (Repr::Bitboard, Impl::Simd) => f.run::<Converted<Simd>>(self),
             #[cfg(ccr_asm)]
@@ -290,6 +290,31 @@ impl Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_variant_runs_its_own_kernel() {
+        struct TypeName;
+        impl WithRepresentation for TypeName {
+            type Output = &'static str;
+            fn run<R: Representation>(self, _: Variant) -> &'static str {
+                std::any::type_name::<R>()
+            }
+        }
+        for variant in Variant::all() {
+            let name = variant.dispatch(TypeName);
+            if !variant.repr.has_kernels() {
+                continue;
+            }
+            // `Position` generates on `Simd`; a type's default kernel goes unnamed.
+            let runs = |kernel: &str| name.ends_with(&format!("::{kernel}>"));
+            let ok = match variant.imp {
+                Impl::Portable => runs("Portable"),
+                Impl::Asm => runs("Asm"),
+                Impl::Simd => !runs("Portable") && !runs("Asm"),
+            };
+            assert!(ok, "{} runs {name}", variant.name());
+        }
+    }
 
     #[test]
     fn every_built_implementation_has_a_variant() {
