@@ -116,23 +116,19 @@ pub unsafe fn count_piece_moves(
         let targets = _mm256_and_si256(_mm256_loadu_si256(targets.as_ptr().cast()), low);
         let empty = _mm256_andnot_si256(_mm256_loadu_si256(occupied.as_ptr().cast()), low);
         let base = by.code_bit();
-        let of = |code: u8| _mm256_and_si256(squares_of(words, base | code), low);
-        let knights = of(PieceCode::KNIGHT);
-        let queens = of(PieceCode::QUEEN);
-        let straight = _mm256_or_si256(of(PieceCode::ROOK), queens);
-        let diagonal = _mm256_or_si256(of(PieceCode::BISHOP), queens);
+        let knights = _mm256_and_si256(squares_of(words, base | PieceCode::KNIGHT), low);
+        let queens = _mm256_and_si256(squares_of(words, base | PieceCode::QUEEN), low);
+        let rooks = _mm256_and_si256(squares_of(words, base | PieceCode::ROOK), low);
+        let bishops = _mm256_and_si256(squares_of(words, base | PieceCode::BISHOP), low);
+        let straight = _mm256_or_si256(rooks, queens);
+        let diagonal = _mm256_or_si256(bishops, queens);
 
-        let file = |x: __m256i, files: i32| match files {
-            1 => _mm256_slli_epi32(x, 4),
-            2 => _mm256_slli_epi32(x, 8),
-            -1 => _mm256_srli_epi32(x, 4),
-            _ => _mm256_srli_epi32(x, 8),
-        };
         let mut leaps = _mm256_setzero_si256();
         for (ranks, files) in [(2, 1), (2, -1), (1, 2), (1, -2)] {
             let (up, down) = (toward_rank_8(knights, ranks), toward_rank_1(knights, ranks));
             for moved in [up, down] {
-                leaps = _mm256_add_epi32(leaps, _mm256_and_si256(file(moved, files), targets));
+                leaps =
+                    _mm256_add_epi32(leaps, _mm256_and_si256(files_over(moved, files), targets));
             }
         }
         let rays = rays(straight, diagonal, empty);
@@ -141,15 +137,8 @@ pub unsafe fn count_piece_moves(
             slides = _mm256_add_epi32(slides, _mm256_and_si256(r, targets));
         }
         // Nibble sums (at most 8 each) to byte sums (at most 32), then the bytes added up.
-        let bytes = |x: __m256i| {
-            let nibbles = _mm256_set1_epi8(0x0F);
-            _mm256_add_epi8(
-                _mm256_and_si256(x, nibbles),
-                _mm256_and_si256(_mm256_srli_epi32(x, 4), nibbles),
-            )
-        };
         let sums = _mm256_sad_epu8(
-            _mm256_add_epi8(bytes(leaps), bytes(slides)),
+            _mm256_add_epi8(byte_sums(leaps), byte_sums(slides)),
             _mm256_setzero_si256(),
         );
         let halves = _mm_add_epi64(
@@ -159,6 +148,48 @@ pub unsafe fn count_piece_moves(
         let total = _mm_add_epi64(halves, _mm_unpackhi_epi64(halves, halves));
         _mm_cvtsi128_si32(total) as u32
     }
+}
+
+/// Every lane's nibbles moved `files` files (±1 or ±2; + toward file a).
+#[inline(always)]
+unsafe fn files_over(x: __m256i, files: i32) -> __m256i {
+    unsafe {
+        match files {
+            1 => _mm256_slli_epi32(x, 4),
+            2 => _mm256_slli_epi32(x, 8),
+            -1 => _mm256_srli_epi32(x, 4),
+            _ => _mm256_srli_epi32(x, 8),
+        }
+    }
+}
+
+/// Each byte the sum of its two nibbles.
+#[inline(always)]
+unsafe fn byte_sums(x: __m256i) -> __m256i {
+    unsafe {
+        let nibbles = _mm256_set1_epi8(0x0F);
+        _mm256_add_epi8(
+            _mm256_and_si256(x, nibbles),
+            _mm256_and_si256(_mm256_srli_epi32(x, 4), nibbles),
+        )
+    }
+}
+
+/// Every lane's nibbles moved `files` files toward a and toward h, OR-ed.
+#[inline(always)]
+unsafe fn sideways(x: __m256i, files: i32) -> __m256i {
+    unsafe {
+        _mm256_or_si256(
+            _mm256_sll_epi32(x, _mm_cvtsi32_si128(4 * files)),
+            _mm256_srl_epi32(x, _mm_cvtsi32_si128(4 * files)),
+        )
+    }
+}
+
+/// `class` in every nibble of every lane.
+#[inline(always)]
+unsafe fn class_nibbles(class: u32) -> __m256i {
+    unsafe { _mm256_set1_epi32((class * 0x1111_1111) as i32) }
 }
 
 /// The eight directions' attacks of the `straight` sliders (rook directions) and the
@@ -248,8 +279,12 @@ pub unsafe fn table(words: __m256i, by: Colour) -> __m256i {
     // SAFETY: callers run with AVX2 enabled.
     unsafe {
         let base = by.code_bit();
-        let class = |c: u32| _mm256_set1_epi32((c * 0x1111_1111) as i32);
-        let (pawn, minor, rook, queen) = (class(8), class(4), class(2), class(1));
+        let (pawn, minor, rook, queen) = (
+            class_nibbles(8),
+            class_nibbles(4),
+            class_nibbles(2),
+            class_nibbles(1),
+        );
 
         let low = _mm256_set1_epi32(0x7777_7777);
         let high = _mm256_set1_epi32(0x8888_8888_u32 as i32);
@@ -265,13 +300,6 @@ pub unsafe fn table(words: __m256i, by: Colour) -> __m256i {
         let rooks = squares_of(words, base | PieceCode::ROOK);
         let queens = squares_of(words, base | PieceCode::QUEEN);
         let king = squares_of(words, base | PieceCode::KING);
-
-        let sideways = |x: __m256i, files: i32| {
-            _mm256_or_si256(
-                _mm256_sll_epi32(x, _mm_cvtsi32_si128(4 * files)),
-                _mm256_srl_epi32(x, _mm_cvtsi32_si128(4 * files)),
-            )
-        };
 
         // Pawns take one rank ahead, one file either side.
         let pawn_targets = sideways(pawns, 1);

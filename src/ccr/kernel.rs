@@ -79,10 +79,7 @@ impl Kernel for Portable {
 
 impl Kernel for Simd {
     const IMPL: Impl = Impl::Simd;
-    // On i686 a build with the count made every bulk perft (the portable kernel's too) 2.3
-    // times slower on an AMD EPYC, though it ran fewer instructions: a stall not yet found,
-    // so there the handlers count.
-    const COUNTS_BY_SETS: bool = cfg!(target_arch = "x86_64");
+    const COUNTS_BY_SETS: bool = true;
 
     #[inline(always)]
     fn attacks(board: &Ccr, occupied: [u32; 8], by: Colour) -> [u32; 8] {
