@@ -19,6 +19,37 @@ pub(crate) const CASTLING_KEPT: [u8; 64] = {
     kept
 };
 
+/// For each C.C.R. square index, a board that is `0xF` on that square and zero elsewhere.
+static SQUARE_BOARDS: [[u32; 8]; 64] = {
+    let mut boards = [[0; 8]; 64];
+    let mut i = 0;
+    while i < 64 {
+        boards[i][i / 8] = 0xF << (4 * (i % 8));
+        i += 1;
+    }
+    boards
+};
+
+/// The rank words with the code on `from` emptied and `piece` put on `to`, built as one
+/// whole board.
+///
+/// Each word is the same expression of its two squares' boards, a loop the compiler turns
+/// into 16-byte vector operations, so the new board leaves in whole 16-byte stores. Writing
+/// the two words into a copy in place stored 4-byte words into the 16-byte ones just
+/// copied, and the next 16-byte load of that board (perft's leaf copy, the child's
+/// generator) waited for both to retire: a store-forwarding stall that made perft on
+/// x86_64 a third slower than on i686 on an AMD EPYC.
+#[inline(always)]
+fn moved(words: &[u32; 8], from: Square, to: Square, piece: u32) -> [u32; 8] {
+    let (from_board, to_board) = (&SQUARE_BOARDS[from.index()], &SQUARE_BOARDS[to.index()]);
+    let spread = piece * 0x1111_1111;
+    let mut next = [0; 8];
+    for (((n, &w), &f), &t) in next.iter_mut().zip(words).zip(from_board).zip(to_board) {
+        *n = (w & !(f | t)) | (t & spread);
+    }
+    next
+}
+
 impl Position {
     /// The position after `mv`, which must be legal here.
     #[inline(always)]
@@ -31,8 +62,9 @@ impl Position {
     /// Plays `mv`, which must be legal here, in place (debug builds then check what the
     /// move could have broken).
     ///
-    /// The common move touches two nibbles with two read-modify-writes; every special move
-    /// (double push, castling, en passant, promotion) takes one branch to `special`, last.
+    /// The common move rewrites two nibbles, the board built anew as a whole ([`moved`]);
+    /// every special move (double push, castling, en passant, promotion) takes one branch to
+    /// `special`, last.
     /// Each value is used as soon as it is known and the call comes after everything else,
     /// so that few values live at once: on i686 (seven general registers) an earlier call
     /// makes the leaf loop spill the piece, the target and the side around it
@@ -41,11 +73,10 @@ impl Position {
     pub fn play(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());
         let us = self.side;
-        let words = &mut self.board.0;
+        let words = self.board.0;
         let piece = (words[from.word()] >> from.shift()) & 0xF;
-        words[from.word()] &= !from.mask();
         let target = words[to.word()];
-        words[to.word()] = (target & !to.mask()) | (piece << to.shift());
+        self.board.0 = moved(&words, from, to, piece);
         self.en_passant = None;
         let piece_type = (piece & 7) as u8;
         // The clocks stop at the largest values a FEN may carry (by then the 75-move rule
@@ -145,5 +176,33 @@ impl Position {
             capturers &= !mask;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ccr::board::Ccr;
+
+    #[test]
+    fn the_whole_board_move_equals_two_nibble_writes() {
+        let kiwipete = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        for board in [kiwipete.board, Position::startpos().board] {
+            for (from, to) in (0..64).flat_map(|f| (0..64).map(move |t| (f, t))) {
+                let (from, to) = (Square::new(from), Square::new(to));
+                if from == to {
+                    continue;
+                }
+                let piece = board.get(from);
+                let mut expected: Ccr = board;
+                expected.set(from, PieceCode::EMPTY);
+                expected.set(to, piece);
+                let next = moved(&board.0, from, to, piece.code() as u32);
+                assert_eq!(next, expected.0, "{from} to {to}");
+            }
+        }
     }
 }
