@@ -54,6 +54,9 @@ pub trait Representation: Clone {
     /// The position after `mv`, which must be one of the legal moves.
     fn make(&self, mv: Move) -> Self;
 
+    /// Plays `mv`, which must be one of the legal moves, in place.
+    fn play(&mut self, mv: Move);
+
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
 
@@ -97,6 +100,11 @@ impl Representation for Position {
     #[inline(always)]
     fn make(&self, mv: Move) -> Self {
         Position::make(self, mv)
+    }
+
+    #[inline(always)]
+    fn play(&mut self, mv: Move) {
+        Position::play(self, mv);
     }
 
     #[inline]
@@ -148,6 +156,11 @@ impl<K: Kernel> Representation for CcrWith<K> {
     #[inline(always)]
     fn make(&self, mv: Move) -> Self {
         CcrWith::new(self.0.make(mv))
+    }
+
+    #[inline(always)]
+    fn play(&mut self, mv: Move) {
+        self.0.play(mv);
     }
 
     #[inline]

@@ -94,7 +94,7 @@ pub mod shak {
             .expect("a legal position")
     }
 
-    /// Perft that makes every leaf move (clone + play, the child black-boxed), like
+    /// Perft that makes every leaf move (clone + play, the child black-boxed by reference), like
     /// `ccr::perft::perft(.., Leaves::Make)`.
     pub fn perft_make(pos: &Chess, depth: u32) -> u64 {
         if depth == 0 {
@@ -105,7 +105,7 @@ pub mod shak {
             for m in &moves {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
-                black_box(child);
+                black_box(&child);
             }
             return moves.len() as u64;
         }
@@ -145,7 +145,7 @@ pub mod cozy {
         });
     }
 
-    /// Perft that makes every leaf move (clone + play, the child black-boxed).
+    /// Perft that makes every leaf move (clone + play, the child black-boxed by reference).
     pub fn perft_make(board: &Board, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
@@ -156,7 +156,7 @@ pub mod cozy {
                 let mut child = board.clone();
                 child.play_unchecked(mv);
                 if depth == 1 {
-                    black_box(child);
+                    black_box(&child);
                     nodes += 1;
                 } else {
                     nodes += perft_make(&child, depth - 1);
@@ -207,7 +207,7 @@ pub mod chess3 {
         buf.extend(MoveGen::new_legal(board));
     }
 
-    /// Perft that makes every leaf move (`make_move_new`, the child black-boxed).
+    /// Perft that makes every leaf move (`make_move_new`, the child black-boxed by reference).
     pub fn perft_make(board: &Board, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
@@ -216,7 +216,7 @@ pub mod chess3 {
         if depth == 1 {
             let mut nodes = 0;
             for mv in moves {
-                black_box(board.make_move_new(mv));
+                black_box(&board.make_move_new(mv));
                 nodes += 1;
             }
             return nodes;

@@ -59,6 +59,11 @@ impl<K: Kernel> Representation for Converted<K> {
         Converted::new(self.0.make(mv))
     }
 
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        self.0.play(mv);
+    }
+
     /// On the conversion too, so that this representation measures the bitboard path
     /// throughout.
     #[inline]

@@ -360,6 +360,11 @@ impl Representation for X88 {
     }
 
     #[inline]
+    fn play(&mut self, mv: Move) {
+        X88::play(self, mv);
+    }
+
+    #[inline]
     fn in_check(&self) -> bool {
         self.is_attacked(self.king(self.side()), self.side().flip())
     }
