@@ -60,7 +60,11 @@ fn count<R: Representation>(pos: &R, depth: u32, leaves: Leaves, lists: &mut [Mo
     pos.generate_legal(list);
     list.as_slice()
         .iter()
-        .map(|&mv| count(&pos.make(mv), depth - 1, leaves, below))
+        .map(|&mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            count(&child, depth - 1, leaves, below)
+        })
         .sum()
 }
 
