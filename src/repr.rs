@@ -54,8 +54,12 @@ pub trait Representation: Clone {
     /// The position after `mv`, which must be one of the legal moves.
     fn make(&self, mv: Move) -> Self;
 
-    /// Plays `mv`, which must be one of the legal moves, in place.
-    fn play(&mut self, mv: Move);
+    /// Plays `mv`, which must be one of the legal moves, in place (by default the made
+    /// position written over this one; a representation with an in-place play uses it).
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        *self = self.make(mv);
+    }
 
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;

@@ -325,11 +325,6 @@ impl Representation for Bitboards {
     }
 
     #[inline]
-    fn play(&mut self, mv: Move) {
-        Bitboards::play(self, mv);
-    }
-
-    #[inline]
     fn in_check(&self) -> bool {
         movegen::in_check(self, self.side)
     }

@@ -142,11 +142,6 @@ impl Representation for Rotated {
     }
 
     #[inline]
-    fn play(&mut self, mv: Move) {
-        Rotated::play(self, mv);
-    }
-
-    #[inline]
     fn in_check(&self) -> bool {
         movegen::in_check(self, self.board.side)
     }
