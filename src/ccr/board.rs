@@ -1,5 +1,7 @@
 //! The board itself: eight u32 rank words of 4-bit piece codes, and the position around it.
 
+use std::hash::{Hash, Hasher};
+
 use crate::types::{Colour, PieceCode, Square};
 
 /// The Compact Chessboard Representation: eight rank words, rank 8 first, file a in the
@@ -40,14 +42,19 @@ impl Ccr {
         bytemuck::cast_ref(&self.0)
     }
 
-    /// The squares holding a piece of `colour`, as a `0xF` nibble mask per rank word.
+    /// The squares holding a piece of each colour (indexed by [`Colour`]), as a `0xF`
+    /// nibble mask per rank word.
     ///
-    /// The colour bit is bit 3 of each nibble; a nibble is non-empty iff any bit is set.
-    #[inline]
-    pub fn colour_masks(&self, colour: Colour) -> [u32; 8] {
-        let mut masks = [0; 8];
-        for (mask, &word) in masks.iter_mut().zip(&self.0) {
-            *mask = colour_nibbles(word, colour) * 0xF;
+    /// Both in one pass of the same expression per word, which the compiler turns into
+    /// whole 16-byte vector operations and stores: one colour at a time, chosen at run
+    /// time, came out half vector and half scalar, and the generator's 16-byte loads of
+    /// the masks then waited for the scalar stores to retire (a store-forwarding stall).
+    #[inline(always)]
+    pub fn colour_masks(&self) -> [[u32; 8]; 2] {
+        let mut masks = [[0; 8]; 2];
+        for (i, &word) in self.0.iter().enumerate() {
+            masks[Colour::White as usize][i] = colour_nibbles(word, Colour::White) * 0xF;
+            masks[Colour::Black as usize][i] = colour_nibbles(word, Colour::Black) * 0xF;
         }
         masks
     }
@@ -194,12 +201,18 @@ pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
 
 /// A full position: the 32-byte board plus what the paper keeps beside it.
 ///
-/// 42 bytes of fields, 48 with the padding of the 16-byte alignment, so that copy-make is
+/// 45 bytes of fields, 48 with the padding of the 16-byte alignment, so that copy-make is
 /// three aligned 16-byte copies: without it, i686 (target CPU `pentium4`, where LLVM treats
 /// unaligned 16-byte accesses as slow) copies the position in 8-byte pieces (docs/BENCHMARKS.md, "Where i686 spends its extra instructions").
 /// The transposition key is not kept here:
 /// a search carries it beside the position and updates it with `make_keyed`, so that code
 /// that does not need a key (perft, the benchmarks) does not pay for one.
+///
+/// The side to move and both clocks are counted in plies: `ply` (its parity is the side to
+/// move, its half the move number) and the ply of the last capture or pawn move, whose
+/// distance is the half-move clock. A move then adds one to `ply` and, if it is a capture
+/// or a pawn move, copies it: no flip, no clock to increment and stop at its largest value
+/// (the accessors stop them), which took make a sixth of its instructions.
 ///
 /// The fields belong to the C.C.R. core (`make`, the FEN parser, the keys): elsewhere a
 /// position is read through its accessors and comes from [`Position::from_fen`] or
@@ -209,28 +222,81 @@ pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
 ///
 /// ```compile_fail
 /// let mut pos = ccr::Position::startpos();
-/// pos.side = ccr::types::Colour::Black; // the fields are private
+/// pos.ply = 1; // the fields are private
 /// ```
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Copy, Clone, Debug)]
 #[repr(align(16))]
 pub struct Position {
     /// The rank words.
     pub(in crate::ccr) board: Ccr,
-    /// Whose turn it is.
-    pub(in crate::ccr) side: Colour,
+    /// Plies from White's first move of move 1: even when White is to move, and
+    /// `2 * (move number - 1)` plus that (wrapping: no game reaches 2³² plies).
+    pub(in crate::ccr) ply: u32,
+    /// The `ply` of the last capture or pawn move (the one the half-move clock counts from;
+    /// wrapping, so that a clock larger than `ply` is held too).
+    pub(in crate::ccr) irreversible: u32,
     /// Remaining castling rights.
     pub(in crate::ccr) castling: CastlingRights,
     /// The square a pawn skipped on the last move (as FEN records it), if any.
     pub(in crate::ccr) en_passant: Option<Square>,
-    /// Plies since the last capture or pawn move.
-    pub(in crate::ccr) halfmove_clock: u16,
-    /// The move number, starting at 1 and incremented after Black moves.
-    pub(in crate::ccr) fullmove_number: u16,
     /// Each side's king square, indexed by [`Colour`]; kept so legality tests need no scan.
     pub(in crate::ccr) kings: [Square; 2],
 }
 
+/// Positions are equal when everything a FEN records is: the raw clocks past their stops
+/// do not count.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.fields() == other.fields()
+    }
+}
+
+impl Eq for Position {}
+
+impl Hash for Position {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.fields().hash(state);
+    }
+}
+
+/// What a FEN of a position records (the king squares follow from the board).
+type Fields = (Ccr, Colour, CastlingRights, Option<Square>, u16, u16);
+
 impl Position {
+    /// The position of these parts (unchecked: the FEN parser and [`Position::from_parts`]
+    /// check them first).
+    pub(in crate::ccr) fn assemble(
+        board: Ccr,
+        side: Colour,
+        castling: CastlingRights,
+        en_passant: Option<Square>,
+        clocks: (u16, u16),
+        kings: [Square; 2],
+    ) -> Position {
+        let (halfmove_clock, fullmove_number) = clocks;
+        let ply = 2 * (u32::from(fullmove_number).max(1) - 1) + side as u32;
+        Position {
+            board,
+            ply,
+            irreversible: ply.wrapping_sub(halfmove_clock.into()),
+            castling,
+            en_passant,
+            kings,
+        }
+    }
+
+    /// Everything [`PartialEq`] compares.
+    fn fields(&self) -> Fields {
+        (
+            self.board,
+            self.side(),
+            self.castling,
+            self.en_passant,
+            self.halfmove_clock(),
+            self.fullmove_number(),
+        )
+    }
+
     /// The rank words.
     #[inline]
     pub fn board(&self) -> &Ccr {
@@ -240,7 +306,11 @@ impl Position {
     /// Whose turn it is.
     #[inline]
     pub fn side(&self) -> Colour {
-        self.side
+        if self.ply & 1 == 0 {
+            Colour::White
+        } else {
+            Colour::Black
+        }
     }
 
     /// The castling rights left.
@@ -255,16 +325,18 @@ impl Position {
         self.en_passant
     }
 
-    /// Plies since the last capture or pawn move.
+    /// Plies since the last capture or pawn move, stopped at [`MAX_HALFMOVE_CLOCK`].
     #[inline]
     pub fn halfmove_clock(&self) -> u16 {
-        self.halfmove_clock
+        let plies = self.ply.wrapping_sub(self.irreversible);
+        plies.min(MAX_HALFMOVE_CLOCK.into()) as u16
     }
 
-    /// The move number, starting at 1 and incremented after Black moves.
+    /// The move number, starting at 1 and incremented after Black moves, stopped at
+    /// [`MAX_FULLMOVE_NUMBER`].
     #[inline]
     pub fn fullmove_number(&self) -> u16 {
-        self.fullmove_number
+        (self.ply / 2 + 1).min(MAX_FULLMOVE_NUMBER.into()) as u16
     }
 
     /// The king square of `colour`.

@@ -159,7 +159,7 @@ impl Position {
     /// from the enemy king through those squares.
     #[inline]
     pub fn gives_check(&self, mv: Move) -> bool {
-        let us = self.side;
+        let us = self.side();
         let king = self.king(us.flip());
         let (from, to) = (mv.from(), mv.to());
         let mut after = self.board;

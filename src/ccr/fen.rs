@@ -157,15 +157,14 @@ impl Position {
         let en_passant = parse_en_passant(fields[3], &board, side)?;
         let halfmove_clock = parse_clock(fields.get(4), HALFMOVE, 0..=MAX_HALFMOVE_CLOCK)?;
         let fullmove_number = parse_clock(fields.get(5), FULLMOVE, 1..=MAX_FULLMOVE_NUMBER)?;
-        Position {
+        Position::assemble(
             board,
             side,
             castling,
             en_passant,
-            halfmove_clock,
-            fullmove_number,
+            (halfmove_clock, fullmove_number),
             kings,
-        }
+        )
         .checked_for_check()
     }
 
@@ -196,15 +195,14 @@ impl Position {
             check_en_passant(sq, &board, side)?;
         }
         check_clocks(halfmove_clock, fullmove_number)?;
-        Position {
+        Position::assemble(
             board,
             side,
             castling,
             en_passant,
-            halfmove_clock,
-            fullmove_number,
+            (halfmove_clock, fullmove_number),
             kings,
-        }
+        )
         .checked_for_check()
     }
 
@@ -215,16 +213,19 @@ impl Position {
         fullmove_number: u16,
     ) -> Result<Position, FenError> {
         check_clocks(halfmove_clock, fullmove_number)?;
-        Ok(Position {
-            halfmove_clock,
-            fullmove_number,
-            ..*self
-        })
+        Ok(Position::assemble(
+            self.board,
+            self.side(),
+            self.castling,
+            self.en_passant,
+            (halfmove_clock, fullmove_number),
+            self.kings,
+        ))
     }
 
     /// The position, unless the side not to move is in check.
     fn checked_for_check(self) -> Result<Position, FenError> {
-        if is_attacked(&self.board, self.king(self.side.flip()), self.side) {
+        if is_attacked(&self.board, self.king(self.side().flip()), self.side()) {
             return Err(FenError::OpponentInCheck);
         }
         Ok(self)
@@ -254,7 +255,7 @@ impl Position {
                 out.push('/');
             }
         }
-        out.push_str(if self.side == Colour::White {
+        out.push_str(if self.side() == Colour::White {
             " w "
         } else {
             " b "
@@ -273,7 +274,8 @@ impl Position {
         }
         out.push_str(&format!(
             " {} {}",
-            self.halfmove_clock, self.fullmove_number
+            self.halfmove_clock(),
+            self.fullmove_number()
         ));
         out
     }
@@ -447,7 +449,7 @@ mod tests {
     #[test]
     fn clocks_default_when_missing() {
         let p = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - -").unwrap();
-        assert_eq!((p.halfmove_clock, p.fullmove_number), (0, 1));
+        assert_eq!((p.halfmove_clock(), p.fullmove_number()), (0, 1));
         assert_eq!(p.to_fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
     }
 

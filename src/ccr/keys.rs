@@ -99,7 +99,7 @@ pub struct RotationKey;
 #[inline(always)]
 fn state(pos: &Position) -> u64 {
     let mut key = CASTLING_TERMS[pos.castling.bits() as usize & 15];
-    if pos.side == Colour::Black {
+    if pos.side() == Colour::Black {
         key ^= SIDE_TERM;
     }
     if let Some(sq) = pos.keyed_en_passant() {
@@ -151,9 +151,8 @@ impl Position {
     #[inline]
     pub fn make_null_keyed(&self, key: u64) -> (Position, u64) {
         let mut after = *self;
-        after.side = self.side.flip();
+        after.ply = self.ply.wrapping_add(1);
         after.en_passant = None;
-        after.halfmove_clock = (self.halfmove_clock + 1).min(crate::ccr::board::MAX_HALFMOVE_CLOCK);
         let mut key = key ^ SIDE_TERM;
         if let Some(sq) = self.keyed_en_passant() {
             key ^= EN_PASSANT_TERMS[sq.file() as usize];
@@ -205,7 +204,7 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             let (after, key) = pos.make_null_keyed(pos.key());
             assert_eq!(key, after.key(), "{fen}");
-            assert_eq!(after.side, pos.side.flip());
+            assert_eq!(after.side(), pos.side().flip());
             assert_eq!(after.en_passant, None);
         }
     }

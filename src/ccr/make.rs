@@ -1,6 +1,6 @@
 //! Making a move: copy-make of the 48-byte position (the board is 32 of them).
 
-use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, Position, nibbles_equal};
+use crate::ccr::board::{Position, nibbles_equal};
 use crate::ccr::checks::is_attacked;
 use crate::ccr::frame::sideways;
 use crate::ccr::validate::check_move;
@@ -72,20 +72,18 @@ impl Position {
     #[inline(always)]
     pub fn play(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());
-        let us = self.side;
+        let us = self.side();
         let words = self.board.0;
         let piece = (words[from.word()] >> from.shift()) & 0xF;
         let target = words[to.word()];
         self.board.0 = moved(&words, from, to, piece);
         self.en_passant = None;
         let piece_type = (piece & 7) as u8;
-        // The clocks stop at the largest values a FEN may carry (by then the 75-move rule
-        // has ended the game), so every position make reaches can be written and read back.
-        self.halfmove_clock = if piece_type == PieceCode::PAWN || target & to.mask() != 0 {
-            0
-        } else {
-            (self.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK)
-        };
+        // One more ply flips the side and counts both clocks (see `Position`).
+        self.ply = self.ply.wrapping_add(1);
+        if piece_type == PieceCode::PAWN || target & to.mask() != 0 {
+            self.irreversible = self.ply;
+        }
         if piece_type == PieceCode::KING {
             self.kings[us as usize] = to;
         }
@@ -94,8 +92,6 @@ impl Position {
                 .castling
                 .retain_bits(CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()]);
         }
-        self.fullmove_number = (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER);
-        self.side = us.flip();
         if mv.kind() != MoveKind::Normal {
             self.special(mv, us);
         }
@@ -156,7 +152,7 @@ impl Position {
         let Some(target) = self.en_passant else {
             return false;
         };
-        let us = self.side;
+        let us = self.side();
         // The pawn that just advanced stands on the target's file, one rank toward its side.
         let pushed = match us {
             Colour::White => Square::from_file_rank(target.file(), target.rank() - 1),

@@ -524,12 +524,12 @@ const QUEEN_SIDE_EMPTY: u32 = 0x0FFF_0000; // b, c, d
 const QUEEN_SIDE_SAFE: u32 = 0x00FF_0000; // c, d
 
 fn castling<S: Sink>(g: &mut Gen<S>, pos: &Position) {
-    let (word, king_side, queen_side) = match pos.side {
+    let (word, king_side, queen_side) = match pos.side() {
         Colour::White => (7, CastlingRights::WHITE_KING, CastlingRights::WHITE_QUEEN),
         Colour::Black => (0, CastlingRights::BLACK_KING, CastlingRights::BLACK_QUEEN),
     };
     let (occupied, attacked) = (g.occupied[word], g.king_danger(word));
-    let king = pos.king(pos.side);
+    let king = pos.king(pos.side());
     if pos.castling.contains(king_side) && (occupied | attacked) & KING_SIDE_EMPTY == 0 {
         let to = Square::from_word_mask(word, 0x0000_00F0);
         g.sink.push(Move::new(king, to, MoveKind::Castle));
@@ -618,7 +618,7 @@ impl Position {
     pub fn generate_legal_with<K: Kernel>(&self, list: &mut MoveList) {
         list.clear();
         self.generate::<K, false, _>(list, |occupied| {
-            K::attacks(&self.board, occupied, self.side.flip())
+            K::attacks(&self.board, occupied, self.side().flip())
         });
     }
 
@@ -627,7 +627,7 @@ impl Position {
     pub fn generate_captures_with<K: Kernel>(&self, list: &mut MoveList) {
         list.clear();
         self.generate::<K, true, _>(list, |occupied| {
-            K::attacks(&self.board, occupied, self.side.flip())
+            K::attacks(&self.board, occupied, self.side().flip())
         });
     }
 
@@ -642,7 +642,7 @@ impl Position {
             "the block of another position"
         );
         list.clear();
-        self.generate::<Simd, false, _>(list, |_| *block.attacks(self.side.flip()));
+        self.generate::<Simd, false, _>(list, |_| *block.attacks(self.side().flip()));
     }
 
     /// [`Position::generate_captures`] with the enemy's attack table read from `block`, as
@@ -655,7 +655,7 @@ impl Position {
             "the block of another position"
         );
         list.clear();
-        self.generate::<Simd, true, _>(list, |_| *block.attacks(self.side.flip()));
+        self.generate::<Simd, true, _>(list, |_| *block.attacks(self.side().flip()));
     }
 
     /// [`Position::count_legal`] on the kernel `K`.
@@ -663,7 +663,7 @@ impl Position {
     pub fn count_legal_with<K: Kernel>(&self) -> u64 {
         let mut count = Count::default();
         self.generate::<K, false, _>(&mut count, |occupied| {
-            K::attacks(&self.board, occupied, self.side.flip())
+            K::attacks(&self.board, occupied, self.side().flip())
         });
         count.moves.into()
     }
@@ -678,10 +678,11 @@ impl Position {
         sink: &mut S,
         enemy_table: impl FnOnce([u32; 8]) -> [u32; 8],
     ) {
-        let us = self.side;
+        let us = self.side();
         let them = us.flip();
         let king_sq = self.king(us);
-        let (own, theirs) = (self.board.colour_masks(us), self.board.colour_masks(them));
+        let masks = self.board.colour_masks();
+        let (own, theirs) = (masks[us as usize], masks[them as usize]);
         let mut occupied = own;
         for (o, t) in occupied.iter_mut().zip(theirs) {
             *o |= t;
@@ -770,7 +771,7 @@ impl Position {
     fn en_passant_is_legal(&self, mv: Move, king: Square) -> bool {
         // Two pawns leave one rank at once: test the result directly.
         let after = self.make(mv);
-        !is_attacked(&after.board, king, after.side)
+        !is_attacked(&after.board, king, after.side())
     }
 
     /// The legal moves of the position.
@@ -791,7 +792,7 @@ impl Position {
 
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
-        is_attacked(&self.board, self.king(self.side), self.side.flip())
+        is_attacked(&self.board, self.king(self.side()), self.side().flip())
     }
 }
 
