@@ -156,6 +156,12 @@ impl CastlingRights {
         self.0 & rights.0 == rights.0
     }
 
+    /// Whether `colour` holds either of its rights (White's are bits 0-1, Black's 2-3).
+    #[inline]
+    pub const fn any_of(self, colour: Colour) -> bool {
+        self.0 & (0b11 << (2 * colour as u8)) != 0
+    }
+
     /// Whether no right is held.
     #[inline]
     pub const fn is_empty(self) -> bool {
@@ -374,6 +380,21 @@ mod tests {
             // Spread the pattern's eight bits to the eight nibbles' low bits.
             let bits = (0..8).fold(0, |bits, i| bits | ((pattern >> i) & 1) << (4 * i));
             assert_eq!(count_nibbles(bits), bits.count_ones(), "{bits:08x}");
+        }
+    }
+
+    #[test]
+    fn each_colour_holds_its_own_two_rights() {
+        use CastlingRights as R;
+        for (rights, white, black) in [
+            (R::default(), false, false),
+            (R::WHITE_KING, true, false),
+            (R::WHITE_QUEEN, true, false),
+            (R::BLACK_KING, false, true),
+            (R::BLACK_QUEEN.with(R::WHITE_QUEEN), true, true),
+        ] {
+            assert_eq!(rights.any_of(Colour::White), white, "{rights:?}");
+            assert_eq!(rights.any_of(Colour::Black), black, "{rights:?}");
         }
     }
 

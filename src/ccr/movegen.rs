@@ -757,7 +757,7 @@ impl Position {
             let table = if us == Colour::White { white } else { black };
             pinned_pieces(&mut g, &self.board, table, king_sq, &danger.pinned);
         }
-        if !CAPTURES && !in_check {
+        if !CAPTURES && !in_check && self.castling.any_of(us) {
             castling(&mut g, self);
         }
         if g.ep_generated {
