@@ -20,7 +20,7 @@
 //!   both diagonals and the file (a triple mask), each mask dropped when it hits a piece;
 //! - the tables start as one 64-byte zero store.
 
-use crate::ccr::board::{Ccr, NIBBLE_LOW_BITS, occupied_nibbles};
+use crate::ccr::board::{Ccr, NIBBLE_LOW_BITS, full_nibbles, occupied_nibbles};
 use crate::ccr::frame::{self, Handler, Pieces, sideways, skip};
 use crate::types::{Colour, Square};
 
@@ -177,7 +177,7 @@ pub fn attacks_with_occupancy(board: &Ccr, occupied: [u32; 8], by: Colour) -> [u
 
 /// `0xF` on every occupied square of the board.
 fn occupancy(board: &Ccr) -> [u32; 8] {
-    board.0.map(|w| occupied_nibbles(w) * 0xF)
+    board.0.map(|w| full_nibbles(occupied_nibbles(w)))
 }
 
 /// Attack generation state: the occupancy (`0xF` per occupied square) read, one table per
@@ -255,7 +255,7 @@ fn rank_attacks_from(occupied: u32, mask: u32) -> u32 {
     let below = occupied & piece.wrapping_sub(1);
     let blocker = 1u32 << (31 - (below | 1).leading_zeros());
     let toward_h = piece.wrapping_sub(blocker);
-    ((toward_a | toward_h) & NIBBLE_LOW_BITS) * 0xF
+    full_nibbles((toward_a | toward_h) & NIBBLE_LOW_BITS)
 }
 
 const PAWN: u32 = AttackClass::Pawn.broadcast();

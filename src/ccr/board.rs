@@ -51,12 +51,12 @@ impl Ccr {
     /// the masks then waited for the scalar stores to retire (a store-forwarding stall).
     #[inline(always)]
     pub fn colour_masks(&self) -> [[u32; 8]; 2] {
-        let mut masks = [[0; 8]; 2];
-        for (i, &word) in self.0.iter().enumerate() {
-            masks[Colour::White as usize][i] = colour_nibbles(word, Colour::White) * 0xF;
-            masks[Colour::Black as usize][i] = colour_nibbles(word, Colour::Black) * 0xF;
+        let (mut white, mut black) = ([0; 8], [0; 8]);
+        for ((w, b), &word) in white.iter_mut().zip(&mut black).zip(&self.0) {
+            *w = full_nibbles(colour_nibbles(word, Colour::White));
+            *b = full_nibbles(colour_nibbles(word, Colour::Black));
         }
-        masks
+        [white, black]
     }
 
     /// The first square (in C.C.R. order) holding `code`, if any.
@@ -65,12 +65,21 @@ impl Ccr {
     }
 }
 
+/// `0xF` on every nibble whose low bit `low_bits` sets (it sets no other bit).
+///
+/// A shift and a subtraction, not `* 0xF`: SSE2 has no 32-bit multiplication, so the
+/// product kept the compiler from vectorising loops over the rank words.
+#[inline(always)]
+pub const fn full_nibbles(low_bits: u32) -> u32 {
+    (low_bits << 4).wrapping_sub(low_bits)
+}
+
 /// The nibbles of `word` that equal `code`, as `0xF` masks.
 #[inline(always)]
 pub fn nibbles_equal(word: u32, code: u8) -> u32 {
     let diff = word ^ (code as u32 * NIBBLE_LOW_BITS);
     let nonzero = (diff | diff >> 1 | diff >> 2 | diff >> 3) & NIBBLE_LOW_BITS;
-    (nonzero ^ NIBBLE_LOW_BITS) * 0xF
+    full_nibbles(nonzero ^ NIBBLE_LOW_BITS)
 }
 
 /// How many nibbles of `bits` have their low bit set, where `bits` holds nothing else (one

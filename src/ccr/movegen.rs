@@ -29,7 +29,8 @@
 
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::{
-    CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, count_nibbles, nibbles_equal, occupied_nibbles,
+    CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, count_nibbles, full_nibbles, nibbles_equal,
+    occupied_nibbles,
 };
 use crate::ccr::checks::{is_attacked, king_danger};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
@@ -214,7 +215,7 @@ impl<S: Sink> Gen<'_, S> {
     /// with any attack class, and the x-rayed ones.
     #[inline(always)]
     fn king_danger(&self, word: usize) -> u32 {
-        (occupied_nibbles(self.enemy_attacks[word]) * 0xF) | self.xrayed[word]
+        full_nibbles(occupied_nibbles(self.enemy_attacks[word])) | self.xrayed[word]
     }
 
     /// Adds a move to every square of `targets` (`0xF` nibbles) in rank word `word`.
