@@ -45,10 +45,10 @@ impl Ccr {
     /// The squares holding a piece of each colour (indexed by [`Colour`]), as a `0xF`
     /// nibble mask per rank word.
     ///
-    /// Both in one pass of the same expression per word, which the compiler turns into
-    /// whole 16-byte vector operations and stores: one colour at a time, chosen at run
-    /// time, came out half vector and half scalar, and the generator's 16-byte loads of
-    /// the masks then waited for the scalar stores to retire (a store-forwarding stall).
+    /// Both colours in one pass: one colour at a time, chosen at run time, came out as a
+    /// misaligned 16-byte store beside scalar ones, and the generator's aligned 16-byte
+    /// loads of the masks then waited for those stores to retire (a store-forwarding
+    /// stall).
     #[inline(always)]
     pub fn colour_masks(&self) -> [[u32; 8]; 2] {
         let (mut white, mut black) = ([0; 8], [0; 8]);
