@@ -111,10 +111,8 @@ impl Position {
         match mv.kind() {
             MoveKind::Normal => {}
             MoveKind::DoublePush => {
-                self.en_passant = Some(Square::from_file_rank(
-                    from.file(),
-                    (from.rank() + to.rank()) / 2,
-                ));
+                // Halfway between the pawn's two squares (one file, two words apart).
+                self.en_passant = Some(Square::new((from.index() + to.index()) as u8 / 2));
             }
             MoveKind::Castle => {
                 // The rook jumps over the king within the same rank word.
