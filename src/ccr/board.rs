@@ -226,8 +226,8 @@ pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
 /// The side to move and both clocks are counted in plies: `ply` (its parity is the side to
 /// move, its half the move number) and the ply of the last capture or pawn move, whose
 /// distance is the half-move clock. A move then adds one to `ply` and, if it is a capture
-/// or a pawn move, copies it: no flip, no clock to increment and stop at its largest value
-/// (the accessors stop them), which took make a sixth of its instructions.
+/// or a pawn move, copies it: make flips no side and stops no clock at its largest value
+/// (the accessors stop them).
 ///
 /// The fields belong to the C.C.R. core (`make`, the FEN parser, the keys): elsewhere a
 /// position is read through its accessors and comes from [`Position::from_fen`] or
