@@ -42,6 +42,24 @@ pub fn count_piece_moves(
     None
 }
 
+/// The attack table of `them` and how many moves the other side's knights, bishops, rooks
+/// and queens have onto the squares its own pieces leave free, from the same fills (AVX2);
+/// where the CPU lacks AVX2, `portable`'s table and no count.
+#[inline]
+pub fn attacks_and_piece_moves(
+    board: &Ccr,
+    them: Colour,
+    portable: impl FnOnce() -> [u32; 8],
+) -> ([u32; 8], Option<u32>) {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    if super::cpu().avx2 {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        let (table, moves) = unsafe { super::avx2::attacks_and_piece_moves(board, them) };
+        return (table, Some(moves));
+    }
+    (portable(), None)
+}
+
 /// WHITE_ATTACKS and BLACK_ATTACKS of one board: AVX-512 with both colours in one `zmm`
 /// register, else AVX2 once per colour, else `portable` (the frame's one pass).
 #[inline]
@@ -164,6 +182,34 @@ mod tests {
             return;
         }
         assert_equal_to_the_frame(&arbitrary_boards());
+    }
+
+    /// The table and the count made together: the table equal to the frame's, the count
+    /// equal to [`count_piece_moves`] of every knight and slider of the other side onto the
+    /// squares its own pieces leave free.
+    #[test]
+    fn table_and_count_together_equal_each_alone() {
+        if !runs(
+            Tier::Avx2,
+            "simd::table_and_count_together_equal_each_alone",
+        ) {
+            return;
+        }
+        for board in game_boards().iter().chain(&arbitrary_boards()) {
+            let masks = board.colour_masks();
+            let occupied: [u32; 8] = std::array::from_fn(|w| masks[0][w] | masks[1][w]);
+            for them in [Colour::White, Colour::Black] {
+                let targets = masks[them.flip() as usize].map(|own| !own);
+                let (table, moves) = attacks_and_piece_moves(board, them, || unreachable!());
+                assert_eq!(table, attacks::attacks_of(board, them), "{:08x?}", board.0);
+                assert_eq!(
+                    moves,
+                    count_piece_moves(board, &occupied, &targets, them.flip()),
+                    "{:08x?} {them:?}",
+                    board.0
+                );
+            }
+        }
     }
 
     /// Both colours of one board at once, on both sources, against the frame's block: by

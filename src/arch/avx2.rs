@@ -136,6 +136,106 @@ pub unsafe fn count_piece_moves(
         for r in rays {
             slides = _mm256_add_epi32(slides, _mm256_and_si256(r, targets));
         }
+        nibble_total(leaps, slides)
+    }
+}
+
+/// The attack table of `them` on `board`, and how many moves the other side's knights,
+/// bishops, rooks and queens have onto the squares its own pieces leave free: [`table`] and [`count_piece_moves`] of every such
+/// piece in one pass, for the legal move count when nothing is pinned and the king is not
+/// in check.
+///
+/// Both colours ride in the same registers, so each knight leap and each slider fill is
+/// made once for the two: the enemy's pieces carry their class bits as in [`table`], ours
+/// bit 3, which no fill of the table carries (it is the pawns' class). The fills stop at
+/// the same blockers for both, since they run through the same empty squares. The table is
+/// then the low three bits of every fill, our count the bit 3s summed per direction.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn attacks_and_piece_moves(board: &Ccr, them: Colour) -> ([u32; 8], u32) {
+    // SAFETY: AVX2 is enabled here.
+    unsafe {
+        let words = load(board);
+        let (pawn, minor, rook, queen) = (
+            class_nibbles(8),
+            class_nibbles(4),
+            class_nibbles(2),
+            class_nibbles(1),
+        );
+        let ours = pawn;
+        let low = _mm256_set1_epi32(0x1111_1111);
+        let empty = _mm256_xor_si256(occupancy(words), _mm256_set1_epi32(-1));
+        // `0xF` off our own pieces (it masks the sums, whose nibbles run up to 8).
+        let black = full_nibbles(_mm256_and_si256(words, pawn));
+        let targets = match them {
+            Colour::Black => _mm256_or_si256(empty, black),
+            Colour::White => _mm256_xor_si256(black, _mm256_set1_epi32(-1)),
+        };
+        let (base, our_base) = (them.code_bit(), them.flip().code_bit());
+
+        let knights = _mm256_or_si256(
+            _mm256_and_si256(squares_of(words, base | PieceCode::KNIGHT), minor),
+            _mm256_and_si256(squares_of(words, our_base | PieceCode::KNIGHT), ours),
+        );
+        let their_queens = _mm256_and_si256(squares_of(words, base | PieceCode::QUEEN), queen);
+        let our_queens = squares_of(words, our_base | PieceCode::QUEEN);
+        let straight = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_and_si256(squares_of(words, base | PieceCode::ROOK), rook),
+                their_queens,
+            ),
+            _mm256_and_si256(
+                _mm256_or_si256(squares_of(words, our_base | PieceCode::ROOK), our_queens),
+                ours,
+            ),
+        );
+        let diagonal = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_and_si256(squares_of(words, base | PieceCode::BISHOP), minor),
+                their_queens,
+            ),
+            _mm256_and_si256(
+                _mm256_or_si256(squares_of(words, our_base | PieceCode::BISHOP), our_queens),
+                ours,
+            ),
+        );
+
+        // Every fill ORs into the table and adds its bit 3s, as low bits, to our count.
+        let mut table = king_attacks(squares_of(words, base | PieceCode::KING));
+        let mut leaps = _mm256_setzero_si256();
+        for (ranks, files) in [(2, 1), (2, -1), (1, 2), (1, -2)] {
+            for moved in [toward_rank_8(knights, ranks), toward_rank_1(knights, ranks)] {
+                let fill = files_over(moved, files);
+                table = _mm256_or_si256(table, fill);
+                leaps = _mm256_add_epi32(leaps, _mm256_and_si256(_mm256_srli_epi32(fill, 3), low));
+            }
+        }
+        let mut slides = _mm256_setzero_si256();
+        for fill in rays(straight, diagonal, empty) {
+            table = _mm256_or_si256(table, fill);
+            slides = _mm256_add_epi32(slides, _mm256_and_si256(_mm256_srli_epi32(fill, 3), low));
+        }
+        // Our bit 3s leave the table; the enemy pawns' class takes their place.
+        let table = _mm256_or_si256(
+            _mm256_andnot_si256(pawn, table),
+            pawn_attacks(squares_of(words, base | PieceCode::PAWN), them),
+        );
+        (
+            store(table),
+            nibble_total(
+                _mm256_and_si256(leaps, targets),
+                _mm256_and_si256(slides, targets),
+            ),
+        )
+    }
+}
+
+/// The sum of every nibble of `leaps` and `slides` (each nibble at most 8).
+#[inline(always)]
+unsafe fn nibble_total(leaps: __m256i, slides: __m256i) -> u32 {
+    unsafe {
         // Nibble sums (at most 8 each) to byte sums (at most 32), then the bytes added up.
         let sums = _mm256_sad_epu8(
             _mm256_add_epi8(byte_sums(leaps), byte_sums(slides)),
@@ -279,35 +379,15 @@ pub unsafe fn table(words: __m256i, by: Colour) -> __m256i {
     // SAFETY: callers run with AVX2 enabled.
     unsafe {
         let base = by.code_bit();
-        let (pawn, minor, rook, queen) = (
-            class_nibbles(8),
-            class_nibbles(4),
-            class_nibbles(2),
-            class_nibbles(1),
-        );
+        let (minor, rook, queen) = (class_nibbles(4), class_nibbles(2), class_nibbles(1));
+        let empty = _mm256_xor_si256(occupancy(words), _mm256_set1_epi32(-1));
 
-        let low = _mm256_set1_epi32(0x7777_7777);
-        let high = _mm256_set1_epi32(0x8888_8888_u32 as i32);
-        let occupied = full_nibbles(_mm256_and_si256(
-            _mm256_or_si256(words, _mm256_add_epi32(_mm256_and_si256(words, low), low)),
-            high,
-        ));
-        let empty = _mm256_xor_si256(occupied, _mm256_set1_epi32(-1));
-
-        let pawns = squares_of(words, base | PieceCode::PAWN);
         let knights = squares_of(words, base | PieceCode::KNIGHT);
         let bishops = squares_of(words, base | PieceCode::BISHOP);
         let rooks = squares_of(words, base | PieceCode::ROOK);
         let queens = squares_of(words, base | PieceCode::QUEEN);
-        let king = squares_of(words, base | PieceCode::KING);
 
-        // Pawns take one rank ahead, one file either side.
-        let pawn_targets = sideways(pawns, 1);
-        let pawn_targets = match by {
-            Colour::White => toward_rank_8(pawn_targets, 1),
-            Colour::Black => toward_rank_1(pawn_targets, 1),
-        };
-        let mut table = _mm256_and_si256(pawn_targets, pawn);
+        let mut table = pawn_attacks(squares_of(words, base | PieceCode::PAWN), by);
 
         // Knights: two ranks and one file, or one rank and two files.
         let (near, far) = (sideways(knights, 1), sideways(knights, 2));
@@ -316,15 +396,10 @@ pub unsafe fn table(words: __m256i, by: Colour) -> __m256i {
             _mm256_or_si256(toward_rank_1(far, 1), toward_rank_1(near, 2)),
         );
         table = _mm256_or_si256(table, _mm256_and_si256(leaps, minor));
-
-        // The king: the three squares above and below, the two beside.
-        let beside = sideways(king, 1);
-        let three = _mm256_or_si256(beside, king);
-        let steps = _mm256_or_si256(
-            _mm256_or_si256(toward_rank_8(three, 1), toward_rank_1(three, 1)),
-            beside,
+        table = _mm256_or_si256(
+            table,
+            king_attacks(squares_of(words, base | PieceCode::KING)),
         );
-        table = _mm256_or_si256(table, _mm256_and_si256(steps, queen));
 
         // Sliders, each carrying its class bits along the fill.
         let straight = _mm256_or_si256(
@@ -340,5 +415,47 @@ pub unsafe fn table(words: __m256i, by: Colour) -> __m256i {
             table = _mm256_or_si256(table, r);
         }
         table
+    }
+}
+
+/// `0xF` on every occupied square of the board in `words`.
+#[inline(always)]
+unsafe fn occupancy(words: __m256i) -> __m256i {
+    unsafe {
+        let low = _mm256_set1_epi32(0x7777_7777);
+        let high = _mm256_set1_epi32(0x8888_8888_u32 as i32);
+        full_nibbles(_mm256_and_si256(
+            _mm256_or_si256(words, _mm256_add_epi32(_mm256_and_si256(words, low), low)),
+            high,
+        ))
+    }
+}
+
+/// The pawn class (`1000b`) on every square the pawns of `by` on `pawns` (`0xF` each)
+/// attack: one rank ahead, one file either side.
+#[inline(always)]
+unsafe fn pawn_attacks(pawns: __m256i, by: Colour) -> __m256i {
+    unsafe {
+        let targets = sideways(pawns, 1);
+        let targets = match by {
+            Colour::White => toward_rank_8(targets, 1),
+            Colour::Black => toward_rank_1(targets, 1),
+        };
+        _mm256_and_si256(targets, class_nibbles(8))
+    }
+}
+
+/// The king's class (`0001b`, the queen's) on every square next to the king on `king`
+/// (`0xF`): the three squares above and below, the two beside.
+#[inline(always)]
+unsafe fn king_attacks(king: __m256i) -> __m256i {
+    unsafe {
+        let beside = sideways(king, 1);
+        let three = _mm256_or_si256(beside, king);
+        let steps = _mm256_or_si256(
+            _mm256_or_si256(toward_rank_8(three, 1), toward_rank_1(three, 1)),
+            beside,
+        );
+        _mm256_and_si256(steps, class_nibbles(1))
     }
 }

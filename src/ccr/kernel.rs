@@ -40,6 +40,18 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
         targets: &[u32; 8],
         by: Colour,
     ) -> Option<u32>;
+
+    /// The attack table of `them` ([`Kernel::attacks`]) and, where the kernel counts by
+    /// sets, [`Kernel::count_piece_moves`] of all the other side's knights and sliders onto
+    /// the squares its own pieces leave free, made by the same pass.
+    #[inline(always)]
+    fn attacks_and_piece_moves(
+        board: &Ccr,
+        occupied: [u32; 8],
+        them: Colour,
+    ) -> ([u32; 8], Option<u32>) {
+        (Self::attacks(board, occupied, them), None)
+    }
 }
 
 /// Portable Rust: the frame's attack table, the paper's conversion loop.
@@ -101,6 +113,17 @@ impl Kernel for Simd {
         by: Colour,
     ) -> Option<u32> {
         crate::arch::attacks::count_piece_moves(pieces, occupied, targets, by)
+    }
+
+    #[inline(always)]
+    fn attacks_and_piece_moves(
+        board: &Ccr,
+        occupied: [u32; 8],
+        them: Colour,
+    ) -> ([u32; 8], Option<u32>) {
+        crate::arch::attacks::attacks_and_piece_moves(board, them, || {
+            attacks_with_occupancy(board, occupied, them)
+        })
     }
 }
 

@@ -24,8 +24,12 @@
 //! The generator hands its moves to a [`Sink`]: the [`MoveList`], or a [`Count`] when only
 //! their number is wanted (perft's last ply). A count adds a whole rank word's leaper, king
 //! or pawn targets with one popcount instead of listing them one by one; only an en-passant
-//! capture is still kept aside for its legality test. Each sink has its own monomorphised
-//! copy of the one generator, so the list's copy never asks which sink it fills.
+//! capture is still kept aside for its legality test. On a vector kernel a count takes the
+//! knights' and sliders' moves by sets too: from the very fills that build the enemy's
+//! table when nothing is pinned and the king is not in check (the common node), else from
+//! a pass of their own over the free pieces onto the evasion squares; only the king is then
+//! left to its handler. Each sink has its own monomorphised copy of the one generator, so
+//! the list's copy never asks which sink it fills.
 
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::{
@@ -58,10 +62,22 @@ trait Sink {
     /// pushed).
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool);
 
+    /// The enemy's attack table: `table`'s, unless the sink counts and the kernel `K` makes
+    /// the table together with the count of the side to move's knights and sliders (kept
+    /// for [`Sink::count_by_sets`]).
+    fn enemy_table<K: Kernel>(
+        &mut self,
+        board: &Ccr,
+        occupied: [u32; 8],
+        them: Colour,
+        table: impl FnOnce([u32; 8]) -> [u32; 8],
+    ) -> [u32; 8];
+
     /// Takes the moves of the knights, bishops, rooks and queens of `by` on `pieces` onto
     /// the `evasions` that hold no piece of `own` as a number, when the sink only counts and
     /// the kernel `K` counts by sets; whether it did (then the frame must not visit those
-    /// pieces).
+    /// pieces). `unrestricted` says that no piece is pinned and the king is not in check, so
+    /// that `pieces` holds every knight and slider and `evasions` every square.
     fn count_by_sets<K: Kernel>(
         &mut self,
         pieces: &Ccr,
@@ -69,6 +85,7 @@ trait Sink {
         own: &[u32; 8],
         evasions: &[u32; 8],
         by: Colour,
+        unrestricted: bool,
     ) -> bool;
 }
 
@@ -108,6 +125,17 @@ impl Sink for MoveList {
     }
 
     #[inline(always)]
+    fn enemy_table<K: Kernel>(
+        &mut self,
+        _: &Ccr,
+        occupied: [u32; 8],
+        _: Colour,
+        table: impl FnOnce([u32; 8]) -> [u32; 8],
+    ) -> [u32; 8] {
+        table(occupied)
+    }
+
+    #[inline(always)]
     fn count_by_sets<K: Kernel>(
         &mut self,
         _: &Ccr,
@@ -115,6 +143,7 @@ impl Sink for MoveList {
         _: &[u32; 8],
         _: &[u32; 8],
         _: Colour,
+        _: bool,
     ) -> bool {
         false
     }
@@ -127,6 +156,9 @@ struct Count {
     /// The en-passant captures, counted once their legality is known (at most two).
     en_passant: [Move; 2],
     en_passant_len: usize,
+    /// The moves of all the side to move's knights and sliders onto squares without its own
+    /// pieces, where the kernel made them with the enemy's table.
+    piece_moves: Option<u32>,
 }
 
 impl Sink for Count {
@@ -158,6 +190,22 @@ impl Sink for Count {
     }
 
     #[inline(always)]
+    fn enemy_table<K: Kernel>(
+        &mut self,
+        board: &Ccr,
+        occupied: [u32; 8],
+        them: Colour,
+        table: impl FnOnce([u32; 8]) -> [u32; 8],
+    ) -> [u32; 8] {
+        if !K::COUNTS_BY_SETS {
+            return table(occupied);
+        }
+        let (enemy_attacks, piece_moves) = K::attacks_and_piece_moves(board, occupied, them);
+        self.piece_moves = piece_moves;
+        enemy_attacks
+    }
+
+    #[inline(always)]
     fn count_by_sets<K: Kernel>(
         &mut self,
         pieces: &Ccr,
@@ -165,9 +213,14 @@ impl Sink for Count {
         own: &[u32; 8],
         evasions: &[u32; 8],
         by: Colour,
+        unrestricted: bool,
     ) -> bool {
         if !K::COUNTS_BY_SETS {
             return false;
+        }
+        if let (true, Some(moves)) = (unrestricted, self.piece_moves) {
+            self.moves += moves;
+            return true;
         }
         let mut targets = *evasions;
         for (t, &o) in targets.iter_mut().zip(own) {
@@ -688,7 +741,7 @@ impl Position {
         for (o, t) in occupied.iter_mut().zip(theirs) {
             *o |= t;
         }
-        let enemy_attacks = enemy_table(occupied);
+        let enemy_attacks = sink.enemy_table::<K>(&self.board, occupied, them, enemy_table);
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
         let danger = king_danger(&self.board, king_sq, us, in_check);
         let (ep_word, ep_mask) = match self.en_passant {
@@ -735,26 +788,32 @@ impl Position {
             *o &= !(*p | pins);
         }
         // A count may take the free knights and sliders by sets, leaving the king alone to
-        // the frame.
-        if g.sink
-            .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us)
-        {
-            let king_code = PieceCode::new(us, PieceCode::KING).code();
-            for word in &mut others.0 {
-                *word &= nibbles_equal(*word, king_code);
-            }
-        }
+        // its handler.
+        let pinned = danger.pinned.iter().fold(0, |any, &w| any | w) != 0;
+        let unrestricted = !in_check && !pinned;
+        let counted =
+            g.sink
+                .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us, unrestricted);
+        let king = PieceCode::new(us, PieceCode::KING).code() as usize;
         match us {
             Colour::White => {
-                frame::run(&others, Pieces::Of(us), white, &mut g);
+                if counted {
+                    white[king](&mut g, king_sq.word(), king_sq.mask());
+                } else {
+                    frame::run(&others, Pieces::Of(us), white, &mut g);
+                }
                 g.pawns::<true>(&pawns);
             }
             Colour::Black => {
-                frame::run(&others, Pieces::Of(us), black, &mut g);
+                if counted {
+                    black[king](&mut g, king_sq.word(), king_sq.mask());
+                } else {
+                    frame::run(&others, Pieces::Of(us), black, &mut g);
+                }
                 g.pawns::<false>(&pawns);
             }
         }
-        if danger.pinned.iter().fold(0, |any, &w| any | w) != 0 {
+        if pinned {
             let table = if us == Colour::White { white } else { black };
             pinned_pieces(&mut g, &self.board, table, king_sq, &danger.pinned);
         }
