@@ -43,20 +43,23 @@ pub fn count_piece_moves(
 }
 
 /// The attack table of `them` and how many moves the other side's knights, bishops, rooks
-/// and queens have onto the squares its own pieces leave free, from the same fills (AVX2);
-/// where the CPU lacks AVX2, `portable`'s table and no count.
+/// and queens not on `pinned` (`0xF` per square) have onto the squares its own pieces leave
+/// free, from the same fills (AVX2); where the CPU lacks AVX2, `portable`'s table and no
+/// count.
 #[inline]
 pub fn attacks_and_piece_moves(
     board: &Ccr,
+    pinned: &[u32; 8],
     them: Colour,
     portable: impl FnOnce() -> [u32; 8],
 ) -> ([u32; 8], Option<u32>) {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     if super::cpu().avx2 {
         // SAFETY: the CPU has AVX2 (checked just above).
-        let (table, moves) = unsafe { super::avx2::attacks_and_piece_moves(board, them) };
+        let (table, moves) = unsafe { super::avx2::attacks_and_piece_moves(board, pinned, them) };
         return (table, Some(moves));
     }
+    let _ = pinned;
     (portable(), None)
 }
 
@@ -185,8 +188,9 @@ mod tests {
     }
 
     /// The table and the count made together: the table equal to the frame's, the count
-    /// equal to [`count_piece_moves`] of every knight and slider of the other side onto the
-    /// squares its own pieces leave free.
+    /// equal to [`count_piece_moves`] of the other side's knights and sliders but the pinned
+    /// ones onto the squares its own pieces leave free (nothing pinned, then a fixed scatter
+    /// of squares).
     #[test]
     fn table_and_count_together_equal_each_alone() {
         if !runs(
@@ -195,19 +199,24 @@ mod tests {
         ) {
             return;
         }
+        let scatter: [u32; 8] = std::array::from_fn(|w| 0xF00F_0F00u32.rotate_left(4 * w as u32));
         for board in game_boards().iter().chain(&arbitrary_boards()) {
             let masks = board.colour_masks();
             let occupied: [u32; 8] = std::array::from_fn(|w| masks[0][w] | masks[1][w]);
             for them in [Colour::White, Colour::Black] {
                 let targets = masks[them.flip() as usize].map(|own| !own);
-                let (table, moves) = attacks_and_piece_moves(board, them, || unreachable!());
-                assert_eq!(table, attacks::attacks_of(board, them), "{:08x?}", board.0);
-                assert_eq!(
-                    moves,
-                    count_piece_moves(board, &occupied, &targets, them.flip()),
-                    "{:08x?} {them:?}",
-                    board.0
-                );
+                for pinned in [[0; 8], scatter] {
+                    let free = Ccr(std::array::from_fn(|w| board.0[w] & !pinned[w]));
+                    let (table, moves) =
+                        attacks_and_piece_moves(board, &pinned, them, || unreachable!());
+                    assert_eq!(table, attacks::attacks_of(board, them), "{:08x?}", board.0);
+                    assert_eq!(
+                        moves,
+                        count_piece_moves(&free, &occupied, &targets, them.flip()),
+                        "{:08x?} {them:?} pinned {pinned:08x?}",
+                        board.0
+                    );
+                }
             }
         }
     }

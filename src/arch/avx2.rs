@@ -154,8 +154,12 @@ pub unsafe fn count_piece_moves(
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub unsafe fn attacks_and_piece_moves(board: &Ccr, them: Colour) -> ([u32; 8], u32) {
-    // SAFETY: AVX2 is enabled here.
+pub unsafe fn attacks_and_piece_moves(
+    board: &Ccr,
+    pinned: &[u32; 8],
+    them: Colour,
+) -> ([u32; 8], u32) {
+    // SAFETY: AVX2 is enabled here; the loads read the 32 bytes of each array.
     unsafe {
         let words = load(board);
         let (pawn, minor, rook, queen) = (
@@ -173,6 +177,8 @@ pub unsafe fn attacks_and_piece_moves(board: &Ccr, them: Colour) -> ([u32; 8], u
             Colour::Black => _mm256_or_si256(empty, black),
             Colour::White => _mm256_xor_si256(black, _mm256_set1_epi32(-1)),
         };
+        // Bit 3 on our free pieces' squares.
+        let ours = _mm256_andnot_si256(_mm256_loadu_si256(pinned.as_ptr().cast()), ours);
         let (base, our_base) = (them.code_bit(), them.flip().code_bit());
 
         let knights = _mm256_or_si256(

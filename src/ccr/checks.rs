@@ -283,18 +283,19 @@ fn meets(sliders: &[u32; 8], line: &[u32; 8]) -> bool {
         != 0
 }
 
-/// Finds the checks on the king of `us` at `king` and the pieces pinned to it.
-///
-/// `in_check` says whether to look for checkers at all; pins are always found.
+/// The pieces pinned to the king of `us` at `king` and the checks along its lines: all of
+/// [`KingDanger`] that needs no attack table, so that a count can leave the pinned pieces
+/// out of the fills that build the table. [`KingDanger::complete`] adds the rest once the
+/// table says whether the king is in check.
 ///
 /// A checker or a pinner is an enemy slider on one of the king's four lines: a line with
 /// none (found for all eight rays in one pass over the rank words) is not walked.
-pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> KingDanger {
+pub fn king_lines(board: &Ccr, king: Square, us: Colour) -> KingDanger {
     let them = us.flip();
     let (word, mask) = (king.word(), king.mask());
     let mut danger = KingDanger {
         checkers: 0,
-        evasions: if in_check { [0; 8] } else { [u32::MAX; 8] },
+        evasions: [0; 8],
         pinned: [0; 8],
         xrayed: [0; 8],
     };
@@ -312,7 +313,7 @@ pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> Kin
                     if m2 != 0 && slides_along(code_at(board, w2, m2), them, $line) {
                         danger.pinned[w] |= m;
                     }
-                } else if in_check && slides_along(code, them, $line) {
+                } else if slides_along(code, them, $line) {
                     danger.checkers += 1;
                     mark_ray::<$dw, $df>(&mut danger.evasions, (word, mask), (w, m));
                     // One step from the king away from the checker.
@@ -341,18 +342,29 @@ pub fn king_danger(board: &Ccr, king: Square, us: Colour, in_check: bool) -> Kin
         ray!(0, -1, r);
         ray!(0, 1, r);
     }
-    if in_check {
-        // Knights and pawns: every hit is a checker (the enemy king never gives check).
+    danger
+}
+
+impl KingDanger {
+    /// Completes [`king_lines`]' danger of the king of `us` at `king`: in check, with the
+    /// knights and pawns that give it; out of check, with every square open to the pieces.
+    #[inline(always)]
+    pub fn complete(&mut self, board: &Ccr, king: Square, us: Colour, in_check: bool) {
+        if !in_check {
+            self.evasions = [u32::MAX; 8];
+            return;
+        }
+        // Every hit is a checker (the enemy king never gives check).
+        let (word, mask) = (king.word(), king.mask());
         for dw in [-2isize, -1, 1, 2] {
             let w = word.wrapping_add_signed(dw);
             if let Some(&rank_word) = board.0.get(w) {
-                let hits = leapers_in_word(rank_word, mask, them, dw);
-                danger.checkers += count_nibbles(hits & NIBBLE_LOW_BITS);
-                danger.evasions[w] |= hits;
+                let hits = leapers_in_word(rank_word, mask, us.flip(), dw);
+                self.checkers += count_nibbles(hits & NIBBLE_LOW_BITS);
+                self.evasions[w] |= hits;
             }
         }
     }
-    danger
 }
 
 /// The knights and pawns of `by` in `rank_word`, `dw` words away from `mask`'s square,
@@ -499,7 +511,8 @@ mod tests {
         // Black king e8: checked by the knight on d6 and the rook on e1 through e2..e7;
         // the pawn on f7 is pinned by the bishop on h5.
         let p = Position::from_fen("4k3/5p2/3N4/7B/8/8/8/K3R3 b - - 0 1").unwrap();
-        let d = king_danger(&p.board, sq("e8"), Colour::Black, true);
+        let mut d = king_lines(&p.board, sq("e8"), Colour::Black);
+        d.complete(&p.board, sq("e8"), Colour::Black, true);
         assert_eq!(d.checkers, 2);
         let mut expected = [0u32; 8];
         for s in ["d6", "e1", "e2", "e3", "e4", "e5", "e6", "e7"].map(sq) {
@@ -512,7 +525,8 @@ mod tests {
         assert_eq!(d.pinned, pinned);
         // Not in check: every square is open, the pin is still found.
         let p = Position::from_fen("4k3/5p2/8/7B/8/8/8/K7 b - - 0 1").unwrap();
-        let d = king_danger(&p.board, sq("e8"), Colour::Black, false);
+        let mut d = king_lines(&p.board, sq("e8"), Colour::Black);
+        d.complete(&p.board, sq("e8"), Colour::Black, false);
         assert_eq!(
             (d.checkers, d.evasions, d.pinned),
             (0, [u32::MAX; 8], pinned)

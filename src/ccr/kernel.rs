@@ -42,14 +42,17 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
     ) -> Option<u32>;
 
     /// The attack table of `them` ([`Kernel::attacks`]) and, where the kernel counts by
-    /// sets, [`Kernel::count_piece_moves`] of all the other side's knights and sliders onto
-    /// the squares its own pieces leave free, made by the same pass.
+    /// sets, [`Kernel::count_piece_moves`] of the other side's knights and sliders not on
+    /// `pinned` (`0xF` per square) onto the squares its own pieces leave free, made by the
+    /// same pass.
     #[inline(always)]
     fn attacks_and_piece_moves(
         board: &Ccr,
         occupied: [u32; 8],
+        pinned: &[u32; 8],
         them: Colour,
     ) -> ([u32; 8], Option<u32>) {
+        let _ = pinned;
         (Self::attacks(board, occupied, them), None)
     }
 }
@@ -119,9 +122,10 @@ impl Kernel for Simd {
     fn attacks_and_piece_moves(
         board: &Ccr,
         occupied: [u32; 8],
+        pinned: &[u32; 8],
         them: Colour,
     ) -> ([u32; 8], Option<u32>) {
-        crate::arch::attacks::attacks_and_piece_moves(board, them, || {
+        crate::arch::attacks::attacks_and_piece_moves(board, pinned, them, || {
             attacks_with_occupancy(board, occupied, them)
         })
     }

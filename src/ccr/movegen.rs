@@ -25,10 +25,9 @@
 //! their number is wanted (perft's last ply). A count adds a whole rank word's leaper, king
 //! or pawn targets with one popcount instead of listing them one by one; only an en-passant
 //! capture is still kept aside for its legality test. On a vector kernel a count takes the
-//! knights' and sliders' moves by sets too: from the very fills that build the enemy's
-//! table when nothing is pinned and the king is not in check (the common node), else from
-//! a pass of their own over the free pieces onto the evasion squares; only the king is then
-//! left to its handler. Each sink has its own monomorphised copy of the one generator, so
+//! knights' and sliders' moves by sets too: the free ones' from the very fills that build
+//! the enemy's table (the pins are found first, along the king's lines), or in check from a
+//! pass of their own onto the evasion squares; only the king is then left to its handler. Each sink has its own monomorphised copy of the one generator, so
 //! the list's copy never asks which sink it fills.
 
 use crate::ccr::attacks::AttackBlock;
@@ -36,7 +35,7 @@ use crate::ccr::board::{
     CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, count_nibbles, full_nibbles, nibbles_equal,
     occupied_nibbles,
 };
-use crate::ccr::checks::{is_attacked, king_danger};
+use crate::ccr::checks::{is_attacked, king_lines};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
 use crate::ccr::kernel::{Kernel, Simd};
 use crate::moves::MoveList;
@@ -63,12 +62,13 @@ trait Sink {
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool);
 
     /// The enemy's attack table: `table`'s, unless the sink counts and the kernel `K` makes
-    /// the table together with the count of the side to move's knights and sliders (kept
-    /// for [`Sink::count_by_sets`]).
+    /// the table together with the count of the side to move's knights and sliders but the
+    /// `pinned` ones (kept for [`Sink::count_by_sets`]).
     fn enemy_table<K: Kernel>(
         &mut self,
         board: &Ccr,
         occupied: [u32; 8],
+        pinned: &[u32; 8],
         them: Colour,
         table: impl FnOnce([u32; 8]) -> [u32; 8],
     ) -> [u32; 8];
@@ -76,8 +76,8 @@ trait Sink {
     /// Takes the moves of the knights, bishops, rooks and queens of `by` on `pieces` onto
     /// the `evasions` that hold no piece of `own` as a number, when the sink only counts and
     /// the kernel `K` counts by sets; whether it did (then the frame must not visit those
-    /// pieces). `unrestricted` says that no piece is pinned and the king is not in check, so
-    /// that `pieces` holds every knight and slider and `evasions` every square.
+    /// pieces). `unrestricted` says that the king is not in check, so that `evasions` holds
+    /// every square.
     fn count_by_sets<K: Kernel>(
         &mut self,
         pieces: &Ccr,
@@ -129,6 +129,7 @@ impl Sink for MoveList {
         &mut self,
         _: &Ccr,
         occupied: [u32; 8],
+        _: &[u32; 8],
         _: Colour,
         table: impl FnOnce([u32; 8]) -> [u32; 8],
     ) -> [u32; 8] {
@@ -156,8 +157,8 @@ struct Count {
     /// The en-passant captures, counted once their legality is known (at most two).
     en_passant: [Move; 2],
     en_passant_len: usize,
-    /// The moves of all the side to move's knights and sliders onto squares without its own
-    /// pieces, where the kernel made them with the enemy's table.
+    /// The moves of the side to move's knights and sliders but the pinned ones onto squares
+    /// without its own pieces, where the kernel made them with the enemy's table.
     piece_moves: Option<u32>,
 }
 
@@ -194,13 +195,15 @@ impl Sink for Count {
         &mut self,
         board: &Ccr,
         occupied: [u32; 8],
+        pinned: &[u32; 8],
         them: Colour,
         table: impl FnOnce([u32; 8]) -> [u32; 8],
     ) -> [u32; 8] {
         if !K::COUNTS_BY_SETS {
             return table(occupied);
         }
-        let (enemy_attacks, piece_moves) = K::attacks_and_piece_moves(board, occupied, them);
+        let (enemy_attacks, piece_moves) =
+            K::attacks_and_piece_moves(board, occupied, pinned, them);
         self.piece_moves = piece_moves;
         enemy_attacks
     }
@@ -741,9 +744,12 @@ impl Position {
         for (o, t) in occupied.iter_mut().zip(theirs) {
             *o |= t;
         }
-        let enemy_attacks = sink.enemy_table::<K>(&self.board, occupied, them, enemy_table);
+        // The pins first: a count leaves the pinned pieces out of the table's fills.
+        let mut danger = king_lines(&self.board, king_sq, us);
+        let enemy_attacks =
+            sink.enemy_table::<K>(&self.board, occupied, &danger.pinned, them, enemy_table);
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
-        let danger = king_danger(&self.board, king_sq, us, in_check);
+        danger.complete(&self.board, king_sq, us, in_check);
         let (ep_word, ep_mask) = match self.en_passant {
             Some(sq) => (sq.word(), sq.mask()),
             None => (usize::MAX, 0),
@@ -789,11 +795,9 @@ impl Position {
         }
         // A count may take the free knights and sliders by sets, leaving the king alone to
         // its handler.
-        let pinned = danger.pinned.iter().fold(0, |any, &w| any | w) != 0;
-        let unrestricted = !in_check && !pinned;
         let counted =
             g.sink
-                .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us, unrestricted);
+                .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us, !in_check);
         let king = PieceCode::new(us, PieceCode::KING).code() as usize;
         match us {
             Colour::White => {
@@ -813,7 +817,7 @@ impl Position {
                 g.pawns::<false>(&pawns);
             }
         }
-        if pinned {
+        if danger.pinned.iter().fold(0, |any, &w| any | w) != 0 {
             let table = if us == Colour::White { white } else { black };
             pinned_pieces(&mut g, &self.board, table, king_sq, &danger.pinned);
         }
