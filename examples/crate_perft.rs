@@ -81,7 +81,7 @@ fn main() -> ExitCode {
         Ok((nodes, seconds)) => {
             println!("Nodes searched: {nodes}");
             eprintln!(
-                "time {seconds:.3} s, {:.1} M nodes/s",
+                "time {seconds:.6} s, {:.1} M nodes/s",
                 nodes as f64 / seconds.max(1e-9) / 1e6
             );
             ExitCode::SUCCESS

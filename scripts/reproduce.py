@@ -264,7 +264,7 @@ def step_perft(args, binaries):
                     for arch in archs:
                         nodes, secs = timed_perft(binaries, arch, subject, impl, ident, fen, depth,
                                                   bulk, counts[depth])
-                        table.row(r, arch, subject, impl, leaves, ident, depth, nodes, f"{secs:.4f}")
+                        table.row(r, arch, subject, impl, leaves, ident, depth, nodes, f"{secs:.6f}")
 
 
 def callgrind(command):

@@ -68,7 +68,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let seconds = start.elapsed().as_secs_f64();
     emit(&out)?;
     let rate = nodes as f64 / seconds.max(1e-9) / 1e6;
-    let _ = writeln!(io::stderr(), "time {seconds:.3} s, {rate:.1} M nodes/s");
+    let _ = writeln!(io::stderr(), "time {seconds:.6} s, {rate:.1} M nodes/s");
     Ok(())
 }
 
