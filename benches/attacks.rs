@@ -11,6 +11,11 @@
 //! - `ccr_attacks_of`: `attacks_of`, the enemy's table alone;
 //! - `ccr_attacks_of_avx2`: the same table with the eight rank words in one AVX2 register
 //!   (`ccr::arch::attacks::attacks_of`; the portable frame where the CPU lacks AVX2);
+//! - `ccr_table_and_count_avx2`: the enemy's table and the count of the side to move's
+//!   knight and slider moves from the same fills (`arch::attacks::attacks_and_piece_moves`,
+//!   what a bulk-counting perft's last ply builds), against
+//! - `ccr_table_then_count_avx2`: the same two by two passes (`attacks_of` and
+//!   `count_piece_moves`, each AVX2; both the frame where the CPU lacks AVX2);
 //! - `ccr_in_check`: `AttackBlock::in_check` of the side to move, on a built block;
 //! - `ccr_is_attacked_x64`, `ccr_cheapest_x64`: `is_attacked` and `cheapest_attacker` of the
 //!   enemy on each of the 64 squares, on a built block;
@@ -206,6 +211,34 @@ fn attacks(c: &mut Criterion) {
         assert_eq!(simd_attacks_of(&board, them), *block.attacks(them));
         group.bench_function("ccr_attacks_of_avx2", |b| {
             b.iter(|| simd_attacks_of(black_box(&board), black_box(them)))
+        });
+        let occupied: [u32; 8] = {
+            let masks = board.colour_masks();
+            std::array::from_fn(|w| masks[0][w] | masks[1][w])
+        };
+        let free = board.colour_masks()[us as usize].map(|own| !own);
+        let unpinned = [0u32; 8];
+        let table_then_count = |board: &Ccr| {
+            let table = simd_attacks_of(board, them);
+            let count = ccr::arch::attacks::count_piece_moves(board, &occupied, &free, us);
+            (table, count)
+        };
+        let table_and_count = |board: &Ccr| {
+            ccr::arch::attacks::attacks_and_piece_moves(board, &unpinned, them, || {
+                attacks_of(board, them)
+            })
+        };
+        assert_eq!(
+            table_and_count(&board),
+            table_then_count(&board),
+            "{}",
+            s.id
+        );
+        group.bench_function("ccr_table_and_count_avx2", |b| {
+            b.iter(|| table_and_count(black_box(&board)))
+        });
+        group.bench_function("ccr_table_then_count_avx2", |b| {
+            b.iter(|| table_then_count(black_box(&board)))
         });
         group.bench_function("ccr_in_check", |b| {
             b.iter(|| black_box(&block).in_check(black_box(us), black_box(king)))
