@@ -9,7 +9,8 @@
 //!   Kiwipete (97,862 leaves);
 //! - group `attacks`: the attack tables on each of the six standard positions, one call of
 //!   each workload of `benches/attacks.rs` (`AttackBlock::new`, `attacks_of`, `in_check`,
-//!   `is_attacked` and `cheapest_attacker` over all 64 squares, the ray scan
+//!   `is_attacked` and `cheapest_attacker` over all 64 squares, the enemy's table and the
+//!   count of our knights' and sliders' moves together and apart, the ray scan
 //!   `checks::is_attacked` over all 64; shakmaty's `attacks_to` over all 64, its attack map
 //!   and `is_check`). "The enemy" is the side not to move;
 //! - group `keys`: the transposition keys on each of the six standard positions, one call of
@@ -198,6 +199,39 @@ fn ccr_attacks_of_avx2(input: (Ccr, Colour)) -> u32 {
     black_box(&table)[7]
 }
 
+/// The board, the enemy, the occupancy and the squares the side to move's pieces leave free,
+/// after the CPU-feature detection.
+fn ccr_count_input(id: usize) -> (Ccr, Colour, [u32; 8], [u32; 8]) {
+    let (board, them) = ccr_board_detected(id);
+    let masks = board.colour_masks();
+    let occupied = std::array::from_fn(|w| masks[0][w] | masks[1][w]);
+    (
+        board,
+        them,
+        occupied,
+        masks[them.flip() as usize].map(|own| !own),
+    )
+}
+
+#[library_benchmark]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_count_input)]
+fn ccr_table_and_count_avx2(input: (Ccr, Colour, [u32; 8], [u32; 8])) -> u32 {
+    let (board, them) = (black_box(&input.0), black_box(input.1));
+    let (table, moves) = ccr::arch::attacks::attacks_and_piece_moves(board, &[0; 8], them, || {
+        attacks_of(board, them)
+    });
+    black_box(&table)[7] ^ moves.unwrap_or(0)
+}
+
+#[library_benchmark]
+#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_count_input)]
+fn ccr_table_then_count_avx2(input: (Ccr, Colour, [u32; 8], [u32; 8])) -> u32 {
+    let (board, them) = (black_box(&input.0), black_box(input.1));
+    let table = ccr::arch::attacks::attacks_of(board, them, attacks_of);
+    let moves = ccr::arch::attacks::count_piece_moves(board, &input.2, &input.3, them.flip());
+    black_box(&table)[7] ^ moves.unwrap_or(0)
+}
+
 #[library_benchmark]
 #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_king)]
 fn ccr_in_check(input: (AttackBlock, Colour, Square)) -> bool {
@@ -252,6 +286,8 @@ library_benchmark_group!(
         ccr_block_new,
         ccr_attacks_of,
         ccr_attacks_of_avx2,
+        ccr_table_and_count_avx2,
+        ccr_table_then_count_avx2,
         ccr_in_check,
         ccr_is_attacked_x64,
         ccr_cheapest_x64,
