@@ -141,9 +141,9 @@ pub unsafe fn count_piece_moves(
 }
 
 /// The attack table of `them` on `board`, and how many moves the other side's knights,
-/// bishops, rooks and queens have onto the squares its own pieces leave free: [`table`] and [`count_piece_moves`] of every such
-/// piece in one pass, for the legal move count when nothing is pinned and the king is not
-/// in check.
+/// bishops, rooks and queens not on `pinned` (`0xF` per square) have onto the squares its
+/// own pieces leave free: [`table`] and [`count_piece_moves`] of those pieces in one pass,
+/// for the legal move count when the king is not in check.
 ///
 /// Both colours ride in the same registers, so each knight leap and each slider fill is
 /// made once for the two: the enemy's pieces carry their class bits as in [`table`], ours
@@ -168,17 +168,17 @@ pub unsafe fn attacks_and_piece_moves(
             class_nibbles(2),
             class_nibbles(1),
         );
-        let ours = pawn;
         let low = _mm256_set1_epi32(0x1111_1111);
         let empty = _mm256_xor_si256(occupancy(words), _mm256_set1_epi32(-1));
-        // `0xF` off our own pieces (it masks the sums, whose nibbles run up to 8).
+        // `0xF` on Black's pieces (colour bit 3), and the targets `0xF` off our own pieces:
+        // a full mask, since it masks the sums, whose nibbles run up to 8.
         let black = full_nibbles(_mm256_and_si256(words, pawn));
         let targets = match them {
             Colour::Black => _mm256_or_si256(empty, black),
             Colour::White => _mm256_xor_si256(black, _mm256_set1_epi32(-1)),
         };
         // Bit 3 on our free pieces' squares.
-        let ours = _mm256_andnot_si256(_mm256_loadu_si256(pinned.as_ptr().cast()), ours);
+        let ours = _mm256_andnot_si256(_mm256_loadu_si256(pinned.as_ptr().cast()), pawn);
         let (base, our_base) = (them.code_bit(), them.flip().code_bit());
 
         let knights = _mm256_or_si256(

@@ -728,7 +728,8 @@ impl Position {
     /// The one generator behind them all: with `CAPTURES` every target mask is narrowed to
     /// the enemy's pieces (en passant has its own test) and castling is skipped;
     /// `enemy_table` gives the enemy's attack table from the occupancy (`K`'s, or one the
-    /// caller has); `K` gives the sliders' handlers for the assembly; the moves go to `sink`.
+    /// caller has; a count on a vector kernel builds its own, with the count); `K` gives
+    /// the sliders' handlers for the assembly; the moves go to `sink`.
     #[inline(always)]
     fn generate<K: Kernel, const CAPTURES: bool, S: Sink>(
         &self,
