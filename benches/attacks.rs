@@ -13,7 +13,7 @@
 //!   (`ccr::arch::attacks::attacks_of`; the portable frame where the CPU lacks AVX2);
 //! - `ccr_table_and_count_avx2`: the enemy's table and the count of the side to move's
 //!   knight and slider moves from the same fills (`arch::attacks::attacks_and_piece_moves`,
-//!   what a bulk-counting perft's last ply builds, with both colours' masks), against
+//!   what a bulk-counting perft's last ply builds), against
 //! - `ccr_table_then_count_avx2`: the same two by two passes (`attacks_of` and
 //!   `count_piece_moves`, each AVX2; both the frame where the CPU lacks AVX2);
 //! - `ccr_in_check`: `AttackBlock::in_check` of the side to move, on a built block;
@@ -224,10 +224,9 @@ fn attacks(c: &mut Criterion) {
             (table, count)
         };
         let table_and_count = |board: &Ccr| {
-            ccr::arch::attacks::attacks_and_piece_moves(board, &unpinned, them)
-                .map_or((attacks_of(board, them), None), |(table, moves, _)| {
-                    (table, Some(moves))
-                })
+            ccr::arch::attacks::attacks_and_piece_moves(board, &unpinned, them, || {
+                attacks_of(board, them)
+            })
         };
         assert_eq!(
             table_and_count(&board),

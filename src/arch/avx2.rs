@@ -143,8 +143,7 @@ pub unsafe fn count_piece_moves(
 /// The attack table of `them` on `board`, and how many moves the other side's knights,
 /// bishops, rooks and queens not on `pinned` (`0xF` per square) have onto the squares its
 /// own pieces leave free: [`table`] and [`count_piece_moves`] of those pieces in one pass,
-/// for the legal move count when the king is not in check. Third, the colour masks
-/// (`Ccr::colour_masks`), which the pass makes on the way.
+/// for the legal move count when the king is not in check.
 ///
 /// Both colours ride in the same registers, so each knight leap and each slider fill is
 /// made once for the two: the enemy's pieces carry their class bits as in [`table`], ours
@@ -159,7 +158,7 @@ pub unsafe fn attacks_and_piece_moves(
     board: &Ccr,
     pinned: &[u32; 8],
     them: Colour,
-) -> ([u32; 8], u32, [[u32; 8]; 2]) {
+) -> ([u32; 8], u32) {
     // SAFETY: AVX2 is enabled here; the loads read the 32 bytes of each array.
     unsafe {
         let words = load(board);
@@ -170,8 +169,7 @@ pub unsafe fn attacks_and_piece_moves(
             class_nibbles(1),
         );
         let low = _mm256_set1_epi32(0x1111_1111);
-        let occupied = occupancy(words);
-        let empty = _mm256_xor_si256(occupied, _mm256_set1_epi32(-1));
+        let empty = _mm256_xor_si256(occupancy(words), _mm256_set1_epi32(-1));
         // `0xF` on Black's pieces (colour bit 3), and the targets `0xF` off our own pieces:
         // a full mask, since it masks the sums, whose nibbles run up to 8.
         let black = full_nibbles(_mm256_and_si256(words, pawn));
@@ -236,7 +234,6 @@ pub unsafe fn attacks_and_piece_moves(
                 _mm256_and_si256(leaps, targets),
                 _mm256_and_si256(slides, targets),
             ),
-            [store(_mm256_andnot_si256(black, occupied)), store(black)],
         )
     }
 }

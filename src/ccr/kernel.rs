@@ -41,20 +41,19 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
         by: Colour,
     ) -> Option<u32>;
 
-    /// Both colours' masks ([`Ccr::colour_masks`]), the attack table of `them`
-    /// ([`Kernel::attacks`]) and, where the kernel counts by sets,
-    /// [`Kernel::count_piece_moves`] of the other side's knights and sliders not on `pinned`
-    /// (`0xF` per square) onto the squares its own pieces leave free, made by one pass.
+    /// The attack table of `them` ([`Kernel::attacks`]) and, where the kernel counts by
+    /// sets, [`Kernel::count_piece_moves`] of the other side's knights and sliders not on
+    /// `pinned` (`0xF` per square) onto the squares its own pieces leave free, made by the
+    /// same pass.
     #[inline(always)]
-    fn colours_attacks_and_piece_moves(
+    fn attacks_and_piece_moves(
         board: &Ccr,
+        occupied: [u32; 8],
         pinned: &[u32; 8],
         them: Colour,
-    ) -> ([[u32; 8]; 2], [u32; 8], Option<u32>) {
+    ) -> ([u32; 8], Option<u32>) {
         let _ = pinned;
-        let colours = board.colour_masks();
-        let occupied = std::array::from_fn(|w| colours[0][w] | colours[1][w]);
-        (colours, Self::attacks(board, occupied, them), None)
+        (Self::attacks(board, occupied, them), None)
     }
 }
 
@@ -120,19 +119,15 @@ impl Kernel for Simd {
     }
 
     #[inline(always)]
-    fn colours_attacks_and_piece_moves(
+    fn attacks_and_piece_moves(
         board: &Ccr,
+        occupied: [u32; 8],
         pinned: &[u32; 8],
         them: Colour,
-    ) -> ([[u32; 8]; 2], [u32; 8], Option<u32>) {
-        match crate::arch::attacks::attacks_and_piece_moves(board, pinned, them) {
-            Some((table, moves, colours)) => (colours, table, Some(moves)),
-            None => {
-                let colours = board.colour_masks();
-                let occupied = std::array::from_fn(|w| colours[0][w] | colours[1][w]);
-                (colours, attacks_with_occupancy(board, occupied, them), None)
-            }
-        }
+    ) -> ([u32; 8], Option<u32>) {
+        crate::arch::attacks::attacks_and_piece_moves(board, pinned, them, || {
+            attacks_with_occupancy(board, occupied, them)
+        })
     }
 }
 

@@ -26,9 +26,8 @@
 //! or pawn targets with one popcount instead of listing them one by one; only an en-passant
 //! capture is still kept aside for its legality test. On a vector kernel a count takes the
 //! knights' and sliders' moves by sets too: the free ones' from the very fills that build
-//! the enemy's table (the pins are found first, along the king's lines; the pass gives the
-//! colour masks too), or in check from a pass of their own onto the evasion squares; only
-//! the king is then left to its handler. Each sink has its own monomorphised copy of the one generator, so
+//! the enemy's table (the pins are found first, along the king's lines), or in check from a
+//! pass of their own onto the evasion squares; only the king is then left to its handler. Each sink has its own monomorphised copy of the one generator, so
 //! the list's copy never asks which sink it fills.
 
 use crate::ccr::attacks::AttackBlock;
@@ -36,7 +35,7 @@ use crate::ccr::board::{
     CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, count_nibbles, full_nibbles, nibbles_equal,
     occupied_nibbles,
 };
-use crate::ccr::checks::{KingDanger, is_attacked, king_lines};
+use crate::ccr::checks::{is_attacked, king_lines};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
 use crate::ccr::kernel::{Kernel, Simd};
 use crate::moves::MoveList;
@@ -62,18 +61,17 @@ trait Sink {
     /// pushed).
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool);
 
-    /// What the generator reads before it visits a piece: both colours' masks, the king's
-    /// lines ([`king_lines`]: the pins) and the enemy's attack table, `table`'s from the
-    /// occupancy, unless the sink counts and the kernel `K` makes the masks and the table
-    /// together with the count of the side to move's knights and sliders but the pinned
-    /// ones (kept for [`Sink::count_by_sets`]).
-    fn lookout<K: Kernel>(
+    /// The enemy's attack table: `table`'s, unless the sink counts and the kernel `K` makes
+    /// the table together with the count of the side to move's knights and sliders but the
+    /// `pinned` ones (kept for [`Sink::count_by_sets`]).
+    fn enemy_table<K: Kernel>(
         &mut self,
         board: &Ccr,
-        king: Square,
-        us: Colour,
+        occupied: [u32; 8],
+        pinned: &[u32; 8],
+        them: Colour,
         table: impl FnOnce([u32; 8]) -> [u32; 8],
-    ) -> Lookout;
+    ) -> [u32; 8];
 
     /// Takes the moves of the knights, bishops, rooks and queens of `by` on `pieces` onto
     /// the `evasions` that hold no piece of `own` as a number, when the sink only counts and
@@ -127,14 +125,15 @@ impl Sink for MoveList {
     }
 
     #[inline(always)]
-    fn lookout<K: Kernel>(
+    fn enemy_table<K: Kernel>(
         &mut self,
-        board: &Ccr,
-        king: Square,
-        us: Colour,
+        _: &Ccr,
+        occupied: [u32; 8],
+        _: &[u32; 8],
+        _: Colour,
         table: impl FnOnce([u32; 8]) -> [u32; 8],
-    ) -> Lookout {
-        Lookout::of(board, king, us, table)
+    ) -> [u32; 8] {
+        table(occupied)
     }
 
     #[inline(always)]
@@ -192,26 +191,21 @@ impl Sink for Count {
     }
 
     #[inline(always)]
-    fn lookout<K: Kernel>(
+    fn enemy_table<K: Kernel>(
         &mut self,
         board: &Ccr,
-        king: Square,
-        us: Colour,
+        occupied: [u32; 8],
+        pinned: &[u32; 8],
+        them: Colour,
         table: impl FnOnce([u32; 8]) -> [u32; 8],
-    ) -> Lookout {
+    ) -> [u32; 8] {
         if !K::COUNTS_BY_SETS {
-            return Lookout::of(board, king, us, table);
+            return table(occupied);
         }
-        // The pins first, so that the shared pass leaves the pinned pieces out.
-        let danger = king_lines(board, king, us);
-        let (colours, enemy_attacks, piece_moves) =
-            K::colours_attacks_and_piece_moves(board, &danger.pinned, us.flip());
+        let (enemy_attacks, piece_moves) =
+            K::attacks_and_piece_moves(board, occupied, pinned, them);
         self.piece_moves = piece_moves;
-        Lookout {
-            colours,
-            danger,
-            enemy_attacks,
-        }
+        enemy_attacks
     }
 
     #[inline(always)]
@@ -238,39 +232,6 @@ impl Sink for Count {
         let counted = K::count_piece_moves(pieces, occupied, &targets, by);
         self.moves += counted.unwrap_or(0);
         counted.is_some()
-    }
-}
-
-/// What [`Sink::lookout`] gives the generator.
-struct Lookout {
-    /// Both colours' masks ([`Ccr::colour_masks`]).
-    colours: [[u32; 8]; 2],
-    /// The pins and the checks along the king's lines, completed by the generator.
-    danger: KingDanger,
-    /// The enemy's attack table.
-    enemy_attacks: [u32; 8],
-}
-
-impl Lookout {
-    /// The masks, the king's lines and `table`'s attack table from the occupancy.
-    #[inline(always)]
-    fn of(
-        board: &Ccr,
-        king: Square,
-        us: Colour,
-        table: impl FnOnce([u32; 8]) -> [u32; 8],
-    ) -> Lookout {
-        let colours = board.colour_masks();
-        let mut occupied = colours[0];
-        for (o, t) in occupied.iter_mut().zip(colours[1]) {
-            *o |= t;
-        }
-        let danger = king_lines(board, king, us);
-        Lookout {
-            colours,
-            danger,
-            enemy_attacks: table(occupied),
-        }
     }
 }
 
@@ -778,16 +739,16 @@ impl Position {
         let us = self.side();
         let them = us.flip();
         let king_sq = self.king(us);
-        let Lookout {
-            colours,
-            mut danger,
-            enemy_attacks,
-        } = sink.lookout::<K>(&self.board, king_sq, us, enemy_table);
-        let (own, theirs) = (colours[us as usize], colours[them as usize]);
+        let masks = self.board.colour_masks();
+        let (own, theirs) = (masks[us as usize], masks[them as usize]);
         let mut occupied = own;
         for (o, t) in occupied.iter_mut().zip(theirs) {
             *o |= t;
         }
+        // The pins first: a count leaves the pinned pieces out of the table's fills.
+        let mut danger = king_lines(&self.board, king_sq, us);
+        let enemy_attacks =
+            sink.enemy_table::<K>(&self.board, occupied, &danger.pinned, them, enemy_table);
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
         danger.complete(&self.board, king_sq, us, in_check);
         let (ep_word, ep_mask) = match self.en_passant {
