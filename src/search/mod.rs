@@ -465,6 +465,8 @@ impl<'a> Worker<'a> {
         after_null: bool,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
+        // The table is probed after the attack block is built: long enough to hide the load.
+        self.search.tt.prefetch(key);
         self.pv_len[ply] = 0;
         if ply > 0 {
             if self.history.is_repetition() {
@@ -739,6 +741,7 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
     ) -> i32 {
+        self.search.tt.prefetch(key);
         self.pv_len[ply] = 0;
         if self.tick() {
             return 0;
