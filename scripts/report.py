@@ -77,7 +77,8 @@ def load(data_dir):
     # The keys at scale: a step asked for by name, hours long, so possibly not run (or not
     # finished: its shards' costs come before their merge).
     # The search-speed goal: two commits' builds compared by scripts/arch-pairs.py, not a step.
-    for name in ("keys-scale-shards", "keys-scale", "search-speed"):
+    # The table's memory (prefetch, huge pages): the same, before and after that change.
+    for name in ("keys-scale-shards", "keys-scale", "search-speed", "table-memory"):
         path = os.path.join(data_dir, name + ".tsv")
         found[name] = Data(path) if os.path.exists(path) else None
     return found
@@ -174,36 +175,58 @@ def goals_table(perft, instructions, engine, portable):
                   "portable", "met"], rows, ["---", "---:", "---:", "---:", "---"])
 
 
-def search_speed(data):
-    """The search-speed goal from scripts/arch-pairs.py's TSV (`--bench --instructions`, the
-    code before then after, each on x86_64 and i686): `ccr bench`'s nodes per second after
-    ÷ before, the median of the rounds' ratios, and the instructions per node of each."""
+def before_after(data, name):
+    """Per architecture, from scripts/arch-pairs.py's TSV of four binaries (before then after,
+    each on x86_64 and i686): the two binaries, the median speed of each over the timed
+    rounds, and each round's after ÷ before."""
     arguments = list(dict.fromkeys(r["argument"] for r in data.rows))
     if len(arguments) != 4:
-        sys.exit("error: search-speed.tsv must hold four binaries: before and after, x86_64 and i686")
-    rows = []
+        sys.exit(f"error: {name}.tsv must hold four binaries: before and after, x86_64 and i686")
     for arch, before, after in (("x86_64", arguments[0], arguments[2]), ("i686", arguments[1], arguments[3])):
         timed = {a: {r["round"]: float(r["mnps"]) for r in data.rows
                      if r["argument"] == a and r["round"] != "callgrind"} for a in (before, after)}
         ratios = [timed[after][r] / timed[before][r] for r in timed[before] if r in timed[after]]
+        yield (arch, before, after, median(list(timed[before].values())),
+               median(list(timed[after].values())), ratios)
+
+
+def build_name(argument):
+    """A binary's name without its architecture (the copies are named ccr-COMMIT-ARCH)."""
+    return re.sub(r"-(x86_64|i686)$", "", os.path.basename(argument))
+
+
+def search_speed(data):
+    """The search-speed goal from scripts/arch-pairs.py's TSV (`--bench --instructions`, the
+    code before then after, each on x86_64 and i686): `ccr bench`'s nodes per second after
+    ÷ before, the median of the rounds' ratios, and the instructions per node of each."""
+    rows = []
+    for arch, before, after, speed_before, speed_after, ratios in before_after(data, "search-speed"):
         per_node = [int(r["instructions"]) / int(r["nodes"])
                     for a in (before, after) for r in data.where(argument=a, round="callgrind")]
         ratio = median(ratios)
         below = sum(r < 1.25 for r in ratios)
-        rows.append([arch, fmt(median(list(timed[before].values())) * 1000, 0),
-                     fmt(median(list(timed[after].values())) * 1000, 0),
+        rows.append([arch, fmt(speed_before * 1000, 0), fmt(speed_after * 1000, 0),
                      f"{fmt(ratio, 2)} ({fmt(min(ratios), 2)}-{fmt(max(ratios), 2)}; "
                      f"{below} of {len(ratios)} below 1.25)",
                      f"{per_node[0]:,.0f} → {per_node[1]:,.0f} ({per_node[1] / per_node[0] - 1:+.1%})",
                      "≥ 1.25", "no" if ratio < 1.25 else "yes" if not below else "at the median only"])
-    def build(argument):
-        """A binary's name without its architecture (the copies are named ccr-COMMIT-ARCH)."""
-        return re.sub(r"-(x86_64|i686)$", "", os.path.basename(argument))
-
-    header = ["", f"before, kN/s (`{build(arguments[0])}`)",
-              f"after, kN/s (`{build(arguments[2])}`)", "after ÷ before, median (rounds)",
+    header = ["", f"before, kN/s (`{build_name(before)}`)",
+              f"after, kN/s (`{build_name(after)}`)", "after ÷ before, median (rounds)",
               "instructions per node (callgrind)", "target", "met"]
     return table(header, rows, ["---", "---:", "---:", "---:", "---:", "---:", "---"])
+
+
+def table_memory(data):
+    """`ccr bench`'s speed before and after the table's prefetch and huge pages (the same
+    tree), from scripts/arch-pairs.py's TSV: per architecture, each build's median and the
+    median of the rounds' after ÷ before."""
+    rows = []
+    for arch, before, after, speed_before, speed_after, ratios in before_after(data, "table-memory"):
+        rows.append([arch, fmt(speed_before * 1000, 0), fmt(speed_after * 1000, 0),
+                     f"{fmt(median(ratios), 3)} ({fmt(min(ratios), 2)}-{fmt(max(ratios), 2)})"])
+    header = ["", f"before, kN/s (`{build_name(before)}`)", f"after, kN/s (`{build_name(after)}`)",
+              "after ÷ before, median (rounds)"]
+    return table(header, rows)
 
 
 def elo(score):
@@ -307,6 +330,11 @@ def values(d):
     speed = d["search-speed"]
     v["table_search_speed"] = (search_speed(speed) if speed else
                                "*Not measured in this data directory (no search-speed.tsv).*")
+    memory = d["table-memory"]
+    v["table_table_memory"] = (table_memory(memory) if memory else
+                               "*Not measured in this data directory (no table-memory.tsv).*")
+    v["table_memory_run"] = (f"{memory.meta.get('machine', '?')}, {memory.meta.get('date', '?')[:10]}, "
+                             f"{memory.meta.get('run', '?')}" if memory else "not measured")
     speed_meta = speed.meta if speed else {}
     v["search_speed_run"] = (f"{speed_meta.get('machine', '?')}, {speed_meta.get('date', '?')[:10]}, "
                              f"{speed_meta.get('run', '?')}")
