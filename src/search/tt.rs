@@ -99,21 +99,27 @@ fn unpack(data: u64) -> Entry {
     }
 }
 
-/// A hint to load the cache line at `line`: on x86 the SSE prefetch, elsewhere nothing (the
-/// probe then loads it).
+/// A hint to load the cache line at `line`: the SSE prefetch where the target has SSE (both
+/// x86 targets ccr builds for), elsewhere nothing (the probe then loads it).
 #[inline(always)]
 fn prefetch_line<T>(line: &T) {
-    #[cfg(target_arch = "x86")]
+    #[cfg(all(target_arch = "x86", target_feature = "sse"))]
     use std::arch::x86::{_MM_HINT_T0, _mm_prefetch};
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
     use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    // SAFETY: a prefetch never faults and changes no memory, the address is a live
-    // reference's, and SSE is in the baseline of both x86 targets.
+    #[cfg(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        target_feature = "sse"
+    ))]
+    // SAFETY: the target has SSE, a prefetch never faults and changes no memory, and the
+    // address is a live reference's.
     unsafe {
         _mm_prefetch::<_MM_HINT_T0>((line as *const T).cast());
     }
-    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    #[cfg(not(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        target_feature = "sse"
+    )))]
     let _ = line;
 }
 
