@@ -257,6 +257,8 @@ struct Worker<'a> {
     /// The static evaluation at each ply of the current line (`-INFINITY` in check).
     static_evals: [i32; MAX_PLY + 1],
     root_moves: Vec<Move>,
+    /// Nodes searched below each root move (in `root_moves`' order) since the search began.
+    root_nodes: Vec<u64>,
 }
 
 impl<'a> Worker<'a> {
@@ -299,6 +301,7 @@ impl<'a> Worker<'a> {
             pv: Box::new([[Move::default(); MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             static_evals: [-INFINITY; MAX_PLY + 1],
+            root_nodes: vec![0; root_moves.len()],
             root_moves,
         }
     }
@@ -443,13 +446,27 @@ impl<'a> Worker<'a> {
                     }
                 }
                 if let Some(budget) = limits.time {
-                    if !self.pondering() && self.clock_start.elapsed() >= budget.soft {
+                    let soft = budget.soft * self.effort_scale(outcome.best) / 1000;
+                    if !self.pondering() && self.clock_start.elapsed() >= soft.min(budget.hard) {
                         break;
                     }
                 }
             }
         }
         outcome
+    }
+
+    /// How much of the soft limit to use, in per-mille, by the share of the nodes the best
+    /// move took: a move that took nearly all of them is clear, one that took few was
+    /// contested.
+    fn effort_scale(&self, best: Option<Move>) -> u32 {
+        let total: u64 = self.root_nodes.iter().sum();
+        let index = best.and_then(|b| self.root_moves.iter().position(|&m| m == b));
+        let (Some(index), true) = (index, total > 0) else {
+            return 1000;
+        };
+        let share = self.root_nodes[index] * 1000 / total;
+        ((TM_NODES_BASE - share) * TM_NODES_FACTOR / 1000) as u32
     }
 
     /// The principal variation search.
@@ -621,6 +638,7 @@ impl<'a> Worker<'a> {
             let (child, child_key) = pos.make_keyed(mv, key);
             self.counts.copies += 1;
             self.history.push(child_key, child.halfmove_clock());
+            let nodes_before = self.nodes;
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
@@ -671,6 +689,11 @@ impl<'a> Worker<'a> {
                 }
             }
             self.history.pop();
+            if ply == 0 {
+                if let Some(i) = self.root_moves.iter().position(|&m| m == mv) {
+                    self.root_nodes[i] += self.nodes - nodes_before;
+                }
+            }
             if self.stopped {
                 return 0;
             }
