@@ -446,8 +446,8 @@ impl<'a> Worker<'a> {
                     }
                 }
                 if let Some(budget) = limits.time {
-                    let soft = budget.soft * self.effort_scale(outcome.best) / 1000;
-                    if !self.pondering() && self.clock_start.elapsed() >= soft.min(budget.hard) {
+                    let soft = budget.soft_for(self.root_share(outcome.best));
+                    if !self.pondering() && self.clock_start.elapsed() >= soft {
                         break;
                     }
                 }
@@ -456,17 +456,12 @@ impl<'a> Worker<'a> {
         outcome
     }
 
-    /// How much of the soft limit to use, in per-mille, by the share of the nodes the best
-    /// move took: a move that took nearly all of them is clear, one that took few was
-    /// contested.
-    fn effort_scale(&self, best: Option<Move>) -> u32 {
+    /// The share of the search's nodes, in per-mille, that went below `best` at the root
+    /// (`None` before any).
+    fn root_share(&self, best: Option<Move>) -> Option<u64> {
         let total: u64 = self.root_nodes.iter().sum();
-        let index = best.and_then(|b| self.root_moves.iter().position(|&m| m == b));
-        let (Some(index), true) = (index, total > 0) else {
-            return 1000;
-        };
-        let share = self.root_nodes[index] * 1000 / total;
-        ((TM_NODES_BASE - share) * TM_NODES_FACTOR / 1000) as u32
+        let index = best.and_then(|b| self.root_moves.iter().position(|&m| m == b))?;
+        (total > 0).then(|| self.root_nodes[index] * 1000 / total)
     }
 
     /// The principal variation search.

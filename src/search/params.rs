@@ -4,13 +4,6 @@
 //! Every value is an integer so that every build prunes alike and `ccr bench` counts the same
 //! nodes on i686 and x86_64.
 
-/// The soft time limit is scaled by `(TM_NODES_BASE − share) × TM_NODES_FACTOR`, in
-/// per-mille, where `share` is the per-mille of the search's nodes spent below the best
-/// root move: ×0.81 when it took 90 % of them, ×1.62 when it took 30 %.
-pub(crate) const TM_NODES_BASE: u64 = 1500;
-/// See [`TM_NODES_BASE`] (per-mille).
-pub(crate) const TM_NODES_FACTOR: u64 = 1350;
-
 /// Half-width of the first aspiration window around the previous iteration's score.
 pub(crate) const ASPIRATION_WINDOW: i32 = 25;
 /// First iteration searched with an aspiration window (shallower ones use the full window).

@@ -30,6 +30,27 @@ pub struct Budget {
 /// How many moves the rest of the game is planned for without `movestogo`.
 const PLANNED_MOVES: u32 = 30;
 
+/// The soft limit is scaled by `(EFFORT_BASE − share) × EFFORT_FACTOR`, all in per-mille,
+/// where `share` is the part of the search's nodes that went below the best root move:
+/// ×0.81 when it took 90 % of them, ×1.62 when it took 30 %.
+const EFFORT_BASE: u64 = 1500;
+/// See [`EFFORT_BASE`].
+const EFFORT_FACTOR: u64 = 1350;
+
+impl Budget {
+    /// The soft limit for a search whose best root move took `share` per-mille of the
+    /// nodes (`None`: not known yet): a move that took nearly all of them is clear, one that
+    /// took few was contested and is worth more time. Never past the hard limit; a budget
+    /// whose two limits are one ([`fixed`], `go movetime`) is used whole.
+    pub fn soft_for(&self, share: Option<u64>) -> Duration {
+        let Some(share) = share.filter(|_| self.soft < self.hard) else {
+            return self.soft;
+        };
+        let scale = (EFFORT_BASE - share.min(1000)) * EFFORT_FACTOR / 1000;
+        (self.soft * scale as u32 / 1000).min(self.hard)
+    }
+}
+
 /// The limits for a move with `clock` left, keeping `overhead` in hand.
 pub fn budget(clock: Clock, overhead: Duration) -> Budget {
     let floor = Duration::from_millis(1);
@@ -127,6 +148,22 @@ mod tests {
         // Nearly flagged: think for almost nothing.
         let b = budget(clock(15, 10, None), ms(20));
         assert!(b.hard <= ms(1), "{b:?}");
+    }
+
+    #[test]
+    fn a_contested_best_move_gets_more_time_and_a_clear_one_less() {
+        let b = Budget {
+            soft: ms(1_000),
+            hard: ms(1_500),
+        };
+        assert_eq!(b.soft_for(None), ms(1_000));
+        assert_eq!(b.soft_for(Some(900)), ms(810));
+        assert_eq!(b.soft_for(Some(1_000)), ms(675));
+        // 30 %: ×1.62, held to the hard limit.
+        assert_eq!(b.soft_for(Some(300)), ms(1_500));
+        assert_eq!(b.soft_for(Some(700)), ms(1_080));
+        let movetime = fixed(ms(1_000), ms(20));
+        assert_eq!(movetime.soft_for(Some(1_000)), movetime.soft);
     }
 
     #[test]
