@@ -477,7 +477,7 @@ impl<'a> Worker<'a> {
         after_null: bool,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
-        // The table is probed after the attack block is built: long enough to hide the load.
+        // The table is probed after the attack block is built, which hides part of the load.
         self.search.tt.prefetch(key);
         self.pv_len[ply] = 0;
         if ply > 0 {
