@@ -18,9 +18,10 @@ use std::time::Duration;
 use crate::ccr::Position;
 use crate::eval::Evaluator;
 use crate::history::History;
+use crate::search::room::{Reservation, give_back_freed_memory};
 use crate::search::time::{self, Clock};
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Info, Limits, SEARCH_HEADROOM, Search, has_room};
+use crate::search::{Control, Info, Limits, SEARCH_HEADROOM, SEARCH_STACKS, Search};
 use crate::types::{Colour, Move};
 
 /// The engine's name as `id name` gives it.
@@ -36,12 +37,6 @@ const THREADS: (usize, usize, usize) = (1, 1, 256);
 const OVERHEAD: (u64, u64, u64) = (30, 0, 5_000);
 /// Longest command text quoted back in an `info string`.
 const QUOTE: usize = 60;
-/// Stack sizes tried for the search thread, largest first: under a small address space a
-/// smaller stack still searches. A release build takes a few KiB a ply (160 KiB held the
-/// 37-ply lines of a three-second search, 112 KiB did not), so even the smallest holds the
-/// deepest line, `MAX_PLY` plies, with room to spare.
-const STACKS: [usize; 4] = [16 << 20, 8 << 20, 4 << 20, 2 << 20];
-
 /// Where protocol lines go: shared by the command and search threads, one line at a time.
 #[derive(Clone)]
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
@@ -291,9 +286,9 @@ impl Uci {
                 self.threads = n as usize;
                 if self.threads > self.cores {
                     Err(format!(
-                        "Threads {n}: this machine runs {} threads at once, the search \
-                             uses {}",
-                        self.cores, self.cores
+                        "Threads {n}: this machine runs {} at once, the search uses {}",
+                        count(self.cores, "thread"),
+                        self.cores
                     ))
                 } else {
                     Ok(())
@@ -382,7 +377,6 @@ impl Uci {
             };
             limits.time = Some(time::budget(clock, self.overhead));
         }
-        let wait = request.infinite || request.ponder;
         self.control.stop.store(false, Relaxed);
         self.control.pondering.store(request.ponder, Relaxed);
         let active = Arc::new(AtomicBool::new(true));
@@ -396,9 +390,9 @@ impl Uci {
             limits,
             threads: self.threads.min(self.cores),
             evaluator: self.evaluator,
-            wait,
+            infinite: request.infinite,
         };
-        match spawn_search(job) {
+        match self.spawn_or_shrink(job) {
             Ok(handle) => {
                 self.running = Some(Running {
                     handle,
@@ -407,7 +401,8 @@ impl Uci {
                 })
             }
             Err(e) => {
-                // Not even the smallest stack: answer at once with a legal move.
+                // Not even the smallest stack beside the smallest table: answer at once
+                // with a legal move.
                 self.info_string(&format!(
                     "cannot start the search thread ({e}): playing the first legal move"
                 ));
@@ -421,24 +416,64 @@ impl Uci {
     }
 }
 
-/// Starts `job` on a thread with the largest stack in [`STACKS`] the system gives with
-/// room for the search's own allocations beside it ([`SEARCH_HEADROOM`]).
+impl Uci {
+    /// Starts `job`'s search thread; where there is no room for it, halves the table (and
+    /// says so) until there is, down to one bucket.
+    fn spawn_or_shrink(&mut self, mut job: Job) -> std::io::Result<JoinHandle<()>> {
+        loop {
+            let error = match spawn_search(job.clone()) {
+                Ok(handle) => return Ok(handle),
+                Err(_) => {
+                    // Freed memory the allocator kept may be all that is missing.
+                    give_back_freed_memory();
+                    match spawn_search(job.clone()) {
+                        Ok(handle) => return Ok(handle),
+                        Err(error) => error,
+                    }
+                }
+            };
+            let asked = self.tt.megabytes();
+            if asked == 0 {
+                return Err(error);
+            }
+            // The job's handle on the table goes first, so that the table can be resized.
+            job.tt = Arc::new(TranspositionTable::empty());
+            let had = self.resize_table(asked / 2);
+            self.info_string(&format!(
+                "Hash {asked}: no room for the search thread beside the table, {}",
+                match had {
+                    Some(0) => "the table has one bucket (4 entries)".to_string(),
+                    Some(had) => format!("the table has {had} MiB"),
+                    None => "searching without a table".to_string(),
+                }
+            ));
+            job.tt = Arc::clone(&self.tt);
+            if had.is_none() {
+                return spawn_search(job);
+            }
+        }
+    }
+}
+
+/// Starts `job` on a thread with the largest stack in [`SEARCH_STACKS`] the system gives with
+/// room for the search's own allocations beside it ([`SEARCH_HEADROOM`], held while the
+/// stack is mapped and given to the thread when it starts).
 fn spawn_search(job: Job) -> std::io::Result<JoinHandle<()>> {
     let mut error = std::io::Error::other("no stack size to try");
-    for stack in STACKS {
-        if !has_room(stack + SEARCH_HEADROOM) {
-            error = std::io::Error::other(format!(
-                "no room for a {} MiB stack and the search",
-                stack >> 20
+    for stack in SEARCH_STACKS {
+        let Some(headroom) = Reservation::hold(SEARCH_HEADROOM) else {
+            return Err(std::io::Error::other(
+                "no room for the search beside its stack",
             ));
-            continue;
-        }
+        };
         let attempt = job.clone();
         match std::thread::Builder::new()
             .name("search".into())
             .stack_size(stack)
-            .spawn(move || attempt.run())
-        {
+            .spawn(move || {
+                drop(headroom);
+                attempt.run()
+            }) {
             Ok(handle) => return Ok(handle),
             Err(e) => error = e,
         }
@@ -458,8 +493,9 @@ struct Job {
     limits: Limits,
     threads: usize,
     evaluator: Evaluator,
-    /// `go infinite` or `go ponder`: hold `bestmove` until `stop` (or `ponderhit`).
-    wait: bool,
+    /// `go infinite`: hold `bestmove` until `stop`. (A pondering search holds it until
+    /// `ponderhit` or `stop`, then ends as the same search without pondering would.)
+    infinite: bool,
 }
 
 impl Job {
@@ -478,9 +514,8 @@ impl Job {
         // `bestmove` goes out as soon as the main thread has it, before the helper threads
         // are joined.
         search.run_then(&mut |info| out.line(&info_line(info)), |outcome| {
-            while self.wait
-                && !self.control.stop.load(Relaxed)
-                && (self.control.pondering.load(Relaxed) || search.limits.time.is_none())
+            while !self.control.stop.load(Relaxed)
+                && (self.infinite || self.control.pondering.load(Relaxed))
             {
                 std::thread::sleep(Duration::from_millis(1));
             }
@@ -561,6 +596,15 @@ fn table_note(asked: usize, had: Option<usize>) -> Option<String> {
     }
 }
 
+/// `n` and the noun, singular for one.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// The history of a game that starts at `position`.
 fn history_of(position: &Position) -> History {
     let mut history = History::new();
@@ -624,8 +668,9 @@ fn parse_go(args: &[&str], position: &Position) -> (GoRequest, Vec<String>) {
         let value = args.get(i + 1).copied();
         // A number below the smallest sensible value is raised to it, and said so (some
         // GUIs send a negative time once a clock has run out): never a search without end.
+        // One beyond an i64 saturates, to the least or the largest value.
         let mut number = |least: i64| -> Option<i64> {
-            let n = value?.parse::<i64>().ok()?;
+            let n = saturating_integer(value?)?;
             if n < least {
                 problems.push(format!("go: {key} {n} taken as {least}"));
             }
@@ -658,14 +703,17 @@ fn parse_go(args: &[&str], position: &Position) -> (GoRequest, Vec<String>) {
             }
             "searchmoves" => {
                 takes_value = false;
+                let mut illegal = Vec::new();
                 while let Some(text) = args.get(i + 1) {
                     match position.parse_uci_move(text) {
                         Some(mv) => request.searchmoves.push(mv),
                         None if is_go_keyword(text) => break,
-                        None => problems
-                            .push(format!("searchmoves: '{}' is not legal here", quote(text))),
+                        None => illegal.push(*text),
                     }
                     i += 1;
+                }
+                if !illegal.is_empty() {
+                    problems.push(not_legal_here(&illegal));
                 }
                 Some(())
             }
@@ -684,6 +732,40 @@ fn parse_go(args: &[&str], position: &Position) -> (GoRequest, Vec<String>) {
         i += if takes_value { 2 } else { 1 };
     }
     (request, problems)
+}
+
+/// One line for the `searchmoves` tokens that are not legal moves here, however many:
+/// the first few quoted, the rest counted.
+fn not_legal_here(illegal: &[&str]) -> String {
+    const SHOWN: usize = 3;
+    let quoted: Vec<String> = illegal
+        .iter()
+        .take(SHOWN)
+        .map(|t| format!("'{}'", quote(t)))
+        .collect();
+    let more = match illegal.len().saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    let verb = if illegal.len() == 1 { "is" } else { "are" };
+    format!(
+        "searchmoves: {}{more} {verb} not legal here",
+        quoted.join(", ")
+    )
+}
+
+/// A decimal integer (an optional sign, then digits), saturated to the range of an `i64`;
+/// `None` if `text` is not one.
+fn saturating_integer(text: &str) -> Option<i64> {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse::<i64>().unwrap_or(if text.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    }))
 }
 
 fn is_go_keyword(text: &str) -> bool {
@@ -1008,8 +1090,9 @@ mod tests {
             let cores = uci.cores;
             assert!(
                 out.contains(&format!(
-                    "info string Threads 256: this machine runs {cores} threads at once, \
-                     the search uses {cores}"
+                    "info string Threads 256: this machine runs {} at once, \
+                     the search uses {cores}",
+                    count(cores, "thread")
                 )),
                 "{out}"
             );
@@ -1019,6 +1102,31 @@ mod tests {
         assert_eq!(bestmoves(&lines), 1, "{}", lines.text());
         uci.handle(&format!("setoption name Threads value {}", uci.cores));
         assert_eq!(lines.text().matches("this machine runs").count(), 1);
+    }
+
+    #[test]
+    fn one_core_is_one_thread() {
+        let (mut uci, lines) = engine();
+        uci.cores = 1;
+        uci.handle("setoption name Threads value 2");
+        assert!(
+            lines.text().contains(
+                "info string Threads 2: this machine runs 1 thread at once, the search uses 1\n"
+            ),
+            "{}",
+            lines.text()
+        );
+    }
+
+    #[test]
+    fn saturating_integers() {
+        assert_eq!(saturating_integer("42"), Some(42));
+        assert_eq!(saturating_integer("+7"), Some(7));
+        assert_eq!(saturating_integer("-99999999999999999999"), Some(i64::MIN));
+        assert_eq!(saturating_integer("18446744073709551615"), Some(i64::MAX));
+        for bad in ["", "-", "+", "1e9", "12a", " 1", "--1", "0x10"] {
+            assert_eq!(saturating_integer(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 mod ordering;
 mod params;
+pub mod room;
 pub mod see;
 pub mod time;
 pub mod tt;
@@ -24,6 +25,7 @@ use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
 use ordering::{Class, MovePicker, piece_value};
 use params::*;
+use room::Reservation;
 use see::{is_unchallenged, see_at_least};
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
@@ -96,17 +98,21 @@ impl std::fmt::Display for Score {
 const HELPER_STACK: usize = 8 << 20;
 
 /// The address space a search thread needs beside its stack (its worker's history and
-/// principal-variation tables, the allocator's arena for the thread): a thread is started
-/// only where this much stays free after its stack, since under an address-space limit a
-/// stack that fits exactly leaves the search's first allocation to abort the process.
-pub const SEARCH_HEADROOM: usize = 2 << 20;
+/// principal-variation tables): held while the thread's stack is mapped and given to the
+/// thread when it starts, since under an address-space limit a stack that fits exactly
+/// would leave the search's first allocation to abort the process.
+pub const SEARCH_HEADROOM: usize = 1 << 20;
 
-/// Whether `bytes` of address space can be had now (reserved and given back at once; no
-/// page is touched).
-pub fn has_room(bytes: usize) -> bool {
-    let mut probe: Vec<u8> = Vec::new();
-    probe.try_reserve_exact(bytes).is_ok()
-}
+/// Stack sizes tried for the thread that runs a search, largest first: under a small
+/// address space a smaller stack still searches. A release build takes a few KiB a ply
+/// (160 KiB held the 37-ply lines of a three-second search, 112 KiB did not), so even the
+/// smallest holds the deepest line, `MAX_PLY` plies, with room to spare.
+pub const SEARCH_STACKS: [usize; 4] = [16 << 20, 8 << 20, 4 << 20, 2 << 20];
+
+/// The address space the smallest search thread needs: its stack and its headroom. The
+/// transposition table is sized with this much kept free, so that a table never takes the
+/// memory the search itself needs.
+pub const SEARCH_ROOM: usize = SEARCH_STACKS[SEARCH_STACKS.len() - 1] + SEARCH_HEADROOM;
 
 /// Where a search's time goes, for `ccr bench`: the worker raises the flag while it is
 /// inside a quiescence search (from the main search's call at depth 0 to its return), and
@@ -207,22 +213,25 @@ impl Search<'_> {
         let start = Instant::now();
         self.tt.new_search();
         std::thread::scope(|scope| {
+            // The main thread's tables first: helpers' stacks must not take their memory.
+            let mut main = Worker::new(self, 0, &counters, &helpers_stop, start);
             for id in 1..threads {
                 let (counters, helpers_stop) = (&counters, &helpers_stop);
                 // A helper the system cannot start (`Threads` beyond what memory allows) is
                 // left out: the search runs on the threads it has. So is one whose stack
-                // would leave the searches no heap.
-                if !has_room(HELPER_STACK + SEARCH_HEADROOM) {
+                // would leave it no heap: its headroom is held while the stack is mapped,
+                // and given to it when it starts.
+                let Some(headroom) = Reservation::hold(SEARCH_HEADROOM) else {
                     continue;
-                }
+                };
                 let _ = std::thread::Builder::new()
                     .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
+                        drop(headroom);
                         let mut worker = Worker::new(self, id, counters, helpers_stop, start);
                         worker.iterate(&mut |_| {});
                     });
             }
-            let mut main = Worker::new(self, 0, &counters, &helpers_stop, start);
             let outcome = main.iterate(report);
             helpers_stop.store(true, Relaxed);
             finish(Outcome {

@@ -10,6 +10,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::SEARCH_ROOM;
+use super::room::Reservation;
 use crate::types::Move;
 
 /// What a stored score says about the true score.
@@ -310,8 +312,12 @@ fn advise_huge_pages<T>(start: *mut T, bytes: usize) {
 fn advise_huge_pages<T>(_start: *mut T, _bytes: usize) {}
 
 /// The buckets of `megabytes` MiB, or of the largest power-of-two fraction of it that the
-/// memory allows, down to one bucket (0 MiB), with the MiB had.
+/// memory allows with the search's own room kept free, down to one bucket (0 MiB), with
+/// the MiB had.
 fn fitting_buckets(megabytes: usize) -> Option<(Vec<Bucket>, usize)> {
+    // The smallest search thread's room is held while the table takes its memory, so that
+    // under an address-space limit the table shrinks and the search still starts.
+    let _room = Reservation::hold(SEARCH_ROOM);
     let mut size = megabytes;
     loop {
         if let Some(buckets) = buckets(size) {

@@ -19,6 +19,7 @@ from harness import (ENGINE, ENGINE_ARGS, IS_CCR, EngineCase, RawEngine, Watchdo
 
 # Contract latencies (seconds), with room for a loaded 2-core machine.
 STOP_LATENCY = 0.100  # stop → bestmove
+REPLY_LIMIT = 10.0  # a go with small limits → bestmove
 QUIT_LATENCY = 0.300  # quit → process gone
 
 
@@ -222,6 +223,108 @@ class SmallAddressSpace(WatchdogCase):
                                 "value 4\nisready\ngo depth 4\ngo infinite\nstop\nquit\n")
         out = self.check(done, 2)
         self.assertRegex(out, r"info string Hash 1024: not enough memory, the table has", out)
+
+
+    def test_every_small_address_space_searches(self):
+        """From 11 MB to 26 MB (the table takes every power of two from one bucket to the
+        default 16 MiB there), the table leaves the search thread its room: every `go` is
+        searched, none answered with the fallback move."""
+        failures = []
+        for kib in range(11000, 26001, 1000):
+            out = self.searches_under(kib, ["position startpos", "go depth 4",
+                                            "setoption name Threads value 2", "go depth 4",
+                                            "setoption name Hash value 1", "go depth 4"])
+            depth_4 = [l for l in out.splitlines() if l.startswith("info depth 4 ")]
+            if "cannot start the search thread" in out or len(depth_4) != 3:
+                failures.append(f"{kib} KiB: {len(depth_4)} of 3 searches reached depth 4:\n"
+                                f"{out[-1500:]}")
+        if failures:
+            self.fail("\n".join(failures))
+
+    def searches_under(self, kib: int, commands: list) -> str:
+        """Runs `commands` one at a time under `ulimit -v kib`, each `go` to its bestmove;
+        returns stdout."""
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (kib * 1024, kib * 1024))
+
+        proc = subprocess.Popen([ENGINE, "uci"] + ENGINE_ARGS, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                preexec_fn=limit, text=True)
+        out = []
+        try:
+            for command in ["uci"] + commands + ["quit"]:
+                proc.stdin.write(command + "\n")
+                proc.stdin.flush()
+                while command.startswith("go") or command == "uci":
+                    line = proc.stdout.readline()
+                    if not line:
+                        break
+                    out.append(line)
+                    if line.startswith(("bestmove", "uciok")):
+                        break
+            out.append(proc.stdout.read())
+            self.assertEqual(proc.wait(timeout=30), 0, f"{kib} KiB: {''.join(out)[-1500:]}")
+        finally:
+            proc.kill()
+            proc.wait()
+            proc.stdin.close()
+            proc.stdout.close()
+            err = proc.stderr.read()
+            proc.stderr.close()
+        self.assertNotIn("panicked", err)
+        return "".join(out)
+
+
+@unittest.skipUnless(IS_CCR, "ccr's own replies")
+class OutOfRange(EngineCase):
+    """Numbers beyond an i64 saturate (negative: the least value, positive: the largest);
+    tokens by the thousand get one line of complaint."""
+
+    def test_a_clock_below_the_range_is_taken_as_empty(self):
+        e = self.e
+        e.send("position startpos")
+        infos, best, took = e.go("wtime -99999999999999999999 btime 100", timeout=REPLY_LIMIT)
+        self.assert_legal_bestmove(best, chess.Board(), "wtime below an i64")
+        if took > 1.0:
+            raise e.fail(f"wtime below an i64: bestmove after {took:.2f} s")
+        if not any("wtime" in l and "taken as 0" in l for l in infos):
+            raise e.fail(f"no word that wtime was taken as 0: {infos[:5]}")
+
+    def test_a_movetime_beyond_the_range_is_a_long_search_that_stops(self):
+        e = self.e
+        e.send("position startpos")
+        e.send("go movetime 18446744073709551615")
+        early = [l.text for l in e.drain(0.5) if l.text.startswith("bestmove")]
+        if early:
+            raise e.fail(f"movetime beyond an i64 ended at once: {early}")
+        e.send("stop")
+        line, _ = e.expect("bestmove", REPLY_LIMIT)
+        self.assert_legal_bestmove(line.text, chess.Board(), "movetime beyond an i64")
+
+    def test_other_limits_beyond_the_range(self):
+        e = self.e
+        e.send("position startpos")
+        for args in ("depth 99999999999999999999 nodes 3000", "nodes 99999999999999999999 depth 3",
+                     "movestogo 99999999999999999999 wtime 300 btime 300",
+                     "depth -99999999999999999999"):
+            infos, best, took = e.go(args, timeout=REPLY_LIMIT)
+            self.assert_legal_bestmove(best, chess.Board(), f"go {args}")
+            bad = [l for l in infos if "bad value" in l]
+            if bad:
+                raise e.fail(f"go {args}: a saturated number was turned away: {bad}")
+
+    def test_thousands_of_illegal_searchmoves_get_one_line(self):
+        e = self.e
+        e.send("position startpos")
+        junk = " ".join(f"z{i}" for i in range(3000))
+        infos, best, _ = e.go(f"depth 3 searchmoves e2e4 {junk} d2d4 a1a8", timeout=REPLY_LIMIT)
+        if bestmove_of(best) not in ("e2e4", "d2d4"):
+            raise e.fail(f"searchmoves e2e4 d2d4: {best}")
+        strings = [l for l in infos if l.startswith("info string")]
+        if len(strings) != 1:
+            raise e.fail(f"{len(strings)} info strings for the illegal searchmoves: {strings[:3]}")
+        if "3001 more" not in strings[0] and "2998 more" not in strings[0]:
+            raise e.fail(f"the line does not count the rest: {strings[0][:200]}")
 
 
 @unittest.skipUnless(IS_CCR, "ccr's table")

@@ -477,6 +477,71 @@ class StopAndReady(EngineCase):
             raise e.fail(f"{sent} go commands, extra bestmove lines: {extra}")
 
 
+class Ponder(EngineCase):
+    """`go ponder` holds its `bestmove` until `ponderhit` or `stop`; after `ponderhit` the
+    search goes on as the same `go` without `ponder` would, to its own limits: only
+    `go infinite` waits for `stop`."""
+
+    def ponder_then_hit(self, position: str, limits: str, board: chess.Board) -> None:
+        e = self.e
+        e.send(position)
+        e.send(f"go ponder {limits}")
+        early = [l.text for l in e.drain(0.5) if l.text.startswith("bestmove")]
+        if early:
+            raise e.fail(f"go ponder {limits}: bestmove while pondering: {early}")
+        t = e.send("ponderhit")
+        line, _ = e.expect("bestmove", REPLY, f"bestmove after ponderhit (go ponder {limits})")
+        self.assert_legal_bestmove(line.text, board, f"go ponder {limits}, ponderhit")
+        if line.t - t > STOP_LATENCY:
+            raise e.fail(f"go ponder {limits}: bestmove {1000 * (line.t - t):.0f} ms after "
+                         f"ponderhit, the search had reached its limit")
+        e.isready()
+
+    def test_ponderhit_ends_a_depth_limited_ponder(self):
+        self.ponder_then_hit("position startpos", "depth 3", chess.Board())
+
+    def test_ponderhit_ends_a_node_limited_ponder(self):
+        self.ponder_then_hit("position startpos moves e2e4", "nodes 20000",
+                             board_after("position startpos moves e2e4"))
+
+    def test_ponderhit_ends_a_mate_limited_ponder(self):
+        position = "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+        self.ponder_then_hit(position, "mate 1", board_after(position))
+
+    def test_ponderhit_then_the_clock(self):
+        e = self.e
+        e.send("position startpos")
+        e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0")
+        time.sleep(0.5)
+        t = e.send("ponderhit")
+        line, _ = e.expect("bestmove", 3, "bestmove after ponderhit on a 2 s clock")
+        self.assert_legal_bestmove(line.text, chess.Board(), "go ponder with a clock")
+        if line.t - t > 2.0:
+            raise e.fail(f"ponderhit on a 2 s clock: bestmove after {line.t - t:.2f} s")
+
+    def test_stop_ends_a_ponder(self):
+        e = self.e
+        e.send("position startpos")
+        e.send("go ponder depth 30")
+        time.sleep(0.3)
+        t = e.send("stop")
+        line, _ = e.expect("bestmove", REPLY)
+        self.assert_legal_bestmove(line.text, chess.Board(), "go ponder + stop")
+        if line.t - t > STOP_LATENCY:
+            raise e.fail(f"stop while pondering: bestmove after {1000 * (line.t - t):.0f} ms")
+
+    def test_infinite_with_a_depth_still_waits_for_stop(self):
+        e = self.e
+        e.send("position startpos")
+        e.send("go infinite depth 2")
+        early = [l.text for l in e.drain(0.5) if l.text.startswith("bestmove")]
+        if early:
+            raise e.fail(f"go infinite depth 2: bestmove before stop: {early}")
+        e.send("stop")
+        line, _ = e.expect("bestmove", REPLY)
+        self.assert_legal_bestmove(line.text, chess.Board(), "go infinite depth 2 + stop")
+
+
 class Quit(WatchdogCase):
     def start(self, args=None) -> RawEngine:
         e = RawEngine(args)
