@@ -94,6 +94,10 @@ impl std::fmt::Display for Score {
     }
 }
 
+/// How often, in nodes, the main thread reads the clock of a timed search: about every
+/// quarter of a millisecond, so that a budget of a few milliseconds is kept to.
+const CLOCK_INTERVAL: u64 = 256;
+
 /// The stack of each helper thread.
 const HELPER_STACK: usize = 8 << 20;
 
@@ -319,8 +323,8 @@ impl<'a> Worker<'a> {
         self.counters.iter().map(|c| c.load(Relaxed)).sum()
     }
 
-    /// Counts a node and decides whether to stop: the flags at every node, the clock and
-    /// the node limit every 1,024 nodes (every node for a node limit on one thread).
+    /// Counts a node and decides whether to stop: the flags at every node, the clock every
+    /// [`CLOCK_INTERVAL`] nodes, the node limit every 1,024 (every node on one thread).
     #[inline]
     fn tick(&mut self) -> bool {
         // A stopped search unwinds without counting the calls it makes on the way out.
@@ -351,7 +355,7 @@ impl<'a> Worker<'a> {
                 return true;
             }
         }
-        if self.nodes % 1024 == 0 {
+        if self.nodes % CLOCK_INTERVAL == 0 {
             if let Some(budget) = limits.time {
                 if !self.pondering() && self.clock_start.elapsed() >= budget.hard {
                     self.stopped = true;
@@ -455,6 +459,11 @@ impl<'a> Worker<'a> {
                     }
                 }
                 if let Some(budget) = limits.time {
+                    // A mate either way that this depth proves is not worth the clock of
+                    // another iteration.
+                    if mate_within(score, depth) {
+                        break;
+                    }
                     let soft = budget.soft_for(self.root_share(outcome.best));
                     if !self.pondering() && self.clock_start.elapsed() >= soft {
                         break;
@@ -905,6 +914,11 @@ impl<'a> Worker<'a> {
 }
 
 /// Whether `colour` has a piece other than pawns and the king.
+/// Whether `score` is a mate, given or taken, in at most `depth` plies.
+fn mate_within(score: i32, depth: i32) -> bool {
+    score.abs() >= MATE_BOUND && MATE - score.abs() <= depth
+}
+
 fn has_pieces(pos: &Position, colour: Colour) -> bool {
     pos.board().0.iter().any(|&word| {
         (PieceCode::KNIGHT..=PieceCode::QUEEN)

@@ -64,7 +64,12 @@ pub fn budget(clock: Clock, overhead: Duration) -> Budget {
             hard: available * 9 / 10,
         };
     }
-    let share = (available / moves + clock.increment * 3 / 4).min(available / 2);
+    // Each move costs the overhead as well as its thinking: only the increment beyond it
+    // pays for thought, three quarters of it planned. Counting the whole increment let a
+    // bullet clock (1 s + 10 ms) settle a few milliseconds above the overhead, where one
+    // slow reply loses on time; without the overhead's part it settles at about 200 ms.
+    let increment = clock.increment.saturating_sub(overhead);
+    let share = (available / moves + increment * 3 / 4).min(available / 2);
     let soft = (share / 2).max(floor);
     let hard = (share * 4).min(available * 3 / 4).max(soft);
     Budget { soft, hard }
