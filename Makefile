@@ -98,8 +98,10 @@ setup-uci:
 
 # The UCI engine through real clients (tests/uci/, python-chess and raw pipes): handshake,
 # go limits, stop/isready/quit latencies, special moves, malformed input, bullet games that
-# must not flag, full games against itself, Fairy-Max and Phalanx, `ccr bench` (about a
-# minute). CCR_BIN=path tests another engine; PGNs land in target/uci-tests/.
+# must not flag (and must keep the Move Overhead, idle and loaded: test_bullet.py, whose
+# per-move clocks land in target/uci-tests/bullet-*.tsv), full games against itself,
+# Fairy-Max and Phalanx, `ccr bench`, the scripts' argument checks. CCR_BIN=path tests
+# another engine; PGNs land in target/uci-tests/.
 test-uci: setup-uci build
 	python3 -B tests/uci/run.py
 

@@ -17,7 +17,10 @@ same opening and colours are replayed (up to --max-replays times per game). The 
 failures on ccr's side are losses for ccr, reported as such.
 
 The engines' processes run in target/match/work/ (their log and learning files land
-there); each engine's stderr goes to target/match/work/NAME.stderr.
+there; a relative --ccr or --uci-engine path is taken from the caller's directory); each
+engine's stderr goes to target/match/work/NAME.stderr. Every argument is checked before the
+first game (numbers against their ranges, --pgn writable, the engines executable); a bad one
+is one `error:` line on stderr and exit status 2.
 
 Output per opponent: W/D/L from ccr's side, score, Elo difference with a 95 % interval
 (logistic model; standard error of the mean game score from the per-game trinomial
@@ -70,10 +73,43 @@ WORK_DIR = REPO / "target" / "match" / "work"
 HANG_GRACE = 5.0
 # Start-up (uci/xboard handshake) and option/ping timeout (seconds).
 HANDSHAKE_TIMEOUT = 20.0
+# The longest base time or increment a time control may give (seconds): a day.
+LONGEST_CLOCK = 86400.0
+# The ranges of the numeric arguments. A margin past HANG_GRACE is never honoured (the
+# engine is killed as hung first); more games, games at once or replays than these are
+# typing errors (a million games at 10+0.1 take years on two cores).
+MOST_MARGIN_MS = HANG_GRACE * 1000
+MOST_GAMES = 1_000_000
+MOST_CONCURRENCY = 64
+MOST_REPLAYS = 100
+MOST_PLIES = 1_000_000
+# Adjudication thresholds: a score beyond a mate's (100000 cp here) is never reached.
+MOST_CP = 100_000
+MOST_MOVES = 10_000
 
 
 class MatchError(Exception):
     """A setup error: reported as one `error:` line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose usage errors (an unknown option, a value that is not a number) are one
+    `error:` line with exit status 2, like the script's own."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"error: {message} (see --help)\n")
+
+
+def number(x: float) -> str:
+    """A number as typed: 1000000, not 1e+06; 0.5; nan."""
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def check_range(option: str, value: float, low: float, high: float, unit: str = "") -> None:
+    """Refuses a numeric argument outside [low, high] (NaN included)."""
+    if not low <= value <= high:
+        raise MatchError(f"{option} {number(value)}{unit} is out of range: "
+                         f"from {number(low)} to {number(high)}{unit}")
 
 
 # --- engines ----------------------------------------------------------------------------
@@ -260,7 +296,14 @@ class TimeControl:
         m = re.fullmatch(r"(?:(\d+)/)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?", text.strip())
         if not m or float(m.group(2)) <= 0:
             raise MatchError(f"bad time control {text!r}; expected [MOVES/]BASE[+INC] in seconds, e.g. 10+0.1")
-        return TimeControl(float(m.group(2)), float(m.group(3) or 0), int(m.group(1) or 0))
+        tc = TimeControl(float(m.group(2)), float(m.group(3) or 0), int(m.group(1) or 0))
+        # A longer clock is a typing error, and Python's timers overflow on the largest
+        # numbers the pattern admits.
+        if tc.base > LONGEST_CLOCK or tc.inc > LONGEST_CLOCK:
+            raise MatchError(f"time control {text!r}: base and increment are at most {number(LONGEST_CLOCK)} s")
+        if m.group(1) is not None and tc.moves < 1:
+            raise MatchError(f"time control {text!r}: a period has at least one move")
+        return tc
 
     def pgn(self) -> str:
         def f(x: float) -> str:
@@ -291,6 +334,8 @@ def load_openings(path: Path) -> List[Opening]:
         lines = path.read_text().splitlines()
     except OSError as err:
         raise MatchError(f"cannot read openings {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise MatchError(f"cannot read openings {path}: not a text file") from None
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line or line.startswith("#"):
@@ -751,25 +796,32 @@ def recorded_games(pgn_path: Path, names: List[str], tc: TimeControl,
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engines", default="phalanx,sjeng",
                     help="comma-separated opponents: phalanx, sjeng, fairymax, glaurung, toga2, gnuchess, stockfish (default: phalanx,sjeng)")
-    ap.add_argument("--games", type=int, default=40, help="games per opponent, rounded up to even (default 40)")
+    ap.add_argument("--games", type=int, default=40,
+                    help=f"games per opponent, rounded up to even, 1 to {MOST_GAMES} (default 40)")
     ap.add_argument("--tc", default="10+0.1", help="time control [MOVES/]BASE[+INC] in seconds (default 10+0.1)")
-    ap.add_argument("--concurrency", type=int, default=1, help="games at once (default 1; the machine has 2 cores)")
+    ap.add_argument("--concurrency", type=int, default=1,
+                    help=f"games at once, 1 to {MOST_CONCURRENCY} (default 1; the machine has 2 cores)")
     ap.add_argument("--openings", default=str(DEFAULT_OPENINGS), help="EPD file (default tests/data/openings.epd)")
-    ap.add_argument("--pgn", default=str(REPO / "target" / "match" / "games.pgn"), help="PGN output (appended)")
-    ap.add_argument("--ccr", default=DEFAULT_CCR, help="the ccr binary (default $CCR_BIN or target/release/ccr)")
+    ap.add_argument("--pgn", default=str(REPO / "target" / "match" / "games.pgn"),
+                    help="PGN output (appended; checked writable before the first game)")
+    ap.add_argument("--ccr", default=DEFAULT_CCR,
+                    help="the ccr binary (default $CCR_BIN or target/release/ccr; a relative path is "
+                         "taken from the current directory)")
     ap.add_argument("--ccr-option", action="append", default=[], metavar="NAME=VALUE",
                     help="UCI option for ccr, repeatable (e.g. Hash=64)")
     ap.add_argument("--uci-engine", action="append", default=[], metavar="NAME=PATH",
-                    help="another UCI opponent, e.g. an older ccr build (repeatable; then --engines NAME)")
+                    help="another UCI opponent, e.g. an older ccr build (repeatable; then --engines NAME; "
+                         "a relative path is taken from the current directory)")
     ap.add_argument("--engine-option", action="append", default=[], metavar="ENGINE:NAME=VALUE",
                     help="option for an opponent, repeatable (e.g. toga2:Hash=128)")
     ap.add_argument("--time-margin", type=float, default=0.0,
-                    help="milliseconds tolerated past zero on a clock before a flag (default 0)")
-    ap.add_argument("--max-replays", type=int, default=2, help="replays of a void game (default 2)")
+                    help=f"milliseconds tolerated past zero on a clock before a flag, 0 to {number(MOST_MARGIN_MS)} "
+                         "(default 0)")
+    ap.add_argument("--max-replays", type=int, default=2,
+                    help=f"replays of a void game, 0 to {MOST_REPLAYS} (default 2)")
     ap.add_argument("--resign", default="", metavar="CP:MOVES",
                     help="resign adjudication, off by default: both engines score a side <= -CP for MOVES moves each")
     ap.add_argument("--draw", default="", metavar="CP:MOVES:FROM",
@@ -784,9 +836,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="continue the match recorded in --pgn: its counted games (same opponent, game number, "
                          "opening and time control) are taken as played, in the tallies and the SPRT, and only "
                          "the others are played; give each match its own --pgn")
-    ap.add_argument("--sprt-alpha", type=float, default=0.05, help="the SPRT's false-positive rate (default 0.05)")
-    ap.add_argument("--sprt-beta", type=float, default=0.05, help="the SPRT's false-negative rate (default 0.05)")
-    ap.add_argument("--elo-model", default="normalized", metavar="MODEL",
+    ap.add_argument("--sprt-alpha", type=float, default=0.05,
+                    help="the SPRT's false-positive rate, above 0 and below 0.5 (default 0.05)")
+    ap.add_argument("--sprt-beta", type=float, default=0.05,
+                    help="the SPRT's false-negative rate, above 0 and below 0.5 (default 0.05)")
+    ap.add_argument("--elo-model", default="normalized", metavar="MODEL", choices=("normalized", "logistic"),
                     help="the SPRT bounds' unit: normalized (nElo, as fishtest and OpenBench) or logistic "
                          "(default normalized)")
     args = ap.parse_args(argv)
@@ -802,22 +856,81 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
 
 
+def check_numbers(args: argparse.Namespace) -> None:
+    """Every numeric argument in its range (--sprt-alpha and --sprt-beta even without --sprt)."""
+    check_range("--games", args.games, 1, MOST_GAMES)
+    check_range("--concurrency", args.concurrency, 1, MOST_CONCURRENCY)
+    check_range("--time-margin", args.time_margin, 0, MOST_MARGIN_MS, " ms")
+    check_range("--max-replays", args.max_replays, 0, MOST_REPLAYS)
+    check_range("--max-plies", args.max_plies, 0, MOST_PLIES)
+    for option, rate in (("--sprt-alpha", args.sprt_alpha), ("--sprt-beta", args.sprt_beta)):
+        if not 0 < rate < 0.5:
+            raise MatchError(f"{option} {number(rate)} is out of range: above 0 and below 0.5")
+
+
+def parse_numbers(option: str, text: str, form: str, example: str, ranges: List[Tuple[str, int, int]]) -> List[int]:
+    """`A:B[:C]` of an adjudication option: integers, each in its range."""
+    try:
+        values = [int(x) for x in text.split(":")]
+    except ValueError:
+        values = []
+    if len(values) != len(ranges):
+        raise MatchError(f"{option} wants {form}, e.g. {example}")
+    for value, (name, low, high) in zip(values, ranges):
+        if not low <= value <= high:
+            raise MatchError(f"{option} {text}: {name} {value} is out of range: from {low} to {high}")
+    return values
+
+
+def engine_path(path: str) -> str:
+    """An engine's path made absolute against the current directory: the engines run in
+    WORK_DIR, where a relative path would name another file or none."""
+    return os.path.abspath(os.path.expanduser(path))
+
+
+def check_engine(name: str, path: str) -> None:
+    if not os.path.exists(path):
+        raise MatchError(f"{name}: {path} not found (make setup-uci / cargo build --release)")
+    if not os.path.isfile(path) or not os.access(path, os.X_OK):
+        raise MatchError(f"{name}: {path} is not an executable file")
+
+
+def check_pgn(path: Path) -> None:
+    """The PGN must be a file this process can append to, before any game is played (a
+    directory or an unwritable place would otherwise fail after the first game)."""
+    if path.is_dir():
+        raise MatchError(f"--pgn {path} is a directory; give a file")
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise MatchError(f"--pgn {path}: {ancestor} is not a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a"):
+            pass
+    except OSError as err:
+        raise MatchError(f"--pgn {path}: cannot write there: {err.strerror or err}") from None
+
+
 def run(args: argparse.Namespace) -> int:
+    check_numbers(args)
     tc = TimeControl.parse(args.tc)
+    args.ccr = engine_path(args.ccr)
     specs = known_engines(args.ccr)
     for text in args.uci_engine:
         name, path = parse_option(text)
+        if not name or not path:
+            raise MatchError(f"--uci-engine {text!r} is not NAME=PATH")
         if name in specs:
             raise MatchError(f"--uci-engine: {name!r} is already an engine's name")
-        specs[name] = EngineSpec(name, "uci", [str(Path(path).resolve())])
+        specs[name] = EngineSpec(name, "uci", [engine_path(path)])
     names = [n.strip() for n in args.engines.split(",") if n.strip()]
     if not names:
         raise MatchError("--engines names no engine")
     for n in names:
         if n not in specs or n == "ccr":
             raise MatchError(f"unknown opponent {n!r}; known: {', '.join(k for k in specs if k != 'ccr')}")
-    if args.games < 1 or args.concurrency < 1:
-        raise MatchError("--games and --concurrency must be at least 1")
     for text in args.ccr_option:
         k, v = parse_option(text)
         specs["ccr"].options[k] = v
@@ -831,23 +944,19 @@ def run(args: argparse.Namespace) -> int:
         specs[eng].options[k] = v
     adj = Adjudication(max_plies=args.max_plies)
     if args.resign:
-        try:
-            adj.resign_cp, adj.resign_moves = (int(x) for x in args.resign.split(":"))
-        except ValueError:
-            raise MatchError("--resign wants CP:MOVES, e.g. 1000:4") from None
+        adj.resign_cp, adj.resign_moves = parse_numbers(
+            "--resign", args.resign, "CP:MOVES", "1000:4", [("CP", 1, MOST_CP), ("MOVES", 1, MOST_MOVES)])
     if args.draw:
-        try:
-            adj.draw_cp, adj.draw_moves, adj.draw_after = (int(x) for x in args.draw.split(":"))
-        except ValueError:
-            raise MatchError("--draw wants CP:MOVES:FROM, e.g. 10:8:40") from None
+        adj.draw_cp, adj.draw_moves, adj.draw_after = parse_numbers(
+            "--draw", args.draw, "CP:MOVES:FROM", "10:8:40",
+            [("CP", 1, MOST_CP), ("MOVES", 1, MOST_MOVES), ("FROM", 1, MOST_MOVES)])
     openings = load_openings(Path(args.openings))
     for n in names:
         if not specs[n].setboard and any(not o.board.move_stack for o in openings):
             raise MatchError(f"{n} has no setboard: every opening needs its moves (c1) in {args.openings}")
 
     for n in ["ccr"] + names:
-        if not os.path.exists(specs[n].command[0]):
-            raise MatchError(f"{n}: {specs[n].command[0]} not found (make setup-uci / cargo build --release)")
+        check_engine(n, specs[n].command[0])
 
     sprt = None
     if args.sprt:
@@ -859,7 +968,11 @@ def run(args: argparse.Namespace) -> int:
     # Jobs: (opponent, game index); game 2k and 2k+1 share opening k, ccr White then Black.
     jobs = [(n, i) for n in names for i in range(games_per)]
     pgn_path = Path(args.pgn)
-    pgn_path.parent.mkdir(parents=True, exist_ok=True)
+    check_pgn(pgn_path)
+    try:
+        WORK_DIR.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise MatchError(f"cannot make the engines' directory {WORK_DIR}: {err.strerror or err}") from None
     tallies = {n: Tally() for n in names}
     lock = threading.Lock()
     local = threading.local()
@@ -925,8 +1038,11 @@ def run(args: argparse.Namespace) -> int:
                 return
             with lock:
                 t = tallies[opp]
-                with open(pgn_path, "a") as f:
-                    print(res.game, file=f, end="\n\n")
+                try:
+                    with open(pgn_path, "a") as f:
+                        print(res.game, file=f, end="\n\n")
+                except OSError as err:
+                    raise MatchError(f"--pgn {pgn_path}: cannot append a game: {err.strerror or err}") from None
                 if res.void:
                     t.void += 1
                     status = f"void ({res.reason})" + (", replaying" if attempt < args.max_replays else ", giving up")
@@ -949,22 +1065,32 @@ def run(args: argparse.Namespace) -> int:
 
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency)
     exit_status = 0
-    try:
-        futures = [pool.submit(run_job, j) for j in jobs]
-        for fut in futures:
-            fut.result()
-    except (KeyboardInterrupt, SystemExit) as stopped_by:
-        # Ctrl-C or SIGTERM: no new game starts, the running ones end as their engines are
-        # killed and are not recorded, so the PGN holds only finished games (--resume). The
-        # pool is then waited for and the players closed below, as after a whole match.
+
+    def abort() -> None:
+        """No new game starts, the running ones end as their engines are killed and are not
+        recorded, so the PGN holds only finished games (--resume). The pool is then waited
+        for and the players closed below, as after a whole match."""
         interrupted.set()
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
-        print("interrupted: the games under way are dropped", file=sys.stderr, flush=True)
         with lock:
             players = list(all_players)
         for p in players:
             p.kill()
+
+    try:
+        futures = [pool.submit(run_job, j) for j in jobs]
+        for fut in futures:
+            fut.result()
+    except MatchError:
+        # An engine that fails to start, a PGN that can no longer be written: the match
+        # stops with the error rather than playing its other games in vain.
+        abort()
+        raise
+    except (KeyboardInterrupt, SystemExit) as stopped_by:
+        # Ctrl-C or SIGTERM.
+        abort()
+        print("interrupted: the games under way are dropped", file=sys.stderr, flush=True)
         exit_status = 130 if isinstance(stopped_by, KeyboardInterrupt) else 143
     finally:
         pool.shutdown(wait=True)

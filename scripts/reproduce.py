@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs every measurement docs/PAPER.md quotes and writes the raw results under docs/data/.
 
-Usage: scripts/reproduce.py [--quick] [--data DIR] [--steps a,b,...]   (`make reproduce`)
+Usage: scripts/reproduce.py [--quick] [--data DIR] [--steps a,b,...] [--no-build] [--resume]
+(`make reproduce`)
 
 Steps, in order (each writes DIR/<step>.tsv, or the files named):
   tests        the paper's reference vectors and exact claims: the Rust tests that check them,
@@ -39,6 +40,13 @@ Every TSV opens with comment lines: machine, CPU features, compilers, commit, da
 size (full or quick) and what was run. --quick runs smaller sizes (one perft
 round, fewer positions under callgrind, 10^6 keys, a few fast games): under ten minutes of measuring on a 2-core machine.
 Progress goes to stderr. scripts/report.py then draws the tables and plots from these files.
+
+The arguments are checked before anything is built or measured: --steps names at least one
+step, all known; --data is a directory that can be written (made if missing); with
+--no-build, every binary the steps run is in target/reproduce/ (else the error names the
+missing one and the command that builds it); valgrind is installed for the steps that count
+instructions. A bad argument is one `error:` line with exit status 2; a measurement that
+fails, one `error:` line with exit status 1.
 """
 
 import argparse
@@ -50,6 +58,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -81,9 +90,24 @@ def log(message):
     print(f"[{elapsed // 60:3d}:{elapsed % 60:02d}] {message}", file=sys.stderr, flush=True)
 
 
+class UsageError(Exception):
+    """Bad arguments or a missing prerequisite, found before anything runs: one `error:` line,
+    exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one `error:` line with exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"error: {message} (see --help)\n")
+
+
 def run(command, **kwargs):
     """Runs a command, its output captured; raises with its stderr when it fails."""
-    done = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    except OSError as err:
+        raise RuntimeError(f"{command[0]}: {err.strerror or err}") from None
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-2000:]}")
     return done
@@ -182,10 +206,47 @@ class Binaries:
         env = dict(os.environ, RUSTC="/usr/bin/rustc", RUSTDOC="/usr/bin/rustdoc")
         subprocess.run(["/usr/bin/cargo", "build", "--release", "--target", TARGET32, "--example",
                         "crate_perft"], cwd=ROOT, env=env, check=True, stdout=sys.stderr)
-        for arch, sub in (("x86_64", ""), ("i686", TARGET32)):
+        for path, (built, _) in self.sources().items():
+            if not os.path.isfile(built):
+                raise RuntimeError(f"the build left no {built}")
+            shutil.copy(built, path)
+
+    def sources(self):
+        """Each binary measured: where the build leaves it and the command that builds it."""
+        i686 = f"RUSTC=/usr/bin/rustc /usr/bin/cargo build --release --target {TARGET32}"
+        out = {}
+        for arch, sub, ccr, crates in (("x86_64", "", "make build", "cargo build --release"),
+                                       ("i686", TARGET32, "make build32", i686)):
             release = os.path.join(ROOT, "target", sub, "release")
-            shutil.copy(os.path.join(release, "ccr"), self.ccr(arch))
-            shutil.copy(os.path.join(release, "examples", "crate_perft"), self.crates(arch))
+            out[self.ccr(arch)] = (os.path.join(release, "ccr"), ccr)
+            out[self.crates(arch)] = (os.path.join(release, "examples", "crate_perft"),
+                                      f"{crates} --example crate_perft")
+        return out
+
+    def needed(self, args, steps):
+        """The binaries the steps run: {path: [steps]}."""
+        everything = [self.ccr("x86_64"), self.ccr("i686"), self.crates("x86_64"), self.crates("i686")]
+        uses = {"perft": everything, "instructions": everything,
+                "bench": [self.ccr("x86_64"), self.ccr("i686")],
+                "keys": [self.ccr("x86_64")], "strength": [self.ccr("x86_64")],
+                # The scale step runs its own frozen copy once it has one.
+                "scale": [] if os.path.exists(scale_binary(args)) else [self.ccr("x86_64")]}
+        found = {}
+        for step in steps:
+            for path in uses.get(step, []):
+                found.setdefault(path, []).append(step)
+        return found
+
+    def check(self, args, steps):
+        """With --no-build: the binaries the steps need must be there already."""
+        for path, users in self.needed(args, steps).items():
+            if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+                built, command = self.sources()[path]
+                state = "is not executable" if os.path.exists(path) else "is missing"
+                raise UsageError(
+                    f"--no-build: {path} {state} (the {', '.join(users)} step needs it); build it with "
+                    f"`{command} && cp {os.path.relpath(built, ROOT)} {os.path.relpath(path, ROOT)}` in {ROOT}, "
+                    "or run without --no-build")
 
     def ccr(self, arch):
         return os.path.join(self.dir, f"ccr-{arch}")
@@ -508,10 +569,10 @@ def step_scale(args, binaries):
     not among the default steps. A run that stops resumes where it stopped: the binary is
     frozen in target/reproduce/scale-<n>/ and a shard whose partial result of that binary
     exists is not run again."""
-    n, shards = (10**7, 4) if args.quick else (10**9, 16)
-    frozen_dir = os.path.join(ROOT, "target", "reproduce", f"scale-{n}")
+    n, shards = scale_size(args)
+    ccr = scale_binary(args)
+    frozen_dir = os.path.dirname(ccr)
     os.makedirs(frozen_dir, exist_ok=True)
-    ccr = os.path.join(frozen_dir, "ccr")
     parts_dir = os.path.join(args.data, "keys-scale")
     if not os.path.exists(ccr):
         # A new binary: the partial results of another one cannot be merged with its own.
@@ -522,6 +583,16 @@ def step_scale(args, binaries):
     for k in range(1, shards + 1):
         scale_shard(args, frozen_dir, n, shards, k)
     scale_tables(args.data, args.size, n, shards)
+
+
+def scale_size(args):
+    """The scale step's positions and shards."""
+    return (10**7, 4) if args.quick else (10**9, 16)
+
+
+def scale_binary(args):
+    """The scale step's frozen copy of ccr (target/reproduce/scale-<n>/ccr)."""
+    return os.path.join(ROOT, "target", "reproduce", f"scale-{scale_size(args)[0]}", "ccr")
 
 
 def claim(path):
@@ -664,14 +735,54 @@ def step_strength(args, binaries):
         table.row(opponent, tc, w, d, l)
 
 
+# Programs some steps run that no build provides: the make target that installs each.
+TOOLS = {"valgrind": ("instructions", "costs", "bench"), "/usr/bin/cargo": ("tests",)}
+INSTALLED_BY = {"valgrind": "make bench-setup", "/usr/bin/cargo": "make setup32"}
+
+
+def check_tools(args, steps):
+    """The programs the steps run must be installed. Debian's cargo (the i686 tests of the
+    full size) is installed by the build itself (make setup32), so it is checked with
+    --no-build only."""
+    for tool, steps_using in TOOLS.items():
+        users = [s for s in steps if s in steps_using]
+        if tool == "/usr/bin/cargo" and (args.quick or not args.no_build):
+            continue
+        if users and not shutil.which(tool):
+            raise UsageError(f"{tool} not found (the {', '.join(users)} step needs it); install it with "
+                             f"`{INSTALLED_BY[tool]}`")
+
+
+def check_data(path):
+    """--data made absolute, and a directory this process can write to (made if need be)."""
+    path = os.path.abspath(path)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UsageError(f"--data {path} is not a directory")
+    ancestor = os.path.dirname(path)
+    while not os.path.exists(ancestor):
+        ancestor = os.path.dirname(ancestor)
+    if not os.path.isdir(ancestor):
+        raise UsageError(f"--data {path}: {ancestor} is not a directory")
+    try:
+        os.makedirs(path, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".write-check-")
+        os.close(fd)
+        os.remove(probe)
+    except OSError as err:
+        raise UsageError(f"--data {path}: cannot write there: {err.strerror or err}") from None
+    return path
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = Parser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes, under ten minutes of measuring")
-    ap.add_argument("--data", default=os.path.join(ROOT, "docs", "data"), help="output directory (default docs/data)")
+    ap.add_argument("--data", default=os.path.join(ROOT, "docs", "data"),
+                    help="output directory, made if need be (default docs/data)")
     ap.add_argument("--steps", default=",".join(STEPS),
-                    help=f"comma-separated subset of {','.join(STEPS + EXTRA_STEPS)} (default: all but "
-                         f"{','.join(EXTRA_STEPS)})")
-    ap.add_argument("--no-build", action="store_true", help="reuse the binaries in target/reproduce")
+                    help=f"comma-separated subset of {','.join(STEPS + EXTRA_STEPS)}, at least one (default: all "
+                         f"but {','.join(EXTRA_STEPS)})")
+    ap.add_argument("--no-build", action="store_true",
+                    help="reuse the binaries in target/reproduce (an error names a missing one)")
     ap.add_argument("--resume", action="store_true",
                     help="the strength step keeps the games already in strength.pgn (give it the build that "
                          "played them) and plays only the rest")
@@ -679,13 +790,18 @@ def main():
     # SIGTERM unwinds like Ctrl-C: the running measurement is stopped and a shard's claim freed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     steps = [s.strip() for s in args.steps.split(",") if s.strip()]
+    if not steps:
+        ap.error(f"--steps {args.steps!r} names no step; choose from {', '.join(STEPS + EXTRA_STEPS)}")
     unknown = [s for s in steps if s not in STEPS + EXTRA_STEPS]
     if unknown:
         ap.error(f"unknown step(s) {', '.join(unknown)}; choose from {', '.join(STEPS + EXTRA_STEPS)}")
     args.size = "quick" if args.quick else "full"
-    os.makedirs(args.data, exist_ok=True)
+    args.data = check_data(args.data)
+    check_tools(args, steps)
     binaries = Binaries()
-    if not args.no_build:
+    if args.no_build:
+        binaries.check(args, steps)
+    else:
         binaries.build()
     for step in STEPS + EXTRA_STEPS:
         if step in steps:
@@ -698,6 +814,9 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except (RuntimeError, subprocess.CalledProcessError) as err:
+    except UsageError as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)
+    except (RuntimeError, subprocess.CalledProcessError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         sys.exit(1)

@@ -15,6 +15,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -304,6 +305,24 @@ def mates_in_one(board: chess.Board) -> set:
             out.add(m.uci())
         board.pop()
     return out
+
+
+def unwritable_dir(parent: Path) -> Optional[str]:
+    """A directory this process cannot create a file in, or None: a read-only one made in
+    `parent` when not root; root writes there, so then a pseudo file system's (/sys)."""
+    own = parent / "read-only"
+    own.mkdir(parents=True, exist_ok=True)
+    own.chmod(0o500)
+    for candidate in (str(own), "/sys", "/proc"):
+        if not os.path.isdir(candidate):
+            continue
+        try:
+            fd, probe = tempfile.mkstemp(dir=candidate)
+        except OSError:
+            return candidate
+        os.close(fd)
+        os.remove(probe)
+    return None
 
 
 # --- test base ---------------------------------------------------------------------------

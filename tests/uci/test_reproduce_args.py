@@ -1,0 +1,125 @@
+"""scripts/reproduce.py refuses bad arguments before it measures or builds anything: no step
+or an unknown one, a --data that is a file or cannot be written, --no-build without a binary
+a step needs (named, with the command that builds it), a missing tool; each as one `error:`
+line with exit status 2 and no traceback.
+
+The script runs from a scratch checkout (its own ROOT: a git repository holding links to
+scripts/reproduce.py and the perft data), so that target/reproduce/ holds exactly the
+binaries a test puts there, never the real build's. Every run passes --no-build: nothing is
+built, whatever the outcome."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+from harness import REPO, WatchdogCase, unwritable_dir
+
+SCRIPT = REPO / "scripts" / "reproduce.py"
+# A stand-in for a measured binary: `ccr bench` prints its last line like this.
+STUB = "#!/bin/sh\necho '1 nodes 1 nps'\n"
+
+
+
+class Arguments(WatchdogCase):
+    timeout = 120
+
+    def setUp(self):
+        super().setUp()
+        self.root = Path(tempfile.mkdtemp(prefix="ccr-reproduce-"))
+        self.addCleanup(shutil.rmtree, self.root, True)
+        (self.root / "scripts").mkdir()
+        (self.root / "scripts" / "reproduce.py").symlink_to(SCRIPT)
+        (self.root / "tests" / "data").mkdir(parents=True)
+        (self.root / "tests" / "data" / "standard-perft.epd").symlink_to(REPO / "tests" / "data" / "standard-perft.epd")
+        git = ["git", "-C", str(self.root), "-c", "user.name=t", "-c", "user.email=t@t"]
+        subprocess.run(git + ["init", "-q"], check=True)
+        subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "scratch"], check=True)
+        self.data = self.root / "data"
+
+    def stub(self, *names):
+        """Stand-ins for target/reproduce/NAME (ccr-x86_64, crate_perft-i686, ...)."""
+        binaries = self.root / "target" / "reproduce"
+        binaries.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            path = binaries / name
+            path.write_text(STUB)
+            path.chmod(0o755)
+
+    def run_script(self, args, env=None):
+        command = [sys.executable, "-B", str(self.root / "scripts" / "reproduce.py")] + list(args)
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env, cwd=str(self.root))
+        return proc.returncode, proc.stdout, proc.stderr
+
+    def assert_refused(self, args, *fragments, env=None):
+        status, out, err = self.run_script(args, env)
+        what = f"reproduce.py {' '.join(args)}\nstdout:\n{out[-1500:]}\nstderr:\n{err[-1500:]}"
+        self.assertNotIn("Traceback", err, what)
+        self.assertEqual(status, 2, what)
+        lines = err.strip().splitlines()
+        self.assertEqual(len(lines), 1, what)
+        self.assertTrue(lines[0].startswith("error: "), what)
+        for fragment in fragments:
+            self.assertIn(fragment, lines[0], what)
+        return lines[0]
+
+    def test_no_step(self):
+        # `--steps ''` ran nothing and said `all done`.
+        for steps in ("", ",", " , "):
+            with self.subTest(steps=steps):
+                self.assert_refused(["--no-build", "--data", str(self.data), "--steps", steps], "names no step")
+
+    def test_unknown_step(self):
+        self.assert_refused(["--no-build", "--data", str(self.data), "--steps", "perft,nonsense"],
+                            "unknown step(s) nonsense")
+
+    def test_usage_error_is_one_line(self):
+        self.assert_refused(["--no-build", "--bogus"], "--bogus")
+
+    def test_data_not_a_directory(self):
+        afile = self.root / "a-file"
+        afile.write_text("not a directory\n")
+        self.assert_refused(["--no-build", "--steps", "keys", "--data", str(afile)], str(afile), "not a directory")
+        self.assert_refused(["--no-build", "--steps", "keys", "--data", str(afile / "sub")], "not a directory")
+
+    def test_data_unwritable(self):
+        place = unwritable_dir(self.root)
+        if place is None:
+            self.skipTest("no unwritable directory here")
+        # The binary the step runs is there: only the data directory is wrong.
+        self.stub("ccr-x86_64")
+        self.assert_refused(["--no-build", "--steps", "keys", "--data", place], "--data", "cannot write")
+
+    def test_no_build_names_the_missing_binary(self):
+        line = self.assert_refused(["--no-build", "--steps", "keys", "--data", str(self.data)],
+                                   "ccr-x86_64", "make build")
+        self.assertIn("keys", line)
+
+    def test_no_build_without_the_i686_binary(self):
+        self.stub("ccr-x86_64")
+        self.assert_refused(["--no-build", "--quick", "--steps", "bench", "--data", str(self.data)],
+                            "ccr-i686", "make build32")
+
+    def test_no_build_without_the_crates_binary(self):
+        self.stub("ccr-x86_64", "ccr-i686")
+        self.assert_refused(["--no-build", "--quick", "--steps", "perft", "--data", str(self.data)],
+                            "crate_perft-x86_64", "--example crate_perft")
+
+    def test_missing_tool(self):
+        """valgrind off the PATH: the instructions step names it and `make bench-setup`."""
+        self.stub("ccr-x86_64", "ccr-i686", "crate_perft-x86_64", "crate_perft-i686")
+        bin_dir = self.root / "bin"
+        bin_dir.mkdir()
+        (bin_dir / "git").symlink_to(shutil.which("git"))
+        env = dict(os.environ, PATH=str(bin_dir))
+        self.assert_refused(["--no-build", "--quick", "--steps", "instructions", "--data", str(self.data)],
+                            "valgrind", "make bench-setup", env=env)
+
+
+if __name__ == "__main__":
+    unittest.main()
