@@ -11,8 +11,7 @@
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use crate::ccr::Position;
@@ -57,9 +56,18 @@ impl Output {
     }
 }
 
+/// The thread that runs the searches, one job after another. It is started at the first
+/// `go` with the largest stack that fits and kept: a new thread per search would need a
+/// new stack each time, which under an address-space limit may find no room (glibc keeps
+/// the last thread's stack mapped for reuse), and costs time on a bullet clock.
+struct Searcher {
+    jobs: mpsc::Sender<Job>,
+    /// One message per job, sent when it has ended (helper threads joined).
+    done: mpsc::Receiver<()>,
+}
+
 /// A running search and what the command thread needs to steer it.
 struct Running {
-    handle: JoinHandle<()>,
     /// Cleared by the search thread just before it prints `bestmove`.
     active: Arc<AtomicBool>,
     /// `stop` was read: the search is ending and its `bestmove` is on the way.
@@ -82,6 +90,7 @@ pub struct Uci {
     overhead: Duration,
     /// The `Eval` option: the evaluator of the next search.
     evaluator: Evaluator,
+    searcher: Option<Searcher>,
     running: Option<Running>,
 }
 
@@ -114,6 +123,7 @@ impl Uci {
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             overhead: Duration::from_millis(OVERHEAD.0),
             evaluator: Evaluator::default(),
+            searcher: None,
             running: None,
         }
     }
@@ -145,12 +155,21 @@ impl Uci {
         match &self.running {
             Some(r) if r.active.load(Relaxed) => true,
             Some(_) => {
-                if let Some(r) = self.running.take() {
-                    let _ = r.handle.join();
-                }
+                self.running = None;
+                self.wait_for_the_job();
                 false
             }
             None => false,
+        }
+    }
+
+    /// Waits until the search thread has ended its job (a thread that is gone is
+    /// forgotten, to be started again at the next `go`).
+    fn wait_for_the_job(&mut self) {
+        if let Some(searcher) = &self.searcher {
+            if searcher.done.recv().is_err() {
+                self.searcher = None;
+            }
         }
     }
 
@@ -168,10 +187,10 @@ impl Uci {
     }
 
     fn stop_and_wait(&mut self) {
-        if let Some(r) = self.running.take() {
+        if self.running.take().is_some() {
             self.control.stop.store(true, Relaxed);
             self.control.pondering.store(false, Relaxed);
-            let _ = r.handle.join();
+            self.wait_for_the_job();
         }
     }
 
@@ -392,10 +411,9 @@ impl Uci {
             evaluator: self.evaluator,
             infinite: request.infinite,
         };
-        match self.spawn_or_shrink(job) {
-            Ok(handle) => {
+        match self.submit(job) {
+            Ok(()) => {
                 self.running = Some(Running {
-                    handle,
                     active,
                     stopped: false,
                 })
@@ -417,17 +435,45 @@ impl Uci {
 }
 
 impl Uci {
-    /// Starts `job`'s search thread; where there is no room for it, halves the table (and
-    /// says so) until there is, down to one bucket.
-    fn spawn_or_shrink(&mut self, mut job: Job) -> std::io::Result<JoinHandle<()>> {
+    /// Hands `job` to the search thread, starting it first if there is none (or it is gone).
+    fn submit(&mut self, job: Job) -> std::io::Result<()> {
+        let job = match &self.searcher {
+            Some(searcher) => match searcher.jobs.send(job) {
+                Ok(()) => return Ok(()),
+                Err(mpsc::SendError(job)) => job,
+            },
+            None => job,
+        };
+        self.searcher = None;
+        // The table may have to shrink for the thread: the job lets go of it meanwhile.
+        let job = Job {
+            tt: Arc::new(TranspositionTable::empty()),
+            ..job
+        };
+        let searcher = self.start_searcher()?;
+        let job = Job {
+            tt: Arc::clone(&self.tt),
+            ..job
+        };
+        searcher
+            .jobs
+            .send(job)
+            .map_err(|_| std::io::Error::other("the search thread ended at its start"))?;
+        self.searcher = Some(searcher);
+        Ok(())
+    }
+
+    /// Starts the search thread; where there is no room for it, halves the table (and says
+    /// so) until there is, down to one bucket.
+    fn start_searcher(&mut self) -> std::io::Result<Searcher> {
         loop {
-            let error = match spawn_search(job.clone()) {
-                Ok(handle) => return Ok(handle),
+            let error = match spawn_searcher() {
+                Ok(searcher) => return Ok(searcher),
                 Err(_) => {
                     // Freed memory the allocator kept may be all that is missing.
                     give_back_freed_memory();
-                    match spawn_search(job.clone()) {
-                        Ok(handle) => return Ok(handle),
+                    match spawn_searcher() {
+                        Ok(searcher) => return Ok(searcher),
                         Err(error) => error,
                     }
                 }
@@ -436,8 +482,6 @@ impl Uci {
             if asked == 0 {
                 return Err(error);
             }
-            // The job's handle on the table goes first, so that the table can be resized.
-            job.tt = Arc::new(TranspositionTable::empty());
             let had = self.resize_table(asked / 2);
             self.info_string(&format!(
                 "Hash {asked}: no room for the search thread beside the table, {}",
@@ -447,41 +491,43 @@ impl Uci {
                     None => "searching without a table".to_string(),
                 }
             ));
-            job.tt = Arc::clone(&self.tt);
             if had.is_none() {
-                return spawn_search(job);
+                return spawn_searcher();
             }
         }
     }
 }
 
-/// Starts `job` on a thread with the largest stack in [`SEARCH_STACKS`] the system gives with
-/// room for the search's own allocations beside it ([`SEARCH_HEADROOM`], held while the
-/// stack is mapped and given to the thread when it starts).
-fn spawn_search(job: Job) -> std::io::Result<JoinHandle<()>> {
-    let mut error = std::io::Error::other("no stack size to try");
+/// Starts the search thread with the largest stack in [`SEARCH_STACKS`] that the system
+/// gives with room for the search's own allocations beside it ([`SEARCH_HEADROOM`]): both
+/// are probed together, then given back for the thread to take.
+fn spawn_searcher() -> std::io::Result<Searcher> {
+    let mut error = std::io::Error::other("no room for a 2 MiB stack and the search");
     for stack in SEARCH_STACKS {
-        let Some(headroom) = Reservation::hold(SEARCH_HEADROOM) else {
-            return Err(std::io::Error::other(
-                "no room for the search beside its stack",
-            ));
-        };
-        let attempt = job.clone();
+        if Reservation::hold(stack + SEARCH_HEADROOM).is_none() {
+            continue;
+        }
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (finished, done) = mpsc::channel();
         match std::thread::Builder::new()
             .name("search".into())
             .stack_size(stack)
             .spawn(move || {
-                drop(headroom);
-                attempt.run()
+                for job in inbox {
+                    job.run();
+                    if finished.send(()).is_err() {
+                        break;
+                    }
+                }
             }) {
-            Ok(handle) => return Ok(handle),
+            Ok(_) => return Ok(Searcher { jobs, done }),
             Err(e) => error = e,
         }
     }
     Err(error)
 }
 
-/// One search, run on its own thread.
+/// One search, run on the search thread.
 #[derive(Clone)]
 struct Job {
     tt: Arc<TranspositionTable>,
@@ -671,6 +717,12 @@ fn parse_go(args: &[&str], position: &Position) -> (GoRequest, Vec<String>) {
         // One beyond an i64 saturates, to the least or the largest value.
         let mut number = |least: i64| -> Option<i64> {
             let n = saturating_integer(value?)?;
+            if n == i64::MAX && value?.parse::<i64>().is_err() {
+                problems.push(format!(
+                    "go: {key} {} is beyond the range, taken as the largest value",
+                    quote(value?)
+                ));
+            }
             if n < least {
                 problems.push(format!("go: {key} {n} taken as {least}"));
             }

@@ -102,10 +102,10 @@ const CLOCK_INTERVAL: u64 = 256;
 const HELPER_STACK: usize = 8 << 20;
 
 /// The address space a search thread needs beside its stack (its worker's history and
-/// principal-variation tables): held while the thread's stack is mapped and given to the
-/// thread when it starts, since under an address-space limit a stack that fits exactly
-/// would leave the search's first allocation to abort the process.
-pub const SEARCH_HEADROOM: usize = 1 << 20;
+/// principal-variation tables, the thread's own start-up): a thread is started only where
+/// this much stays free after its stack, since under an address-space limit a stack that
+/// fits exactly leaves the thread's first allocation to abort the process.
+pub const SEARCH_HEADROOM: usize = 2 << 20;
 
 /// Stack sizes tried for the thread that runs a search, largest first: under a small
 /// address space a smaller stack still searches. A release build takes a few KiB a ply
@@ -223,15 +223,13 @@ impl Search<'_> {
                 let (counters, helpers_stop) = (&counters, &helpers_stop);
                 // A helper the system cannot start (`Threads` beyond what memory allows) is
                 // left out: the search runs on the threads it has. So is one whose stack
-                // would leave it no heap: its headroom is held while the stack is mapped,
-                // and given to it when it starts.
-                let Some(headroom) = Reservation::hold(SEARCH_HEADROOM) else {
+                // would leave the searches no heap.
+                if Reservation::hold(HELPER_STACK + SEARCH_HEADROOM).is_none() {
                     continue;
-                };
+                }
                 let _ = std::thread::Builder::new()
                     .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
-                        drop(headroom);
                         let mut worker = Worker::new(self, id, counters, helpers_stop, start);
                         worker.iterate(&mut |_| {});
                     });
