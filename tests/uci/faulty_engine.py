@@ -5,7 +5,9 @@
 It wraps a real engine ($FAULTY_BASE, default /usr/games/stockfish) and first makes it obey
 ccr's contract where Stockfish does not: malformed or unknown input is checked here and
 answered with `info string ...` (Stockfish prints "Unknown command" and crashes on some bad
-FENs and option values), and `bench` prints `N nodes N nps`. With no $FAULT it passes the
+FENs and option values), a `bestmove` that Stockfish sends while pondering (it does on a
+mate found) is held until `ponderhit` or `stop`, as the UCI protocol asks, and `bench`
+prints `N nodes N nps`. With no $FAULT it passes the
 whole suite. $FAULT names one fault to inject; see FAULTS below.
 """
 
@@ -31,6 +33,7 @@ FAULTS = {
     "illegal_bestmove": "the bestmove's from and to squares are swapped",
     "null_instead_of_none": "bestmove 0000 instead of bestmove (none) when there is no move",
     "ignore_searchmoves": "searchmoves is ignored",
+    "ponderhit_waits": "a ponder without a clock holds its bestmove after ponderhit until stop",
     "queen_promotions": "every promotion in position ... moves is taken as a queen",
     "no_hashfull": "info lines lack hashfull",
     "bad_pv": "pv moves come reversed",
@@ -84,6 +87,10 @@ class Proxy:
         self.board = chess.Board()
         self.searching = False
         self.pending_stop = False
+        # While pondering, a bestmove from the engine waits here for ponderhit or stop.
+        self.pondering = False
+        self.held: list = []
+        self.ponder_lock = threading.Lock()
         self.options = {}  # name -> (type, min, max)
         threading.Thread(target=self.pump, daemon=True).start()
 
@@ -131,6 +138,10 @@ class Proxy:
                     line = " ".join(toks[:2])
                 if FAULT == "null_instead_of_none" and toks[1] == "(none)":
                     line = "bestmove 0000"
+                with self.ponder_lock:
+                    if self.pondering:
+                        self.held.append(line)
+                        continue
                 say(line)
                 if FAULT == "double_bestmove":
                     say(line)
@@ -140,6 +151,14 @@ class Proxy:
                 continue
             elif toks[0] in ("Stockfish", "Unknown"):
                 continue
+            say(line)
+
+    def release_held(self) -> None:
+        """Pondering is over: a bestmove the engine sent meanwhile goes out now."""
+        with self.ponder_lock:
+            self.pondering = False
+            held, self.held = self.held, []
+        for line in held:
             say(line)
 
     # GUI → engine
@@ -239,10 +258,14 @@ class Proxy:
             args["depth"] = 8
         if FAULT == "ignore_searchmoves":
             searchmoves = []
+        if FAULT == "ponderhit_waits" and "ponder" in flags and not {"wtime", "btime", "movetime"} & set(args):
+            flags = ["infinite"]
         cmd = "go " + " ".join(f"{k} {v}" for k, v in args.items()) + " " + " ".join(flags)
         if searchmoves:
             cmd += " searchmoves " + " ".join(searchmoves)
         self.searching = True
+        with self.ponder_lock:
+            self.pondering = "ponder" in flags
         self.send(" ".join(cmd.split()))
         if self.pending_stop:
             self.pending_stop = False
@@ -294,6 +317,8 @@ class Proxy:
             cmd = toks[0]
             if cmd == "ucinewgame" and FAULT == "ucinewgame_ignored":
                 continue
+            if cmd in ("ponderhit", "stop"):
+                self.release_held()
             if cmd in ("uci", "ucinewgame", "ponderhit", "debug", "register"):
                 self.send(" ".join(toks))
             elif cmd == "isready":
