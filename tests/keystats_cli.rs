@@ -346,3 +346,178 @@ fn signals_remove_the_working_directory() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// Runs `ccr args`, killing it and failing the test if it outlives `limit`.
+fn ccr_within(args: &[&str], limit: std::time::Duration) -> std::process::Output {
+    use std::process::Stdio;
+    use std::time::Instant;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ccr"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the ccr binary runs");
+    let start = Instant::now();
+    while child.try_wait().expect("wait works").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("ccr {args:?} still ran after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// Whether `path` is a character device with the null device's numbers (1, 3).
+#[cfg(unix)]
+fn is_null_device(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    std::fs::symlink_metadata(path)
+        .is_ok_and(|m| m.file_type().is_char_device() && m.rdev() == libc::makedev(1, 3))
+}
+
+/// `--out` through a symbolic link (absolute, or relative from another directory) writes the
+/// file the link points to, and the link stays a link. An `--out` that exists and is not a
+/// regular file (a FIFO, a socket, a device node, a directory), a link to one of them or to
+/// nothing, or a descriptor of the process (`/dev/stdout` through a link) is refused before
+/// any work (a run of 10^8 positions ends at once) with one error line, and is left as it
+/// was: the rename would replace the node itself. No device outside the test's directory is
+/// ever given as `--out` itself: `/dev/null` only through a link, after the same refusal was
+/// seen to work on a FIFO and on a device node made in the test's directory.
+#[cfg(unix)]
+#[test]
+fn out_follows_links_and_refuses_what_is_not_a_regular_file() {
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    use std::time::Duration;
+    let dir = scratch("out-kinds");
+    let work = dir.join("work");
+    std::fs::create_dir(&work).unwrap();
+    let (work_arg, limit) = (work.to_str().unwrap(), Duration::from_secs(30));
+    let shard = |out: &std::path::Path, positions: &'static str| {
+        let out = out.to_str().unwrap().to_string();
+        move || {
+            ccr_within(
+                &[
+                    "keystats",
+                    "--positions",
+                    positions,
+                    "--dir",
+                    work_arg,
+                    "--shard",
+                    "1/1",
+                    "--out",
+                    &out,
+                ],
+                limit,
+            )
+        }
+    };
+    let refused = |out: &std::path::Path, what: &str| {
+        let result = shard(out, "100M")();
+        let (stdout, stderr) = (text(&result.stdout), text(&result.stderr));
+        assert_eq!(result.status.code(), Some(2), "{what}: {stderr}");
+        assert_no_panic(&stderr);
+        assert!(stdout.is_empty(), "{what}: {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+        let expected = format!("error: --out {}: {what}", out.display());
+        assert!(
+            stderr.starts_with(&expected),
+            "{stderr:?} is not {expected:?}…"
+        );
+        assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0, "{what}");
+    };
+
+    // A FIFO and a socket stay what they are.
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    refused(&fifo, "is a FIFO");
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    let socket = dir.join("socket");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    refused(&socket, "is a socket");
+    assert!(
+        std::fs::symlink_metadata(&socket)
+            .unwrap()
+            .file_type()
+            .is_socket()
+    );
+    refused(&work, "is a directory");
+
+    // A device node: one made here when the test may (as root), and the null device through
+    // a link.
+    let node = dir.join("null-node");
+    let mknod = Command::new("mknod")
+        .arg(&node)
+        .args(["c", "1", "3"])
+        .stderr(std::process::Stdio::null())
+        .status();
+    if mknod.is_ok_and(|status| status.success()) {
+        refused(&node, "is a character device");
+        assert!(
+            is_null_device(&node),
+            "the node made for the test was replaced"
+        );
+        let to_node = dir.join("to-node");
+        symlink(&node, &to_node).unwrap();
+        refused(&to_node, "is a character device");
+        assert!(is_null_device(&node));
+        assert!(std::fs::symlink_metadata(&to_node).unwrap().is_symlink());
+    }
+    let to_null = dir.join("to-null");
+    symlink("/dev/null", &to_null).unwrap();
+    refused(&to_null, "is a character device (/dev/null)");
+    assert!(std::fs::symlink_metadata(&to_null).unwrap().is_symlink());
+    assert!(is_null_device(std::path::Path::new("/dev/null")));
+
+    // A link to nothing, and a descriptor of the process through a link.
+    let dangling = dir.join("dangling");
+    symlink(dir.join("missing.tsv"), &dangling).unwrap();
+    refused(&dangling, "is a symbolic link to nothing");
+    assert!(std::fs::symlink_metadata(&dangling).unwrap().is_symlink());
+    assert!(!dir.join("missing.tsv").exists());
+    let to_stdout = dir.join("to-stdout");
+    symlink("/dev/stdout", &to_stdout).unwrap();
+    refused(&to_stdout, "is a descriptor of the process");
+    assert!(std::fs::symlink_metadata(&to_stdout).unwrap().is_symlink());
+
+    // Links to a regular file: the file gets the result, the links stay links.
+    let target = dir.join("part.tsv");
+    std::fs::write(&target, "an older result\n").unwrap();
+    let absolute = dir.join("absolute");
+    symlink(&target, &absolute).unwrap();
+    let sub = dir.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let relative = sub.join("relative");
+    symlink("../part.tsv", &relative).unwrap();
+    for link in [&absolute, &relative] {
+        std::fs::write(&target, "an older result\n").unwrap();
+        let result = shard(link, "2000")();
+        let stderr = text(&result.stderr);
+        assert!(result.status.success(), "{}: {stderr}", link.display());
+        assert!(std::fs::symlink_metadata(link).unwrap().is_symlink());
+        let written = std::fs::read_to_string(&target).unwrap();
+        assert!(
+            written.starts_with("ccr-keystats partial ") && written.ends_with("end\n"),
+            "{}: {written}",
+            link.display()
+        );
+    }
+    // No temporary file is left beside the link or the file.
+    for folder in [&dir, &sub] {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let name = entry.unwrap().file_name();
+            assert!(
+                !name.to_string_lossy().ends_with(".tmp"),
+                "{name:?} is left"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
