@@ -362,3 +362,66 @@ fn output_to_dev_null_succeeds() {
         assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
     }
 }
+
+/// The null device opened for reading and writing, as `1<>/dev/null`, Python's
+/// `subprocess.DEVNULL`, daemon(3) and systemd's `StandardOutput=null` give it, is output
+/// thrown away on purpose, not a closed one: every command runs, and datagen and keystats
+/// write their files. A standard output closed by the shell (`>&-`) is still refused.
+#[test]
+fn the_null_device_opened_for_reading_and_writing_is_not_a_closed_output() {
+    let dir = scratch("null-rw");
+    let data = dir.join("data.txt");
+    let part = dir.join("part.tsv");
+    let keystats = [
+        "keystats",
+        "--positions",
+        "2000",
+        "--dir",
+        arg(&dir),
+        "--shard",
+        "1/1",
+        "--out",
+        arg(&part),
+    ];
+    let commands = [
+        vec!["perft", "2"],
+        datagen_args(&data, "1", "50"),
+        keystats.to_vec(),
+    ];
+    for args in &commands {
+        let out = run_in("true", "1<>/dev/null", args, "");
+        assert!(
+            out.status.success(),
+            "{args:?} 1<>/dev/null: {}",
+            text(&out.stderr)
+        );
+        // The same descriptor handed over directly, as Python's subprocess.DEVNULL does.
+        let null = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+            .expect("the null device opens");
+        let out = Command::new(env!("CARGO_BIN_EXE_ccr"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(null)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("ccr runs");
+        assert!(
+            out.status.success(),
+            "{args:?} DEVNULL: {}",
+            text(&out.stderr)
+        );
+    }
+    assert_whole_records(&std::fs::read_to_string(&data).unwrap());
+    let partial = std::fs::read_to_string(&part).unwrap();
+    assert!(partial.starts_with("ccr-keystats partial "), "{partial}");
+    let out = run_in("true", ">&-", &["perft", "2"], "");
+    let line = one_error(&out, "perft 2 >&-");
+    assert_eq!(
+        line,
+        "error: cannot write the result: standard output is closed"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
