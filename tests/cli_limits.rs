@@ -282,6 +282,12 @@ fn datagen_under_a_file_size_limit_keeps_whole_records() {
     assert!(line.contains("File too large"), "{line}");
     let first = std::fs::read_to_string(&data).unwrap();
     assert_whole_records(&first);
+    // The error says what the file keeps: the positions are its lines.
+    let kept = format!("({} positions) written before", first.lines().count());
+    assert!(
+        line.contains("whole game") && line.ends_with(&kept),
+        "{line}"
+    );
     let out = run_in(
         "true",
         "",
@@ -296,20 +302,73 @@ fn datagen_under_a_file_size_limit_keeps_whole_records() {
 }
 
 /// A file that ends in a partial record (a writer killed mid-line) loses that partial line
-/// before datagen appends: no record is glued onto it.
+/// before datagen appends, and stderr says so: no record is glued onto it.
 #[test]
 fn datagen_drops_a_partial_last_line() {
     let dir = scratch("datagen-partial");
     let data = dir.join("data.txt");
     let whole = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n";
-    std::fs::write(&data, format!("{whole}4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1;0")).unwrap();
+    std::fs::write(&data, format!("{whole}4k3/4p3/8/8/8/8/4P")).unwrap();
     let out = run_in("true", "", &datagen_args(&data, "1", "200"), "");
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let said = format!(
+        "datagen: the last line of {} had no newline and is not a record; dropped it (18 \
+         bytes, starting \"4k3/4p3/8/8/8/8/4P\")",
+        data.display()
+    );
+    assert_eq!(stderr.lines().next(), Some(said.as_str()), "{stderr}");
     let after = std::fs::read_to_string(&data).unwrap();
     assert!(after.starts_with(whole), "{after}");
     assert!(after.len() > whole.len());
     assert_whole_records(&after);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A last line without its newline that is a whole record (written by another tool or by
+/// hand) is kept: datagen adds its newline before appending, and says so on stderr.
+#[test]
+fn datagen_keeps_a_last_record_without_its_newline() {
+    let dir = scratch("datagen-unterminated");
+    let data = dir.join("data.txt");
+    let records = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;0.5\n\
+                   r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 4 4;1.0";
+    std::fs::write(&data, records).unwrap();
+    let out = run_in("true", "", &datagen_args(&data, "1", "200"), "");
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let said = format!(
+        "datagen: the last line of {} had no newline; it is a record, kept with its newline \
+         added",
+        data.display()
+    );
+    assert_eq!(stderr.lines().next(), Some(said.as_str()), "{stderr}");
+    let after = std::fs::read_to_string(&data).unwrap();
+    assert!(after.starts_with(&format!("{records}\n")), "{after}");
+    assert!(after.len() > records.len() + 1);
+    assert_whole_records(&after);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A write that fails at once (`/dev/full`) is an error that says no game was written, not
+/// that the file keeps the games written before; the device is written to, not replaced.
+#[test]
+fn datagen_to_a_full_device_claims_no_games() {
+    use std::os::unix::fs::FileTypeExt;
+    let out = run_in(
+        "true",
+        "",
+        &datagen_args(Path::new("/dev/full"), "1", "50"),
+        "",
+    );
+    let line = one_error(&out, "datagen --out /dev/full");
+    assert_eq!(
+        line,
+        "error: cannot write /dev/full: No space left on device (os error 28); no game was \
+         written to it"
+    );
+    let full = std::fs::symlink_metadata("/dev/full").unwrap();
+    assert!(full.file_type().is_char_device());
 }
 
 // ---------------------------------------------------------------------------------------
