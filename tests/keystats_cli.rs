@@ -604,3 +604,143 @@ fn sigterm_while_making_the_bucket_files_stops_at_once() {
     assert!(!work.exists(), "{} is left", work.display());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The text of a partial result with its checksum line made again over the text before it
+/// (64-bit FNV-1a, as README says), as someone who knows the format would; a text without
+/// one is left as it is.
+fn with_checksum_again(text: &str) -> String {
+    let Some(at) = text.find("\nchecksum\t") else {
+        return text.to_string();
+    };
+    let body = &text[..at + 1];
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &byte in body.as_bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{body}checksum\t{hash:016x}\nend\n")
+}
+
+/// `--merge` reads a partial result line by line and checks all of it. `/dev/zero` and a
+/// large file that is not a partial result are refused at their first line, and a partial
+/// result whose second line never ends at its 16 MiB (each in an address space of 200 MB,
+/// which a 300 MB file read whole would not fit in); so are seconds that are not a finite
+/// number of at least 0, an extra value and an unknown line (the checksum made again, as
+/// whoever knows the format could), and a hand-raised pair count (the checksum left as the
+/// shard wrote it). Each is one error line naming the file, exit status 2.
+#[cfg(target_os = "linux")]
+#[test]
+fn merge_reads_line_by_line_and_checks_every_field() {
+    use std::time::Duration;
+    let dir = scratch("merge-checks");
+    let part = dir.join("part.tsv");
+    let made = ccr(&[
+        "keystats",
+        "--positions",
+        "2000",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--shard",
+        "1/1",
+        "--out",
+        part.to_str().unwrap(),
+    ]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let merged = ccr(&["keystats", "--merge", part.to_str().unwrap()]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    let good = std::fs::read_to_string(&part).unwrap();
+
+    let limited = |file: &std::path::Path| {
+        let script = "ulimit -v 200000; exec \"$0\" keystats --merge \"$1\"";
+        let mut child = Command::new("sh")
+            .args(["-c", script, env!("CARGO_BIN_EXE_ccr")])
+            .arg(file)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("sh runs");
+        let start = std::time::Instant::now();
+        while child.try_wait().expect("wait works").is_none() {
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("--merge {} still ran after 60 s", file.display());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child.wait_with_output().expect("output")
+    };
+    let refused = |out: &std::process::Output, file: &std::path::Path, what: &str| {
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+        assert!(stdout.is_empty(), "{what}: {stdout}");
+        assert_no_panic(&stderr);
+        assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+        let start = format!("error: --merge {}: ", file.display());
+        assert!(
+            stderr.starts_with(&start) && stderr.contains(what),
+            "{stderr:?} does not say {what:?}"
+        );
+    };
+
+    let zero = std::path::Path::new("/dev/zero");
+    refused(&limited(zero), zero, "not a keystats partial result");
+    let big = dir.join("big.bin");
+    std::fs::File::create(&big)
+        .and_then(|f| f.set_len(300 << 20))
+        .unwrap();
+    refused(&limited(&big), &big, "not a keystats partial result");
+    let endless = dir.join("endless.tsv");
+    std::fs::write(&endless, format!("{}\n", good.lines().next().unwrap())).unwrap();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&endless)
+        .and_then(|f| f.set_len(300 << 20))
+        .unwrap();
+    refused(&limited(&endless), &endless, "line 2: longer than");
+
+    let bad = dir.join("bad.tsv");
+    let seconds = good.lines().find(|l| l.starts_with("seconds\t")).unwrap();
+    let others = seconds.splitn(3, '\t').nth(2).unwrap();
+    let seed = good.lines().find(|l| l.starts_with("seed\t")).unwrap();
+    for (to, what) in [
+        (
+            format!("seconds\tNaN\t{others}"),
+            "'NaN' is not a finite number",
+        ),
+        (
+            format!("seconds\tinf\t{others}"),
+            "'inf' is not a finite number",
+        ),
+        (
+            format!("seconds\t-2\t{others}"),
+            "'-2' is not a finite number",
+        ),
+        (format!("{seed}\t7"), "'seed' has 2 values, not 1"),
+        (format!("{seed}\nspeed\t7"), "unknown line 'speed'"),
+    ] {
+        let from = if to.starts_with("seconds") {
+            seconds
+        } else {
+            seed
+        };
+        let edited = good.replacen(&format!("\n{from}\n"), &format!("\n{to}\n"), 1);
+        std::fs::write(&bad, with_checksum_again(&edited)).unwrap();
+        refused(
+            &ccr(&["keystats", "--merge", bad.to_str().unwrap()]),
+            &bad,
+            what,
+        );
+    }
+    // One more pair of keys agreeing in their top 20 bits, by hand.
+    let stream = good.lines().find(|l| l.starts_with("stream\t0\t")).unwrap();
+    let mut values: Vec<String> = stream.split('\t').map(String::from).collect();
+    values[4] = (values[4].parse::<u64>().unwrap() + 1).to_string();
+    let raised = good.replacen(stream, &values.join("\t"), 1);
+    std::fs::write(&bad, raised).unwrap();
+    refused(
+        &ccr(&["keystats", "--merge", bad.to_str().unwrap()]),
+        &bad,
+        "the file was changed after the shard wrote it",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

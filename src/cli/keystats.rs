@@ -107,14 +107,15 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
 }
 
-/// The report merged from the partial results in `files`.
+/// The report merged from the partial results in `files`, each read line by line.
 fn merged(files: &[PathBuf]) -> Result<ccr_keystats::Report, Failure> {
     let mut parts = Vec::new();
     for file in files {
         let name = file.display().to_string();
-        let text = std::fs::read_to_string(file)
+        let reader = std::fs::File::open(file)
+            .map(std::io::BufReader::new)
             .map_err(|e| Failure(format!("--merge {name}: cannot read: {e}")))?;
-        let (shard, report) = ccr_keystats::read_partial(&text)
+        let (shard, report) = ccr_keystats::read_partial(reader)
             .map_err(|e| Failure(format!("--merge {name}: {e}")))?;
         parts.push((name, shard, report));
     }
