@@ -346,11 +346,15 @@ fn key(name: &str, text: &str) -> Result<u64, String> {
     u64::from_str_radix(text, 16).map_err(|_| bad())
 }
 
-/// A scheme (below 2) or a stream (below 4).
+/// A scheme (below 2) or a stream (below 4), written as the writer writes it (one digit), so
+/// that a line given twice is seen as such.
 fn index(name: &str, text: &str, limit: usize) -> Result<usize, String> {
     let index: usize = count(name, text)?;
     if index >= limit {
         return Err(format!("'{name}': index {index} out of range"));
+    }
+    if index.to_string() != text {
+        return Err(format!("'{name}': '{text}' is not an index"));
     }
     Ok(index)
 }

@@ -745,6 +745,10 @@ fn bad_partial_results_are_refused() {
             "'stream 0' given twice",
         ),
         (
+            line("\nstream\t1\t", "\nstream\t00\t"),
+            "'00' is not an index",
+        ),
+        (
             line("\navalanche\t1\t", "\navalanche\t0\t"),
             "'avalanche 0' given twice",
         ),
