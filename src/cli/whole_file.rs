@@ -3,7 +3,8 @@
 //! resolved first: a symbolic link stays a link and the file it points to gets the result.
 //! A name that exists and is not a regular file (a FIFO, a device, a directory, a socket) is
 //! refused, since a rename would replace that node itself (as root, `/dev/null` for every
-//! process); so is a symbolic link to nothing.
+//! process); so are a symbolic link to nothing and a descriptor of the process reached
+//! through `/proc` (`/dev/stdout`), which may be a file opened for appending.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -55,10 +56,9 @@ impl WholeFile {
     /// regular file it is or points to.
     fn target(&self) -> Result<PathBuf, Failure> {
         if through_descriptor(&self.given) {
-            return Err(self.refuse(
-                "is a descriptor of the process (through /proc), not a file name; without \
-                 --out the result goes to stdout",
-            ));
+            return Err(
+                self.refuse("is a descriptor of the process (through /proc), not a file name")
+            );
         }
         match fs::metadata(&self.given) {
             Ok(meta) if meta.is_file() => self.given.canonicalize().map_err(|e| self.cannot(&e)),
