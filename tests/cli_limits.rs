@@ -1,8 +1,10 @@
 //! The command line under limits, on the built binary: a small address space (`ulimit -v`),
-//! a file-size limit (`ulimit -f`), a full or closed standard output. Whatever runs short,
-//! the program ends with one stderr line `error: …` and exit status 2: no panic, no abort, no
-//! hang (every run has a deadline, and `RUST_BACKTRACE=1` is set, under which a panic without
-//! memory would hang in its backtrace), no output lost in silence, no half-written record.
+//! a file-size limit (`ulimit -f`), a full or closed standard output (and the null device
+//! opened for reading and writing, which is not a closed one), a data file whose last line
+//! has no newline. Whatever runs short, the program ends with one stderr line `error: …` and
+//! exit status 2: no panic, no abort, no hang (every run has a deadline, and
+//! `RUST_BACKTRACE=1` is set, under which a panic without memory would hang in its
+//! backtrace), no output lost in silence, no half-written record.
 
 #![cfg(target_os = "linux")]
 

@@ -3,7 +3,9 @@
 //! merge (`--merge FILE…`) into the tables one process prints; bad arguments (a missing
 //! `--dir`, a bad shard, a missing or incomplete partial result among them) are one stderr
 //! line `error: …` with exit status 2 and nothing on stdout; SIGINT and SIGTERM remove the
-//! working files before the process ends.
+//! working files before the process ends, at once even while the bucket files are made on a
+//! slow disk. `--out` follows symbolic links and refuses what is not a regular file; `--merge`
+//! reads line by line and refuses a bad field or a checksum that does not match.
 
 mod common;
 
