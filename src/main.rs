@@ -7,6 +7,8 @@ mod cli;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+#[cfg(target_os = "linux")]
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Parser, Subcommand};
 
@@ -91,35 +93,41 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether descriptor 1 was closed when the process started, as [`look_at_stdout`] saw it.
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// [`look_at_stdout`] as a constructor: the C library runs the functions of `.init_array`
+/// before `main`, and so before the Rust runtime, which opens the null device in place of a
+/// closed standard descriptor (and would hide a closed output from any later look).
+// SAFETY: the function has the signature the C library calls `.init_array` entries with, and
+// it only queries a descriptor and stores to an atomic, which needs nothing set up.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static LOOK_AT_STDOUT: extern "C" fn(libc::c_int, *const *const u8, *const *const u8) =
+    look_at_stdout;
+
+/// Records whether descriptor 1 is closed (`fcntl` fails with `EBADF`).
+#[cfg(target_os = "linux")]
+extern "C" fn look_at_stdout(_argc: libc::c_int, _argv: *const *const u8, _env: *const *const u8) {
+    // SAFETY: F_GETFL only queries the descriptor's flags.
+    let flags = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFL) };
+    let closed = flags == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EBADF);
+    STDOUT_CLOSED.store(closed, Ordering::Relaxed);
+}
+
 /// Fails if the standard output was closed when the program started: every command writes
-/// its result there, and the output would be lost in silence. The Rust runtime puts the null
-/// device, opened for reading and writing, in place of a closed standard descriptor before
-/// `main`; a shell's `>/dev/null` opens it for writing only, so that one is still accepted.
+/// its result there, and the output would be lost in silence. Output thrown away on purpose
+/// (the null device, opened for writing or for reading and writing) is not lost. Only Linux
+/// builds have the constructor that sees the descriptor before the Rust runtime does;
+/// elsewhere a closed standard output goes unnoticed.
 fn check_stdout() -> Result<(), Failure> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{FileTypeExt, MetadataExt};
-        let fd = libc::STDOUT_FILENO;
-        // SAFETY: F_GETFL only queries the descriptor's flags.
-        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-        let closed = flags == -1
-            || (flags & libc::O_ACCMODE == libc::O_RDWR && {
-                let null = std::fs::metadata("/dev/null");
-                // SAFETY: a zeroed stat is a valid value for fstat to fill.
-                let mut stat: libc::stat = unsafe { std::mem::zeroed() };
-                // SAFETY: fstat writes into the stat it is given and nothing else.
-                let fstat = unsafe { libc::fstat(fd, &mut stat) };
-                null.is_ok_and(|null| {
-                    fstat == 0
-                        && null.file_type().is_char_device()
-                        && stat.st_rdev as u64 == null.rdev()
-                })
-            });
-        if closed {
-            return Err(Failure(
-                "cannot write the result: standard output is closed".to_string(),
-            ));
-        }
+    #[cfg(target_os = "linux")]
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return Err(Failure(
+            "cannot write the result: standard output is closed".to_string(),
+        ));
     }
     Ok(())
 }

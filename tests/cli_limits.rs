@@ -1,8 +1,10 @@
 //! The command line under limits, on the built binary: a small address space (`ulimit -v`),
-//! a file-size limit (`ulimit -f`), a full or closed standard output. Whatever runs short,
-//! the program ends with one stderr line `error: …` and exit status 2: no panic, no abort, no
-//! hang (every run has a deadline, and `RUST_BACKTRACE=1` is set, under which a panic without
-//! memory would hang in its backtrace), no output lost in silence, no half-written record.
+//! a file-size limit (`ulimit -f`), a full or closed standard output (and the null device
+//! opened for reading and writing, which is not a closed one), a data file whose last line
+//! has no newline. Whatever runs short, the program ends with one stderr line `error: …` and
+//! exit status 2: no panic, no abort, no hang (every run has a deadline, and
+//! `RUST_BACKTRACE=1` is set, under which a panic without memory would hang in its
+//! backtrace), no output lost in silence, no half-written record.
 
 #![cfg(target_os = "linux")]
 
@@ -282,6 +284,12 @@ fn datagen_under_a_file_size_limit_keeps_whole_records() {
     assert!(line.contains("File too large"), "{line}");
     let first = std::fs::read_to_string(&data).unwrap();
     assert_whole_records(&first);
+    // The error says what the file keeps: the positions are its lines.
+    let kept = format!("({} positions) written before", first.lines().count());
+    assert!(
+        line.contains("whole game") && line.ends_with(&kept),
+        "{line}"
+    );
     let out = run_in(
         "true",
         "",
@@ -296,20 +304,73 @@ fn datagen_under_a_file_size_limit_keeps_whole_records() {
 }
 
 /// A file that ends in a partial record (a writer killed mid-line) loses that partial line
-/// before datagen appends: no record is glued onto it.
+/// before datagen appends, and stderr says so: no record is glued onto it.
 #[test]
 fn datagen_drops_a_partial_last_line() {
     let dir = scratch("datagen-partial");
     let data = dir.join("data.txt");
     let whole = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n";
-    std::fs::write(&data, format!("{whole}4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1;0")).unwrap();
+    std::fs::write(&data, format!("{whole}4k3/4p3/8/8/8/8/4P")).unwrap();
     let out = run_in("true", "", &datagen_args(&data, "1", "200"), "");
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let said = format!(
+        "datagen: the last line of {} had no newline and is not a record; dropped it (18 \
+         bytes, starting \"4k3/4p3/8/8/8/8/4P\")",
+        data.display()
+    );
+    assert_eq!(stderr.lines().next(), Some(said.as_str()), "{stderr}");
     let after = std::fs::read_to_string(&data).unwrap();
     assert!(after.starts_with(whole), "{after}");
     assert!(after.len() > whole.len());
     assert_whole_records(&after);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A last line without its newline that is a whole record (written by another tool or by
+/// hand) is kept: datagen adds its newline before appending, and says so on stderr.
+#[test]
+fn datagen_keeps_a_last_record_without_its_newline() {
+    let dir = scratch("datagen-unterminated");
+    let data = dir.join("data.txt");
+    let records = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;0.5\n\
+                   r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 4 4;1.0";
+    std::fs::write(&data, records).unwrap();
+    let out = run_in("true", "", &datagen_args(&data, "1", "200"), "");
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let said = format!(
+        "datagen: the last line of {} had no newline; it is a record, kept with its newline \
+         added",
+        data.display()
+    );
+    assert_eq!(stderr.lines().next(), Some(said.as_str()), "{stderr}");
+    let after = std::fs::read_to_string(&data).unwrap();
+    assert!(after.starts_with(&format!("{records}\n")), "{after}");
+    assert!(after.len() > records.len() + 1);
+    assert_whole_records(&after);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A write that fails at once (`/dev/full`) is an error that says no game was written, not
+/// that the file keeps the games written before; the device is written to, not replaced.
+#[test]
+fn datagen_to_a_full_device_claims_no_games() {
+    use std::os::unix::fs::FileTypeExt;
+    let out = run_in(
+        "true",
+        "",
+        &datagen_args(Path::new("/dev/full"), "1", "50"),
+        "",
+    );
+    let line = one_error(&out, "datagen --out /dev/full");
+    assert_eq!(
+        line,
+        "error: cannot write /dev/full: No space left on device (os error 28); no game was \
+         written to it"
+    );
+    let full = std::fs::symlink_metadata("/dev/full").unwrap();
+    assert!(full.file_type().is_char_device());
 }
 
 // ---------------------------------------------------------------------------------------
@@ -361,4 +422,67 @@ fn output_to_dev_null_succeeds() {
         let out = run_in("true", ">/dev/null", &args, "");
         assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
     }
+}
+
+/// The null device opened for reading and writing, as `1<>/dev/null`, Python's
+/// `subprocess.DEVNULL`, daemon(3) and systemd's `StandardOutput=null` give it, is output
+/// thrown away on purpose, not a closed one: every command runs, and datagen and keystats
+/// write their files. A standard output closed by the shell (`>&-`) is still refused.
+#[test]
+fn the_null_device_opened_for_reading_and_writing_is_not_a_closed_output() {
+    let dir = scratch("null-rw");
+    let data = dir.join("data.txt");
+    let part = dir.join("part.tsv");
+    let keystats = [
+        "keystats",
+        "--positions",
+        "2000",
+        "--dir",
+        arg(&dir),
+        "--shard",
+        "1/1",
+        "--out",
+        arg(&part),
+    ];
+    let commands = [
+        vec!["perft", "2"],
+        datagen_args(&data, "1", "50"),
+        keystats.to_vec(),
+    ];
+    for args in &commands {
+        let out = run_in("true", "1<>/dev/null", args, "");
+        assert!(
+            out.status.success(),
+            "{args:?} 1<>/dev/null: {}",
+            text(&out.stderr)
+        );
+        // The same descriptor handed over directly, as Python's subprocess.DEVNULL does.
+        let null = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+            .expect("the null device opens");
+        let out = Command::new(env!("CARGO_BIN_EXE_ccr"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(null)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("ccr runs");
+        assert!(
+            out.status.success(),
+            "{args:?} DEVNULL: {}",
+            text(&out.stderr)
+        );
+    }
+    assert_whole_records(&std::fs::read_to_string(&data).unwrap());
+    let partial = std::fs::read_to_string(&part).unwrap();
+    assert!(partial.starts_with("ccr-keystats partial "), "{partial}");
+    let out = run_in("true", ">&-", &["perft", "2"], "");
+    let line = one_error(&out, "perft 2 >&-");
+    assert_eq!(
+        line,
+        "error: cannot write the result: standard output is closed"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

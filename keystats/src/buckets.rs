@@ -84,7 +84,8 @@ pub(crate) struct BucketFiles {
 }
 
 impl BucketFiles {
-    /// Opens the `count` files `prefix-NNNN.bin` in `dir`, truncated or for appending.
+    /// Opens the `count` files `prefix-NNNN.bin` in `dir`, truncated or for appending. A
+    /// stop signal is seen between two files: thousands of them on a slow disk take seconds.
     pub(crate) fn open(
         dir: &Path,
         prefix: &str,
@@ -93,6 +94,7 @@ impl BucketFiles {
     ) -> Result<BucketFiles, String> {
         let mut buckets = buffer(count, "the bucket files")?;
         for bucket in 0..count {
+            check_signal()?;
             let path = bucket_path(dir, prefix, bucket);
             let file = OpenOptions::new()
                 .create(true)
@@ -128,6 +130,7 @@ impl BucketFiles {
 
     pub(crate) fn finish(self) -> Result<(), String> {
         for mut bucket in self.buckets {
+            check_signal()?;
             bucket
                 .file
                 .write_all(&bucket.buffer)

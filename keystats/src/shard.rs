@@ -28,8 +28,17 @@
 //! (four values, each owned with probability `1/N`): about 4/N for large `N`, so the disk per
 //! shard is about 4·120/N bytes per distinct position.
 //!
-//! **The partial result** a shard writes is a line-based text file (tab-separated fields; the
-//! first line names the format, the last is `end`), read back by [`read_partial`].
+//! **The partial result** a shard writes is a line-based text file: tab-separated fields, a
+//! line's name first; the first line names the format (`ccr-keystats partial 2`), the line
+//! before the last is `checksum` with the 64-bit FNV-1a hash (offset basis
+//! `0xcbf29ce484222325`, prime `0x100000001b3`) of every byte before it, newlines included,
+//! as 16 lowercase hex digits, and the last is `end`. Partial results travel between
+//! machines: [`read_partial`] reads one line at a time (a line above [`LONGEST_LINE`] bytes or
+//! not UTF-8 ends the reading at once), checks every field and the checksum, which finds a
+//! file damaged or edited by hand (it is no signature: whoever edits the file can compute it
+//! again).
+
+use std::io::{BufRead, Read};
 
 use crate::buckets::{Distinct, STREAMS, Truncation};
 use crate::cost::Costs;
@@ -46,7 +55,7 @@ const _: () = assert!(PREFIX_BITS <= TABLE_BITS[0]);
 pub const MAX_SHARDS: u32 = 1 << PREFIX_BITS;
 
 /// The first line of a partial result.
-const HEADER: &str = "ccr-keystats partial 1";
+const HEADER: &str = "ccr-keystats partial 2";
 
 /// One shard of a run: `index` (0-based) of `count`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -232,47 +241,157 @@ pub fn write_partial(shard: Shard, report: &Report) -> String {
             }
         }
     }
-    line(&[s(&"end")]);
+    let checksum = fnv1a(FNV_OFFSET, out.as_bytes());
+    out.push_str(&format!("checksum\t{checksum:016x}\nend\n"));
     out
 }
 
-/// Parses a number field of a partial result.
-fn field<T: std::str::FromStr>(fields: &[&str], at: usize) -> Result<T, String> {
-    let text = fields
-        .get(at)
-        .ok_or_else(|| format!("'{}' has too few fields", fields[0]))?;
-    text.parse()
-        .map_err(|_| format!("'{}': '{text}' is not a number", fields[0]))
+/// The FNV-1a hash (64 bits) of `bytes`, continued from `hash` (start from
+/// [`FNV_OFFSET`]): the checksum of a partial result.
+pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &byte in bytes {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
 }
 
-/// Parses a hex key field of a partial result.
-fn key_field(fields: &[&str], at: usize) -> Result<u64, String> {
-    let text = fields
-        .get(at)
-        .ok_or_else(|| format!("'{}' has too few fields", fields[0]))?;
-    u64::from_str_radix(text, 16).map_err(|_| format!("'{}': '{text}' is not a key", fields[0]))
+/// FNV-1a's starting value.
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The longest line of a partial result that is read (a few FENs, a 65-bucket histogram);
+/// anything longer is not a partial result.
+pub const LONGEST_LINE: usize = 1 << 24;
+
+/// The lines of a partial result, read one at a time (never more than [`LONGEST_LINE`]
+/// bytes at once), with the checksum of the lines before the current one.
+struct Lines<R> {
+    reader: R,
+    /// The current line's number, from 1.
+    number: usize,
+    /// FNV-1a of the lines before the current one, each with its newline.
+    before: u64,
+    /// FNV-1a of the lines up to the current one.
+    hash: u64,
 }
 
-/// Parses a scheme (0 or 1) or stream (0 to 3) field, below `limit`.
-fn index_field(fields: &[&str], at: usize, limit: usize) -> Result<usize, String> {
-    let index: usize = field(fields, at)?;
+impl<R: BufRead> Lines<R> {
+    /// The next line, without its newline; `None` at the end of the input. A line longer than
+    /// `longest`, without its newline (the file cut short) or not UTF-8 is an error.
+    fn next(&mut self, longest: usize) -> Result<Option<String>, String> {
+        self.number += 1;
+        let number = self.number;
+        let mut line = Vec::new();
+        let read = (&mut self.reader)
+            .take(longest as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| format!("line {number}: cannot read: {e}"))?;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.before = self.hash;
+        self.hash = fnv1a(self.hash, &line);
+        if line.last() != Some(&b'\n') {
+            return Err(if line.len() > longest {
+                format!("line {number}: longer than {longest} bytes")
+            } else {
+                format!("line {number}: no newline at its end (cut short?)")
+            });
+        }
+        line.pop();
+        String::from_utf8(line)
+            .map(Some)
+            .map_err(|_| format!("line {number}: not UTF-8 text"))
+    }
+}
+
+/// The values of a line after its name: exactly `count` of them.
+fn values<'a>(fields: &[&'a str], count: usize) -> Result<Vec<&'a str>, String> {
+    if fields.len() != count + 1 {
+        let plural = if count == 1 { "" } else { "s" };
+        return Err(format!(
+            "'{}' has {} values, not {count} value{plural}",
+            fields[0],
+            fields.len() - 1
+        ));
+    }
+    Ok(fields[1..].to_vec())
+}
+
+/// A count: decimal digits only.
+fn count<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, String> {
+    let bad = || format!("'{name}': '{text}' is not a count");
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    text.parse().map_err(|_| bad())
+}
+
+/// Seconds or nanoseconds: a finite number, not negative.
+fn duration(name: &str, text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!(
+            "'{name}': '{text}' is not a finite number of at least 0"
+        )),
+    }
+}
+
+/// A key: 16 hex digits.
+fn key(name: &str, text: &str) -> Result<u64, String> {
+    let bad = || format!("'{name}': '{text}' is not a key (16 hex digits)");
+    if text.len() != 16 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad());
+    }
+    u64::from_str_radix(text, 16).map_err(|_| bad())
+}
+
+/// A scheme (below 2) or a stream (below 4), written as the writer writes it (one digit), so
+/// that a line given twice is seen as such.
+fn index(name: &str, text: &str, limit: usize) -> Result<usize, String> {
+    let index: usize = count(name, text)?;
     if index >= limit {
-        return Err(format!("'{}': index {index} out of range", fields[0]));
+        return Err(format!("'{name}': index {index} out of range"));
+    }
+    if index.to_string() != text {
+        return Err(format!("'{name}': '{text}' is not an index"));
     }
     Ok(index)
 }
 
-/// Reads a partial result back: the shard and its report, or what is wrong with the text
-/// (`line N: …`).
-pub fn read_partial(text: &str) -> Result<(Shard, Report), String> {
-    let mut lines = text.lines().enumerate();
-    match lines.next() {
-        Some((_, HEADER)) => {}
-        _ => {
+/// The FENs at the end of a line: each one a non-empty field.
+fn fens(name: &str, fields: &[&str]) -> Result<Vec<String>, String> {
+    if fields.iter().any(|f| f.is_empty()) {
+        return Err(format!("'{name}': an empty position"));
+    }
+    Ok(fields.iter().map(|f| f.to_string()).collect())
+}
+
+/// Reads a partial result back, line by line: the shard and its report, or what is wrong
+/// with the text (`line N: …`). Every field is checked (counts are decimal digits, seconds
+/// and costs finite and not negative, no unknown, repeated, extra or missing value or line)
+/// and so is the checksum, before the counts are checked for agreement with each other.
+pub fn read_partial(reader: impl BufRead) -> Result<(Shard, Report), String> {
+    let mut lines = Lines {
+        reader,
+        number: 0,
+        before: FNV_OFFSET,
+        hash: FNV_OFFSET,
+    };
+    let not_partial = || format!("not a keystats partial result (no '{HEADER}' line)");
+    match lines
+        .next(HEADER.len() + 16)
+        .as_ref()
+        .map(|line| line.as_deref())
+    {
+        Ok(Some(HEADER)) => {}
+        Ok(Some(other)) if other.starts_with("ccr-keystats partial ") => {
             return Err(format!(
-                "not a keystats partial result (no '{HEADER}' line)"
+                "'{other}' is a partial result of another format; this ccr reads \
+                 '{HEADER}' (run the shard again with this build)"
             ));
         }
+        _ => return Err(not_partial()),
     }
     let mut report = Report {
         commit: String::new(),
@@ -293,93 +412,114 @@ pub fn read_partial(text: &str) -> Result<(Shard, Report), String> {
         shards: 1,
     };
     let mut shard = None;
+    // The lines given once (by name, or by name and scheme or stream).
     let mut seen = std::collections::BTreeSet::new();
-    let mut ended = false;
-    for (number, line) in lines {
-        let at = |e: String| format!("line {}: {e}", number + 1);
-        if ended {
-            return Err(at("text after 'end'".to_string()));
-        }
+    let mut checked = false;
+    loop {
+        let Some(line) = lines.next(LONGEST_LINE)? else {
+            return Err("incomplete: no 'end' line (was the shard stopped?)".to_string());
+        };
+        let number = lines.number;
+        let at = |e: String| format!("line {number}: {e}");
         let fields: Vec<&str> = line.split('\t').collect();
         let name = fields[0];
-        let once = !matches!(
-            name,
-            "avalanche" | "stream" | "repeated" | "collision" | "dropped" | "group"
-        );
-        if once && !seen.insert(name.to_string()) {
-            return Err(at(format!("'{name}' given twice")));
+        if checked && name != "end" {
+            return Err(at(format!("'{name}' after the checksum")));
+        }
+        let once = match name {
+            "avalanche" | "stream" | "dropped" => {
+                format!("{name} {}", fields.get(1).unwrap_or(&""))
+            }
+            "repeated" | "collision" | "group" => String::new(),
+            _ => name.to_string(),
+        };
+        if !once.is_empty() && !seen.insert(once.clone()) {
+            return Err(at(format!("'{once}' given twice")));
         }
         let parsed: Result<(), String> = (|| {
             match name {
                 "shard" => {
-                    let text = format!(
-                        "{}/{}",
-                        fields.get(1).unwrap_or(&""),
-                        fields.get(2).unwrap_or(&"")
-                    );
-                    shard = Some(Shard::parse(&text)?);
+                    let v = values(&fields, 2)?;
+                    shard = Some(Shard::parse(&format!("{}/{}", v[0], v[1]))?);
                 }
-                "commit" => report.commit = fields.get(1).unwrap_or(&"").to_string(),
-                "requested" => report.requested = field(&fields, 1)?,
-                "seed" => report.seed = field(&fields, 1)?,
+                "commit" => report.commit = values(&fields, 1)?[0].to_string(),
+                "requested" => report.requested = count(name, values(&fields, 1)?[0])?,
+                "seed" => report.seed = count(name, values(&fields, 1)?[0])?,
                 "distinct" => {
+                    let v = values(&fields, 4)?;
                     report.distinct = Distinct {
-                        n: field(&fields, 1)?,
-                        by_source: [field(&fields, 2)?, field(&fields, 3)?, field(&fields, 4)?],
-                    }
+                        n: count(name, v[0])?,
+                        by_source: [count(name, v[1])?, count(name, v[2])?, count(name, v[3])?],
+                    };
                 }
-                "generated" => report.generated = [field(&fields, 1)?, field(&fields, 2)?],
-                "tree_ply" => report.tree_ply = field(&fields, 1)?,
-                "games" => report.games = field(&fields, 1)?,
-                "passes" => report.passes = field(&fields, 1)?,
-                "buckets" => report.buckets = field(&fields, 1)?,
+                "generated" => {
+                    let v = values(&fields, 2)?;
+                    report.generated = [count(name, v[0])?, count(name, v[1])?];
+                }
+                "tree_ply" => report.tree_ply = count(name, values(&fields, 1)?[0])?,
+                "games" => report.games = count(name, values(&fields, 1)?[0])?,
+                "passes" => report.passes = count(name, values(&fields, 1)?[0])?,
+                "buckets" => report.buckets = count(name, values(&fields, 1)?[0])?,
                 "seconds" => {
-                    for (i, x) in report.seconds.iter_mut().enumerate() {
-                        *x = field(&fields, 1 + i)?;
+                    let v = values(&fields, report.seconds.len())?;
+                    for (x, text) in report.seconds.iter_mut().zip(v) {
+                        *x = duration(name, text)?;
                     }
                 }
                 "costs" => {
+                    let v = values(&fields, 7)?;
+                    let ns = |i: usize| duration(name, v[i]);
                     report.costs = Costs {
-                        calls: field(&fields, 1)?,
-                        make: field(&fields, 2)?,
-                        make_keyed: field(&fields, 3)?,
-                        make_rotation_update: field(&fields, 4)?,
-                        make_zobrist_update: field(&fields, 5)?,
-                        rotation_scratch: field(&fields, 6)?,
-                        zobrist_scratch: field(&fields, 7)?,
+                        calls: count(name, v[0])?,
+                        make: ns(1)?,
+                        make_keyed: ns(2)?,
+                        make_rotation_update: ns(3)?,
+                        make_zobrist_update: ns(4)?,
+                        rotation_scratch: ns(5)?,
+                        zobrist_scratch: ns(6)?,
                     }
                 }
                 "avalanche" => {
-                    let scheme = index_field(&fields, 1, 2)?;
-                    for (bits, count) in report.avalanche[scheme].histogram.iter_mut().enumerate() {
-                        *count = field(&fields, 2 + bits)?;
+                    let histogram = &report.avalanche[0].histogram;
+                    let v = values(&fields, 1 + histogram.len())?;
+                    let scheme = index(name, v[0], 2)?;
+                    let histogram = &mut report.avalanche[scheme].histogram;
+                    for (moves, text) in histogram.iter_mut().zip(&v[1..]) {
+                        *moves = count(name, text)?;
                     }
                 }
                 "stream" => {
-                    let counter = &mut report.pairs[index_field(&fields, 1, STREAMS)?];
-                    counter.count = field(&fields, 2)?;
-                    counter.distinct = field(&fields, 3)?;
-                    for (i, pairs) in counter.pairs.iter_mut().enumerate() {
-                        *pairs = field(&fields, 4 + i)?;
+                    let v = values(&fields, 3 + LEVELS.len())?;
+                    let counter = &mut report.pairs[index(name, v[0], STREAMS)?];
+                    counter.count = count(name, v[1])?;
+                    counter.distinct = count(name, v[2])?;
+                    for (pairs, text) in counter.pairs.iter_mut().zip(&v[3..]) {
+                        *pairs = count(name, text)?;
                     }
                 }
                 "repeated" => {
-                    let stream = index_field(&fields, 1, STREAMS)?;
-                    report.pairs[stream].repeated.push(key_field(&fields, 2)?);
+                    let v = values(&fields, 2)?;
+                    let stream = index(name, v[0], STREAMS)?;
+                    report.pairs[stream].repeated.push(key(name, v[1])?);
                 }
                 "collision" => {
-                    let scheme = index_field(&fields, 1, 2)?;
-                    let fens = fields[3.min(fields.len())..].iter().map(|f| f.to_string());
-                    report.collisions[scheme].push((key_field(&fields, 2)?, fens.collect()));
+                    if fields.len() < 3 {
+                        return Err(format!("'{name}' has no key"));
+                    }
+                    let scheme = index(name, fields[1], 2)?;
+                    let shared = (key(name, fields[2])?, fens(name, &fields[3..])?);
+                    report.collisions[scheme].push(shared);
                 }
                 "agreeing" => {
-                    if fields.get(1) != Some(&"-") {
-                        let truncation = Truncation::parse(fields.get(1).unwrap_or(&""))?;
+                    if fields.get(1) == Some(&"-") {
+                        values(&fields, 1)?;
+                    } else {
+                        let v = values(&fields, 2)?;
                         report.agreeing = Some(Agreeing {
-                            truncation,
+                            truncation: Truncation::parse(v[0])?,
                             groups: Default::default(),
                             dropped: [0; 2],
-                            limit: field(&fields, 2)?,
+                            limit: count(name, v[1])?,
                         });
                     }
                 }
@@ -388,33 +528,51 @@ pub fn read_partial(text: &str) -> Result<(Shard, Report), String> {
                         .agreeing
                         .as_mut()
                         .ok_or_else(|| format!("'{name}' without an 'agreeing' truncation"))?;
-                    let scheme = index_field(&fields, 1, 2)?;
                     if name == "dropped" {
-                        agreeing.dropped[scheme] = field(&fields, 2)?;
+                        let v = values(&fields, 2)?;
+                        agreeing.dropped[index(name, v[0], 2)?] = count(name, v[1])?;
                     } else {
-                        let groups = &mut agreeing.groups[scheme];
-                        let group: usize = field(&fields, 2)?;
+                        if fields.len() < 4 {
+                            return Err(format!("'{name}' has no key"));
+                        }
+                        let groups = &mut agreeing.groups[index(name, fields[1], 2)?];
+                        let group: usize = count(name, fields[2])?;
                         if group == groups.len() {
                             groups.push(Group::new());
                         } else if group + 1 != groups.len() {
                             return Err(format!("group {group} out of order"));
                         }
-                        let fens = fields[4.min(fields.len())..].iter().map(|f| f.to_string());
-                        let key = key_field(&fields, 3)?;
-                        groups[group].push((key, fens.collect()));
+                        let keyed = (key(name, fields[3])?, fens(name, &fields[4..])?);
+                        groups[group].push(keyed);
                     }
                 }
-                "end" => ended = true,
-                _ => return Err(format!("unknown field '{name}'")),
+                "checksum" => {
+                    let given = key(name, values(&fields, 1)?[0])?;
+                    let text = lines.before;
+                    if given != text {
+                        return Err(format!(
+                            "checksum {given:016x} does not match the text's \
+                             {text:016x}: the file was changed after the shard wrote it"
+                        ));
+                    }
+                    checked = true;
+                }
+                "end" => {
+                    values(&fields, 0)?;
+                }
+                _ => return Err(format!("unknown line '{name}'")),
             }
             Ok(())
         })();
         parsed.map_err(at)?;
+        if name == "end" {
+            break;
+        }
     }
-    if !ended {
-        return Err("incomplete: no 'end' line (was the shard stopped?)".to_string());
+    if lines.next(LONGEST_LINE)?.is_some() {
+        return Err(format!("line {}: text after 'end'", lines.number));
     }
-    for name in [
+    let mut needed: Vec<String> = [
         "shard",
         "commit",
         "requested",
@@ -428,13 +586,59 @@ pub fn read_partial(text: &str) -> Result<(Shard, Report), String> {
         "seconds",
         "costs",
         "agreeing",
-    ] {
-        if !seen.contains(name) {
-            return Err(format!("no '{name}' line"));
-        }
+        "checksum",
+    ]
+    .map(String::from)
+    .into();
+    needed.extend((0..2).map(|scheme| format!("avalanche {scheme}")));
+    needed.extend((0..STREAMS).map(|stream| format!("stream {stream}")));
+    if report.agreeing.is_some() {
+        needed.extend((0..2).map(|scheme| format!("dropped {scheme}")));
+    }
+    if let Some(missing) = needed.iter().find(|name| !seen.contains(*name)) {
+        return Err(format!("no '{missing}' line"));
     }
     let shard = shard.ok_or("no 'shard' line")?;
+    agree(&report)?;
     Ok((shard, report))
+}
+
+/// Checks that the counts of a partial result agree with each other: the positions by
+/// source add up to the distinct positions, each stream has no more distinct keys than keys
+/// and no more pairs agreeing in more bits, and both schemes' avalanche counts the same
+/// moves.
+fn agree(report: &Report) -> Result<(), String> {
+    let d = &report.distinct;
+    if d.by_source.iter().sum::<u64>() != d.n {
+        return Err(format!(
+            "'distinct': {} positions by source, {} in all",
+            d.by_source.iter().sum::<u64>(),
+            d.n
+        ));
+    }
+    for (stream, counter) in report.pairs.iter().enumerate() {
+        if counter.distinct > counter.count {
+            return Err(format!(
+                "'stream {stream}': {} distinct keys of {}",
+                counter.distinct, counter.count
+            ));
+        }
+        if counter.pairs.windows(2).any(|w| w[1] > w[0]) {
+            return Err(format!(
+                "'stream {stream}': more pairs agree in more bits ({:?})",
+                counter.pairs
+            ));
+        }
+    }
+    let moves = |scheme: usize| report.avalanche[scheme].histogram.iter().sum::<u64>();
+    if moves(0) != moves(1) {
+        return Err(format!(
+            "'avalanche': {} moves of the rotation key, {} of Zobrist",
+            moves(0),
+            moves(1)
+        ));
+    }
+    Ok(())
 }
 
 /// Merges the partial results of all `N` shards of one run (each named, for the errors) into

@@ -554,7 +554,7 @@ fn merged_toy_run(
         let shard = Shard { index, count };
         let report = toy_run(&format!("shard-{index}"), positions, keep, Some(shard))?;
         let text = write_partial(shard, &report);
-        let (back, report) = read_partial(&text)?;
+        let (back, report) = read_partial(text.as_bytes())?;
         assert_eq!(back, shard);
         assert_eq!(
             write_partial(shard, &report),
@@ -679,31 +679,122 @@ fn bad_partial_results_are_refused() {
     assert!(merge(short).unwrap_err().contains("do not add up"));
 
     let text = write_partial(parts[0].0, &parts[0].1);
-    assert!(read_partial(&text).is_ok());
+    let read = |text: &str| read_partial(text.as_bytes());
+    assert!(read(&text).is_ok());
     let cut = &text[..text.len() - "end\n".len()];
-    assert!(read_partial(cut).unwrap_err().contains("no 'end' line"));
+    assert!(read(cut).unwrap_err().contains("no 'end' line"));
     let half = &text[..text.len() / 2];
-    assert!(read_partial(half).is_err());
-    assert!(read_partial("").is_err());
+    assert!(read(half).is_err());
+    assert!(read("").is_err());
     assert!(
-        read_partial("hello\n")
+        read("hello\n")
             .unwrap_err()
             .contains("not a keystats partial")
     );
-    let bad = text.replace("\nseed\t11\n", "\nseed\televen\n");
+    let old = text.replacen("partial 2", "partial 1", 1);
+    assert!(read(&old).unwrap_err().contains("another format"));
+    // Edited lines, the checksum made again so that the edit itself is what is found.
+    let edited = |from: &str, to: &str| {
+        assert!(text.contains(from), "{from:?}");
+        let body = text.replacen(from, to, 1);
+        let body = &body[..body.find("checksum\t").expect("a checksum line")];
+        let sum = crate::shard::fnv1a(crate::shard::FNV_OFFSET, body.as_bytes());
+        read(&format!("{body}checksum\t{sum:016x}\nend\n")).unwrap_err()
+    };
+    // The seconds line with its first value replaced.
+    let seconds = text.lines().find(|l| l.starts_with("seconds\t")).unwrap();
+    let others = seconds.splitn(3, '\t').nth(2).unwrap();
+    let seconds_as = |x: &str| {
+        (
+            format!("\n{seconds}\n"),
+            format!("\nseconds\t{x}\t{others}\n"),
+        )
+    };
+    let line = |from: &str, to: &str| (from.to_string(), to.to_string());
+    for ((from, to), error) in [
+        (
+            line("\nseed\t11\n", "\nseed\televen\n"),
+            "'eleven' is not a count",
+        ),
+        (
+            line("\nseed\t11\n", "\nseed\t+11\n"),
+            "'+11' is not a count",
+        ),
+        (
+            line("\nseed\t11\n", "\nseed\t11\nseed\t11\n"),
+            "'seed' given twice",
+        ),
+        (line("\nseed\t11\n", "\n"), "no 'seed' line"),
+        (
+            line("\nseed\t11\n", "\nseed\t11\t12\n"),
+            "'seed' has 2 values, not 1 value",
+        ),
+        (
+            line("\nseed\t11\n", "\nseed\t11\nspeed\t3\n"),
+            "unknown line 'speed'",
+        ),
+        (seconds_as("NaN"), "'seconds': 'NaN' is not a finite number"),
+        (seconds_as("inf"), "'seconds': 'inf' is not a finite number"),
+        (seconds_as("-1"), "'seconds': '-1' is not a finite number"),
+        (
+            line("\nstream\t2\t", "\nstream\t9\t"),
+            "'stream': index 9 out of range",
+        ),
+        (
+            line("\nstream\t1\t", "\nstream\t0\t"),
+            "'stream 0' given twice",
+        ),
+        (
+            line("\nstream\t1\t", "\nstream\t00\t"),
+            "'00' is not an index",
+        ),
+        (
+            line("\navalanche\t1\t", "\navalanche\t0\t"),
+            "'avalanche 0' given twice",
+        ),
+        (line("\ndistinct\t", "\ndistinct\t1"), "positions by source"),
+        (
+            line("\nagreeing\t-\n", "\nagreeing\t-\tx\n"),
+            "'agreeing' has 2 values",
+        ),
+    ] {
+        assert!(error_has(&edited(&from, &to), error), "{from:?} -> {to:?}");
+    }
+    // An edit without a new checksum.
+    let raised = text.replacen("\nseed\t11\n", "\nseed\t12\n", 1);
     assert!(
-        read_partial(&bad)
+        read(&raised)
             .unwrap_err()
-            .contains("'eleven' is not a number")
+            .contains("does not match the text")
     );
-    let twice = text.replace("\nseed\t11\n", "\nseed\t11\nseed\t11\n");
-    assert!(read_partial(&twice).unwrap_err().contains("given twice"));
-    let gone = text.replace("\nseed\t11\n", "\n");
-    assert!(read_partial(&gone).unwrap_err().contains("no 'seed' line"));
+    let after = format!("{text}more\n");
+    assert!(read(&after).unwrap_err().contains("text after 'end'"));
+    assert!(
+        read(&text.replacen("\nend\n", "\nend", 1))
+            .unwrap_err()
+            .contains("no newline")
+    );
+    let long = format!("{}\n", "x".repeat(crate::shard::LONGEST_LINE + 1));
+    let error = read(&text.replacen("\nseed", &format!("\n{long}seed"), 1)).unwrap_err();
+    assert!(error.contains("longer than"), "{error}");
+    let mut bytes = text.clone().into_bytes();
+    bytes[text.find("\nseed").unwrap() + 1] = 0xff;
+    let error = read_partial(&bytes[..]).unwrap_err();
+    assert!(error.contains("not UTF-8"), "{error}");
     for error in [
-        read_partial(cut).unwrap_err(),
-        read_partial(&bad).unwrap_err(),
+        read(cut).unwrap_err(),
+        edited("\nseed\t11\n", "\nseed\tx\n"),
     ] {
         assert!(!error.contains('\n'), "{error}");
     }
+}
+
+/// Whether an error line says `what`, and names the line it is about.
+fn error_has(error: &str, what: &str) -> bool {
+    let named = error.starts_with("line ") || error.starts_with("no '") || error.starts_with("'");
+    let ok = named && error.contains(what);
+    if !ok {
+        eprintln!("{error:?} does not say {what:?}");
+    }
+    ok
 }

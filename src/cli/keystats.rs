@@ -20,6 +20,7 @@ use ccr::types::{Colour, Move, Square};
 use ccr::{MoveList, Position};
 
 use super::on_board::OnBoard;
+use super::whole_file::WholeFile;
 use super::{Failure, emit};
 
 /// A game ends after this many plies at the latest.
@@ -46,7 +47,8 @@ pub struct Args {
     /// about 4/N of them; writes a partial result for --merge instead of the tables.
     #[arg(long, value_name = "K/N", value_parser = ccr_keystats::Shard::parse)]
     shard: Option<ccr_keystats::Shard>,
-    /// Write the shard's partial result to FILE (made whole or not at all) [default: stdout].
+    /// Write the shard's partial result to FILE, made whole or not at all (FILE, or the file a
+    /// symbolic link points to, must be a regular file or missing) [default: stdout].
     #[arg(long, value_name = "FILE", requires = "shard")]
     out: Option<PathBuf>,
     /// Merge the partial results of all N shards of one run into the tables one process
@@ -74,9 +76,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if !merge.is_empty() {
         return emit(&merged(&merge)?.to_markdown());
     }
-    if let Some(out) = &out {
-        check_writable(out)?;
-    }
+    // Before hours of work: `--out` must be able to take the result.
+    let out = out.map(|out| WholeFile::check("--out", &out)).transpose()?;
     let (dir, option) = match dir {
         Some(dir) => (dir, "--dir"),
         None => (std::env::temp_dir(), "the temporary directory"),
@@ -100,53 +101,25 @@ pub fn run(args: Args) -> Result<(), Failure> {
             let partial = ccr_keystats::write_partial(shard, &report);
             match out {
                 None => emit(&partial),
-                Some(out) => write_whole(&out, &partial),
+                Some(out) => out.write(&partial),
             }
         }
     }
 }
 
-/// The report merged from the partial results in `files`.
+/// The report merged from the partial results in `files`, each read line by line.
 fn merged(files: &[PathBuf]) -> Result<ccr_keystats::Report, Failure> {
     let mut parts = Vec::new();
     for file in files {
         let name = file.display().to_string();
-        let text = std::fs::read_to_string(file)
+        let reader = std::fs::File::open(file)
+            .map(std::io::BufReader::new)
             .map_err(|e| Failure(format!("--merge {name}: cannot read: {e}")))?;
-        let (shard, report) = ccr_keystats::read_partial(&text)
+        let (shard, report) = ccr_keystats::read_partial(reader)
             .map_err(|e| Failure(format!("--merge {name}: {e}")))?;
         parts.push((name, shard, report));
     }
     ccr_keystats::merge(parts).map_err(|e| Failure(format!("--merge: {e}")))
-}
-
-/// The temporary file beside `out` that [`write_whole`] renames to it.
-fn temporary(out: &std::path::Path) -> PathBuf {
-    let mut name = out.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.tmp", std::process::id()));
-    out.with_file_name(name)
-}
-
-/// Fails early, before hours of work, when `--out`'s directory cannot take the file.
-fn check_writable(out: &std::path::Path) -> Result<(), Failure> {
-    if out.is_dir() || out.file_name().is_none() {
-        return Err(Failure(format!("--out {}: is a directory", out.display())));
-    }
-    let temporary = temporary(out);
-    std::fs::write(&temporary, b"")
-        .and_then(|()| std::fs::remove_file(&temporary))
-        .map_err(|e| Failure(format!("--out {}: cannot write: {e}", out.display())))
-}
-
-/// Writes `text` to `out` through a temporary file renamed into place, so that `out` is
-/// either whole or absent (a merge must not read half a shard).
-fn write_whole(out: &std::path::Path, text: &str) -> Result<(), Failure> {
-    let temporary = temporary(out);
-    let result = std::fs::write(&temporary, text).and_then(|()| std::fs::rename(&temporary, out));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&temporary);
-        Failure(format!("--out {}: cannot write: {e}", out.display()))
-    })
 }
 
 /// The identity of a position: its rank words and keyed state (what the Zobrist baseline

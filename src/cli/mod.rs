@@ -10,6 +10,7 @@ pub mod on_board;
 pub mod perft;
 pub mod tables;
 pub mod tune;
+pub mod whole_file;
 
 use std::io::{self, Write};
 

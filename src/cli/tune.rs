@@ -81,15 +81,50 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
         seed,
         starts,
     };
-    use ccr::tune::datagen::{self, Error};
+    use ccr::tune::datagen::{self, Error, Unterminated};
     let start = Instant::now();
-    let written = datagen::run(&config, threads as usize, &out).map_err(|e| match e {
-        Error::NoMemory(e) => Failure(format!("datagen: {e}")),
-        Error::Open(e) => Failure(format!("cannot open {}: {e}", out.display())),
-        Error::Write(e) => Failure(format!(
-            "cannot write {}: {e} (it keeps the games written before)",
-            out.display()
-        )),
+    let shown = out.display();
+    let mut opened = |unterminated: &Unterminated| {
+        let said = match unterminated {
+            Unterminated::Completed => format!(
+                "datagen: the last line of {shown} had no newline; it is a record, kept with \
+                 its newline added"
+            ),
+            Unterminated::Dropped { bytes, start } => format!(
+                "datagen: the last line of {shown} had no newline and is not a record; \
+                 dropped it ({bytes} bytes, starting {start:?})"
+            ),
+        };
+        let _ = writeln!(io::stderr(), "{said}");
+    };
+    let written = datagen::run(&config, threads as usize, &out, &mut opened).map_err(|e| {
+        Failure(match e {
+            Error::NoMemory(e) => format!("datagen: {e}"),
+            Error::Open(e) => format!("cannot open {shown}: {e}"),
+            Error::Write {
+                error,
+                cut: Some(cut),
+                ..
+            } => format!(
+                "cannot write {shown}: {error}; cutting off the partial record failed too \
+                 ({cut}): the file may end in part of a record"
+            ),
+            Error::Write {
+                error, games: 0, ..
+            } => format!("cannot write {shown}: {error}; no game was written to it"),
+            Error::Write {
+                error,
+                games,
+                positions,
+                cut: None,
+            } => {
+                let plural = if games == 1 { "" } else { "s" };
+                format!(
+                    "cannot write {shown}: {error}; it keeps the {games} whole game{plural} \
+                     ({positions} positions) written before"
+                )
+            }
+        })
     })?;
     emit(&format!(
         "{games} games, {written} positions written to {} in {:.1} s\n",

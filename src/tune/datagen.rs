@@ -21,6 +21,7 @@ use crate::history::History;
 use crate::moves::MoveList;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, MATE_BOUND, Search};
+use crate::tune::texel::parse_record;
 use crate::types::Move;
 
 /// How a data run is made.
@@ -182,45 +183,87 @@ pub enum Error {
     NoMemory(String),
     /// The output could not be opened.
     Open(std::io::Error),
-    /// A game's records could not be written; the file was cut back to its length before
-    /// them.
-    Write(std::io::Error),
+    /// A game's records could not be written.
+    Write {
+        /// The write's error.
+        error: std::io::Error,
+        /// The whole games of this run in the file, before the one that failed.
+        games: u64,
+        /// Their positions.
+        positions: u64,
+        /// Why the part of the failed game's records that was written could not be cut off
+        /// (the file may then end in a partial record); `None` when nothing is left of it.
+        cut: Option<std::io::Error>,
+    },
 }
 
-/// The output file and its length after the last whole game written.
+/// What opening the output did with a last line that has no newline.
+#[derive(Debug)]
+pub enum Unterminated {
+    /// The line is a whole record (`FEN;RESULT` as `ccr tune` reads it): its newline was
+    /// added and it is kept.
+    Completed,
+    /// The line is not a record (a writer stopped in the middle of it): it was cut off.
+    Dropped {
+        /// Its length in bytes.
+        bytes: u64,
+        /// Its first characters.
+        start: String,
+    },
+}
+
+/// The output file, its length after the last whole game written, and what this run wrote.
 struct Output {
     file: File,
     len: u64,
+    games: u64,
+    positions: u64,
     failed: bool,
 }
 
 impl Output {
-    /// Appends one game's records with one write; on failure cuts the file back to its
-    /// length before them, so that it holds whole records only.
-    fn append(&mut self, records: &[u8]) -> std::io::Result<()> {
-        match self.file.write_all(records) {
-            Ok(()) => {
-                self.len += records.len() as u64;
-                Ok(())
-            }
-            Err(e) => {
-                self.failed = true;
-                self.file.set_len(self.len).map_err(|cut| {
-                    std::io::Error::new(
-                        e.kind(),
-                        format!("{e}; cutting back the partial record failed too: {cut}"),
-                    )
-                })?;
-                Err(e)
-            }
+    /// Appends one game's records; on failure cuts the file back to its length before them,
+    /// so that it holds whole records only. The error comes with the cut's own error, if
+    /// a part was written and could not be cut off.
+    fn append(
+        &mut self,
+        records: &[u8],
+        lines: u64,
+    ) -> Result<(), (std::io::Error, Option<std::io::Error>)> {
+        let mut done = 0;
+        while done < records.len() {
+            let error = match self.file.write(&records[done..]) {
+                Ok(0) => std::io::Error::from(std::io::ErrorKind::WriteZero),
+                Ok(n) => {
+                    done += n;
+                    continue;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => e,
+            };
+            self.failed = true;
+            let cut = if done > 0 {
+                self.file.set_len(self.len).err()
+            } else {
+                None
+            };
+            return Err((error, cut));
         }
+        self.len += records.len() as u64;
+        self.games += 1;
+        self.positions += lines;
+        Ok(())
     }
 }
 
-/// Opens `path` for appending (made if missing) and gives its length. A last line
-/// without its newline, which only an interrupted writer leaves, is cut off: it is a
-/// partial record, and the next record would otherwise be glued onto it.
-fn open(path: &Path) -> std::io::Result<(File, u64)> {
+/// The longest last line without a newline that is read to see whether it is a record
+/// (a FEN is below 100 bytes).
+const LONGEST_RECORD: u64 = 1024;
+
+/// Opens `path` for appending (made if missing) and gives its length. A last line without
+/// its newline is kept, its newline added, if it is a record; otherwise (a writer stopped in
+/// the middle of it) it is cut off, as the next record would be glued onto it.
+fn open(path: &Path) -> std::io::Result<(File, u64, Option<Unterminated>)> {
     let (mut file, made) = match OpenOptions::new().append(true).create_new(true).open(path) {
         Ok(file) => (file, true),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => (
@@ -235,10 +278,25 @@ fn open(path: &Path) -> std::io::Result<(File, u64)> {
     } else {
         whole_lines(&mut file, len)?
     };
-    if whole < len {
-        file.set_len(whole)?;
+    if whole == len {
+        return Ok((file, len, None));
     }
-    Ok((file, whole))
+    let mut last = vec![0; (len - whole).min(LONGEST_RECORD) as usize];
+    file.seek(SeekFrom::Start(whole))?;
+    file.read_exact(&mut last)?;
+    let record = len - whole <= LONGEST_RECORD
+        && std::str::from_utf8(&last).is_ok_and(|line| parse_record(line).is_some());
+    if record {
+        file.write_all(b"\n")?;
+        return Ok((file, len + 1, Some(Unterminated::Completed)));
+    }
+    file.set_len(whole)?;
+    let start: String = String::from_utf8_lossy(&last).chars().take(40).collect();
+    let dropped = Unterminated::Dropped {
+        bytes: len - whole,
+        start,
+    };
+    Ok((file, whole, Some(dropped)))
 }
 
 /// The length of the part of a file that ends in a newline (0 if none does).
@@ -259,11 +317,17 @@ fn whole_lines(file: &mut File, len: u64) -> std::io::Result<u64> {
 }
 
 /// Plays `config.games` games on `threads` threads (no more threads than games), appending
-/// each game's lines to `path` with one write as the game ends. The tables (16 MiB each) and
+/// each game's lines to `path` as the game ends. The tables (16 MiB each) and
 /// the threads are had before the file is opened: without them it fails with
-/// [`Error::NoMemory`] and makes no file. A failed write leaves the file with whole games
+/// [`Error::NoMemory`] and makes no file. `opened` hears, once the file is open, what was
+/// done with a last line without its newline. A failed write leaves the file with whole games
 /// only. Returns the lines written.
-pub fn run(config: &Config, threads: usize, path: &Path) -> Result<u64, Error> {
+pub fn run(
+    config: &Config,
+    threads: usize,
+    path: &Path,
+    opened: &mut dyn FnMut(&Unterminated),
+) -> Result<u64, Error> {
     let workers = threads.clamp(1, config.games.max(1) as usize);
     let mut tables = Vec::new();
     tables
@@ -275,7 +339,6 @@ pub fn run(config: &Config, threads: usize, path: &Path) -> Result<u64, Error> {
         tables.push(table);
     }
     let next = AtomicU64::new(0);
-    let written = AtomicU64::new(0);
     // Filled once every worker has started; until then the workers wait.
     let output: OnceLock<Mutex<Output>> = OnceLock::new();
     let (start_tx, start_rx) = std::sync::mpsc::channel::<bool>();
@@ -313,12 +376,11 @@ pub fn run(config: &Config, threads: usize, path: &Path) -> Result<u64, Error> {
                     if out.failed {
                         return Ok(());
                     }
-                    if let Err(e) = out.append(records.as_bytes()) {
+                    if let Err(e) = out.append(records.as_bytes(), lines.len() as u64) {
                         // The other threads take no new game.
                         next.store(u64::MAX / 2, Relaxed);
                         return Err(e);
                     }
-                    written.fetch_add(lines.len() as u64, Relaxed);
                 }
             });
             match worker {
@@ -335,13 +397,18 @@ pub fn run(config: &Config, threads: usize, path: &Path) -> Result<u64, Error> {
                 }
             }
         }
-        let opened = open(path);
-        let go = opened.is_ok();
-        let open_error = match opened {
-            Ok((file, len)) => {
+        let opened_file = open(path);
+        let go = opened_file.is_ok();
+        let open_error = match opened_file {
+            Ok((file, len, unterminated)) => {
+                if let Some(unterminated) = &unterminated {
+                    opened(unterminated);
+                }
                 let _ = output.set(Mutex::new(Output {
                     file,
                     len,
+                    games: 0,
+                    positions: 0,
                     failed: false,
                 }));
                 None
@@ -351,21 +418,40 @@ pub fn run(config: &Config, threads: usize, path: &Path) -> Result<u64, Error> {
         for _ in 0..workers {
             let _ = start_tx.send(go);
         }
-        let mut result = Ok(());
+        let mut failure = None;
         for handle in handles {
             let outcome = handle
                 .join()
-                .unwrap_or_else(|_| Err(std::io::Error::other("a data thread panicked")));
-            if let (Err(e), Ok(())) = (outcome, &result) {
-                result = Err(Error::Write(e));
+                .unwrap_or_else(|_| Err((std::io::Error::other("a data thread panicked"), None)));
+            if let (Err(e), None) = (outcome, &failure) {
+                failure = Some(e);
             }
         }
-        match open_error {
-            Some(e) => Err(Error::Open(e)),
-            None => result,
+        if let Some(e) = open_error {
+            return Err(Error::Open(e));
+        }
+        match failure {
+            None => Ok(()),
+            Some((error, cut)) => {
+                let (games, positions) = written(&output);
+                Err(Error::Write {
+                    error,
+                    games,
+                    positions,
+                    cut,
+                })
+            }
         }
     })?;
-    Ok(written.into_inner())
+    Ok(written(&output).1)
+}
+
+/// The games and positions written to the output, once the workers are done.
+fn written(output: &OnceLock<Mutex<Output>>) -> (u64, u64) {
+    output.get().map_or((0, 0), |out| {
+        let out = out.lock().unwrap_or_else(|p| p.into_inner());
+        (out.games, out.positions)
+    })
 }
 
 #[cfg(test)]

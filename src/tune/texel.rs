@@ -44,18 +44,7 @@ pub fn load(text: &str, from_move: u16) -> Result<(Vec<Sample>, usize), String> 
     lines.sort_unstable();
     let mut samples = buffer(lines.len(), "the positions")?;
     for line in lines {
-        let parsed = line.rsplit_once(';').and_then(|(fen, result)| {
-            let result = match result.trim() {
-                "1-0" => 1.0,
-                "1/2-1/2" => 0.5,
-                "0-1" => 0.0,
-                // A result as a number, or an expected score (a blended label).
-                text => text
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| (0.0..=1.0).contains(x))?,
-            };
-            let pos = Position::from_fen(fen.trim()).ok()?;
+        let parsed = parse_record(line).and_then(|(pos, result)| {
             if pos.fullmove_number() < from_move {
                 return None;
             }
@@ -67,6 +56,23 @@ pub fn load(text: &str, from_move: u16) -> Result<(Vec<Sample>, usize), String> 
         }
     }
     Ok((samples, skipped))
+}
+
+/// One `FEN;RESULT` line as its position and label (RESULT 1.0, 0.5 or 0.0, 1-0, 1/2-1/2,
+/// 0-1, or an expected score from 0 to 1), if it is one.
+pub fn parse_record(line: &str) -> Option<(Position, f64)> {
+    let (fen, result) = line.rsplit_once(';')?;
+    let result = match result.trim() {
+        "1-0" => 1.0,
+        "1/2-1/2" => 0.5,
+        "0-1" => 0.0,
+        // A result as a number, or an expected score (a blended label).
+        text => text
+            .parse::<f64>()
+            .ok()
+            .filter(|x| (0.0..=1.0).contains(x))?,
+    };
+    Some((Position::from_fen(fen.trim()).ok()?, result))
 }
 
 fn sample(features: &Features, result: f64) -> Result<Sample, String> {
