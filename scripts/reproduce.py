@@ -170,10 +170,20 @@ class Table:
         self.save()
 
     def save(self):
-        part = f"{self.path}.{os.getpid()}.part"  # two processes of the scale step may save at once
-        with open(part, "w") as f:
-            f.write("\n".join(self.lines) + "\n")
-        os.replace(part, self.path)
+        write_whole(self.path, "\n".join(self.lines) + "\n")
+
+
+def write_whole(path, text):
+    """Writes `text` to `path` whole: into a temporary file beside the file a link names,
+    then renamed over it, so the link stays a link; a path that exists and is not a regular
+    file (a FIFO, a device, a directory) is an error, never replaced."""
+    real = os.path.realpath(path)
+    if os.path.lexists(real) and not os.path.isfile(real):
+        raise RuntimeError(f"{path} exists and is not a regular file: not replaced")
+    part = f"{real}.{os.getpid()}.part"  # two processes of the scale step may write at once
+    with open(part, "w") as f:
+        f.write(text)
+    os.replace(part, real)
 
 
 def standard():
@@ -650,9 +660,7 @@ def scale_shard(args, frozen_dir, n, shards, k):
     values = [k, cost["wall_s"], cost["cpu_s"], cost["peak_mb"], cost["peak_disk_gb"],
               int(generated.group(1)) + int(generated.group(2)), kept_by_shard(cost["stderr"]), distinct]
     values += [round(float(s), 1) for s in seconds.groups()]
-    with open(row + ".part", "w") as f:
-        f.write("\t".join(str(v) for v in values) + "\n")
-    os.replace(row + ".part", row)
+    write_whole(row, "\t".join(str(v) for v in values) + "\n")
     scale_tables(args.data, args.size, n, shards)
 
 
@@ -679,9 +687,7 @@ def scale_tables(data, size, n, shards):
     parts = [os.path.join(parts_dir, f"shard-{k}.tsv") for k in done]
     report = run([ccr, "keystats", "--merge"] + parts).stdout
     merged = os.path.join(data, "keystats-scale.md")
-    with open(f"{merged}.{os.getpid()}.part", "w") as f:
-        f.write(report)
-    os.replace(f"{merged}.{os.getpid()}.part", merged)
+    write_whole(merged, report)
     keys = Table(os.path.join(data, "keys-scale.tsv"), size,
                  "ccr keystats --merge keys-scale/shard-*.tsv (its report: keystats-scale.md)",
                  ["table", "key", "what", "n", "observed", "expected"], frozen_commit)

@@ -123,3 +123,40 @@ class Arguments(WatchdogCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WholeFiles(unittest.TestCase):
+    """The data files reproduce.py writes by rename: a link stays a link and its target gets
+    the text; a FIFO or a directory in the way is an error, never replaced."""
+
+    def setUp(self):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("reproduce", SCRIPT)
+        self.reproduce = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(self.reproduce)
+        self.dir = Path(tempfile.mkdtemp(prefix="ccr-whole-"))
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def test_a_link_stays_a_link(self):
+        target = self.dir / "elsewhere" / "perft.tsv"
+        target.parent.mkdir()
+        target.write_text("old\n")
+        link = self.dir / "perft.tsv"
+        link.symlink_to(target)
+        self.reproduce.write_whole(str(link), "new\n")
+        self.assertTrue(link.is_symlink(), "the link was replaced by a file")
+        self.assertEqual(target.read_text(), "new\n")
+        self.assertEqual(sorted(p.name for p in target.parent.iterdir()), ["perft.tsv"])
+
+    def test_what_is_not_a_regular_file_is_refused(self):
+        fifo = self.dir / "fifo.tsv"
+        os.mkfifo(fifo)
+        directory = self.dir / "dir.tsv"
+        directory.mkdir()
+        for path in (fifo, directory, self.dir / "link-to-fifo"):
+            if path.name == "link-to-fifo":
+                path.symlink_to(fifo)
+            with self.assertRaises(RuntimeError, msg=str(path)):
+                self.reproduce.write_whole(str(path), "text\n")
+        self.assertTrue(fifo.is_fifo())
+        self.assertTrue(directory.is_dir())
