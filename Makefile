@@ -164,11 +164,13 @@ reproduce: setup setup32 setup-uci bench-setup setup-report
 report: setup-report
 	python3 -B scripts/report.py --data $(DATA)
 
-# Fails when the committed documents are not what docs/data/ draws (a figure edited by hand).
-report-check:
+# Fails when the committed documents or plots are not what docs/data/ draws (a figure edited
+# by hand, data committed without its report). The plots compare byte for byte, so they are
+# drawn by the matplotlib version that drew them (setup-report).
+report-check: setup-report
 	python3 -B scripts/report.py --data $(DATA) --check
 
-# matplotlib for the plots, installed idempotently.
+# matplotlib for the plots, at the version that drew the committed ones, installed idempotently.
 setup-report:
 	bash scripts/setup-report.sh
 

@@ -6,11 +6,11 @@ Usage: scripts/report.py [--data DIR] [--check]   (`make report`; `make reproduc
 Reads only the files scripts/reproduce.py writes (plus the paper's own figures, constants
 below, quoted from the paper), fills the `{{name}}` placeholders of docs/templates/*.md and
 writes the documents; README.md's text between `<!-- report:NAME -->` and `<!-- /report -->`
-is replaced by docs/templates/README-NAME.md. Plots are SVG from
-matplotlib (Debian's python3-matplotlib, installed by scripts/setup-report.sh).
-With --check nothing is written: the documents are drawn in memory and compared with the
-committed ones (exit 1 when they differ), so that a figure edited by hand, or data committed
-without its report, is caught.
+is replaced by docs/templates/README-NAME.md. Plots are SVG from matplotlib, at the version
+scripts/setup-report.sh pins; they carry no date and a fixed hash salt, so the same data draws
+the same bytes. With --check nothing is written: the documents are drawn in memory and the
+plots into a temporary directory, and both are compared with the committed ones (exit 1 when
+they differ), so that a figure edited by hand, or data committed without its report, is caught.
 """
 
 import argparse
@@ -19,6 +19,7 @@ import os
 import re
 import statistics
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATES = os.path.join(ROOT, "docs", "templates")
@@ -1237,28 +1238,39 @@ def plots(d, v, perft, out):
     fig.savefig(os.path.join(out, "arch-ratio.svg"), metadata=meta)
     plt.close(fig)
 
-    # 2. Perft speed on both architectures.
-    fig, ax = plt.subplots(figsize=(7.5, 0.3 * len(perft.subjects) + 1.2))
+    # 2. Perft speed on both architectures, every leaf made and the last ply counted: medians
+    # with the range of the rounds.
+    fig, axes = plt.subplots(1, 2, figsize=(9, 0.3 * len(perft.subjects) + 1.6), sharey=True)
     y = list(range(len(perft.subjects)))[::-1]
-    for offset, arch, colour in ((0.2, "x86_64", "#1f77b4"), (-0.2, "i686", "#ff7f0e")):
-        speeds = [perft.speed(s, arch) for s in perft.subjects]
-        ax.barh([yy + offset for yy in y], speeds, height=0.4, color=colour, label=arch)
-    ax.set_yticks(y, [SUBJECT_NAMES.get(s, s[0]) for s in perft.subjects])
-    ax.set_xlabel("perft, every leaf made: M nodes/s over the six standard positions (median of rounds)")
-    ax.legend(loc="lower right")
+    for ax, leaves in zip(axes, ("made", "bulk")):
+        for offset, arch, colour in ((0.2, "x86_64", "#1f77b4"), (-0.2, "i686", "#ff7f0e")):
+            runs = [perft.speeds(s, arch, leaves) for s in perft.subjects]
+            mids = [median(r) for r in runs]
+            err = [[m - min(r) for m, r in zip(mids, runs)], [max(r) - m for m, r in zip(mids, runs)]]
+            ax.barh([yy + offset for yy in y], mids, height=0.4, color=colour, xerr=err,
+                    error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"},
+                    label=f"{arch} ({perft.compiler(arch)})")
+        ax.set_title(LEAVES[leaves] + (" (copy-make)" if leaves == "made" else " (generation alone)"), fontsize=9)
+        ax.set_xlabel("M nodes/s")
+    axes[0].set_yticks(y, [SUBJECT_NAMES.get(s, s[0]) for s in perft.subjects])
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, bbox_to_anchor=(0.5, 0.03))
+    fig.suptitle("Perft on the six standard positions: median of rounds (whiskers: lowest and highest round)",
+                 fontsize=9)
     fig.text(0.01, 0.005, caption("perft"), fontsize=7, color="#555555")
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    fig.tight_layout(rect=(0, 0.09, 1, 1))
     fig.savefig(os.path.join(out, "perft-speed.svg"), metadata=meta)
     plt.close(fig)
 
-    # 3. Colliding pairs against key bits, both keys, beside the birthday expectation.
-    keys = d["keys"]
+    # 3. Colliding pairs against key bits, both keys, beside the birthday expectation: the
+    # largest run there is (the one the documents quote).
+    keys = d["keys-largest"]
     n = int(keys.rows[0]["n"])
     fig, ax = plt.subplots(figsize=(7, 4.2))
     bits = [32, 40, 48, 56, 64]
     fine = [b / 4 for b in range(128, 257)]
     ax.plot(fine, [birthday(n, b) for b in fine], color="black", linewidth=1,
-            label=f"expected for a random key, n = {n:.2g}")
+            label=f"expected for a random key, n = {n:.3g}")
     floor = 1e-4
     markers = {("rotation", "top"): ("o", "#1f77b4"), ("rotation", "low"): ("s", "#1f77b4"),
                ("zobrist", "top"): ("^", "#ff7f0e"), ("zobrist", "low"): ("v", "#ff7f0e")}
@@ -1279,17 +1291,19 @@ def plots(d, v, perft, out):
     ax.set_yscale("log")
     ax.set_xlabel("key bits compared (k bits at n positions stand for the 64-bit key at n·2^((64−k)/2))")
     ax.set_ylabel("colliding pairs of distinct positions")
-    ax.set_title(f"Keys against the birthday bound, {v['keys_n']} distinct positions\n"
+    ax.set_title(f"Keys against the birthday bound, {v['largest_n']} distinct positions\n"
                  f"(among 10^11 positions a random 64-bit key expects {v['birthday_1e11']} colliding pairs)",
                  fontsize=9)
     ax.legend(fontsize=7)
-    fig.text(0.01, 0.005, caption("keys"), fontsize=7, color="#555555")
+    fig.text(0.01, 0.005, f"{os.path.basename(keys.path)}: " + caption_of(keys), fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
     fig.savefig(os.path.join(out, "keys-birthday.svg"), metadata=meta)
     plt.close(fig)
 
     # 4. The ladder: each opponent's Elo relative to ccr, beside Achilles' opponents relative to
-    # Achilles in the paper (two scales with their own zero: the engines never met).
+    # Achilles in the paper (two scales with their own zero: the engines never met). An interval
+    # open at one end (no game went the other way, or its end lies past 0 or 100 %) is drawn as
+    # an arrow to the plot's edge at that end.
     rows = []
     for r in d["strength"].rows:
         w, dr, l = int(r["wins"]), int(r["draws"]), int(r["losses"])
@@ -1298,30 +1312,39 @@ def plots(d, v, perft, out):
         rows.append((f"{r['opponent']} ({w + dr + l} games, {r['tc']})",
                      None if e is None else -e, -hi, -lo, "#1f77b4"))
     rows.sort(key=lambda row: row[2] if row[1] is None else row[1])
-    paper = [(f"{o} (the paper, {g} games)", -e, None, None, "#d62728") for o, g, _, _, e in PAPER_MATCHES]
+    paper = []
+    for o, g, sc, dr, e in PAPER_MATCHES:
+        _, _, lo, hi = tally(*paper_tally(g, sc, dr))
+        # The paper's Elo as printed; the interval from the games its score and draws imply.
+        paper.append((f"{o} (the paper, {g} games)", -e, -hi, -lo, "#d62728"))
     rows = rows + sorted(paper, key=lambda row: row[1])
     fig, ax = plt.subplots(figsize=(7.5, 0.35 * len(rows) + 1.5))
     # Wide enough for every point and its label; intervals beyond it are cut at the edge.
     limit = max(600, 100 * math.ceil((max(abs(row[1]) for row in rows if row[1] is not None) + 150) / 100))
     for y, (_, e, lo, hi, colour) in enumerate(rows):
+        arrow = {"arrowstyle": "->", "color": colour}
         if e is None:
-            # An open interval: every game went one way; an arrow from the bound outwards.
+            # Every game went one way: only one end is known.
             start, towards = (lo, limit) if math.isinf(hi) else (hi, -limit)
-            ax.annotate("", xy=(towards, y), xytext=(start, y),
-                        arrowprops={"arrowstyle": "->", "color": colour})
+            ax.annotate("", xy=(towards, y), xytext=(start, y), arrowprops=arrow)
             ax.plot([start], [y], "|", color=colour, markersize=10)
             ax.text(start, y + 0.25, f"{'above' if math.isinf(hi) else 'below'} {start:+.0f}",
                     fontsize=7, ha="center", color=colour)
             continue
-        err = None if lo is None else [[e - max(lo, -limit)], [min(hi, limit) - e]]
-        ax.errorbar([e], [y], xerr=err, fmt="o", color=colour, capsize=3)
+        ax.plot([e], [y], "o", color=colour)
+        for end, edge in ((lo, -limit), (hi, limit)):
+            if math.isinf(end) or abs(end) > limit:
+                ax.annotate("", xy=(edge, y), xytext=(e, y), arrowprops=arrow)
+            else:
+                ax.plot([e, end], [y, y], color=colour, linewidth=1.2)
+                ax.plot([end], [y], "|", color=colour, markersize=7)
         ax.text(e, y + 0.25, f"{e:+.0f}", fontsize=7, ha="center", color=colour)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.text(0, len(rows) - 0.4, " ccr (blue) / Achilles (red)", fontsize=7, va="bottom")
     ax.set_yticks(range(len(rows)), [row[0] for row in rows], fontsize=8)
     ax.set_ylim(-0.7, len(rows) - 0.1)
     ax.set_xlim(-limit, limit)
-    ax.set_xlabel("Elo relative to the engine that played them (bars: 95 % interval)")
+    ax.set_xlabel("Elo relative to the engine that played them\n(bars: 95 % interval; an arrow: the interval is open at that end)")
     fig.suptitle("The ladder: Debian's engines relative to ccr (blue), Achilles' opponents relative to "
                  "Achilles in the paper (red)", fontsize=9)
     fig.text(0.01, 0.005, caption("strength"), fontsize=7, color="#555555")
@@ -1329,18 +1352,75 @@ def plots(d, v, perft, out):
     fig.savefig(os.path.join(out, "strength.svg"), metadata=meta)
     plt.close(fig)
 
+    # 5. The C.C.R. against bitboards and 0x88: the first screen's table as a plot.
+    boards = [(b, n, c, m) for (b, n), c, m in zip(HEADLINE_BOARDS, ("#1f77b4", "#2ca02c", "#7f7f7f"), ("o", "s", "D"))]
+    lines = [(a, s, f"{a}, {'portable' if s == CCR else 'engine kernel'}") for a in ("i686", "x86_64")
+             for s in (CCR, KERNEL)]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.9), sharey=True)
+    low, high = [], []
+    for ax, leaves in zip(axes, ("made", "bulk")):
+        for k, (board, name, colour, marker) in enumerate(boards):
+            for j, (arch, subject, _) in enumerate(lines):
+                c = perft.versus(subject, board, arch, leaves)
+                if not c.ratios:
+                    continue
+                yy = len(lines) - 1 - j + (1 - k) * 0.22
+                ax.errorbar([c.median], [yy], xerr=[[c.median - c.lo], [c.hi - c.median]], fmt=marker,
+                            color=colour, markersize=5, capsize=2, elinewidth=1,
+                            label=name if j == 0 else None)
+                low.append(c.lo)
+                high.append(c.hi)
+        ax.axvline(1.0, color="black", linewidth=0.8)
+        ax.set_xscale("log")
+        ax.set_title(LEAVES[leaves] + (" (copy-make)" if leaves == "made" else " (generation alone)"), fontsize=9)
+        ax.set_xlabel("the C.C.R.'s speed ÷ the other board's\n(above 1: the C.C.R. is faster)")
+    span = (min(low + [0.5]) / 1.15, max(high + [2.0]) * 1.15)
+    for ax in axes:
+        ax.set_xlim(*span)
+        ticks = [t for t in (0.25, 0.33, 0.5, 0.67, 1, 1.5, 2, 3, 4) if span[0] <= t <= span[1]]
+        ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+        ax.minorticks_off()
+    axes[0].set_yticks(range(len(lines))[::-1], [label for _, _, label in lines])
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, [f"÷ {label}" for label in labels], loc="lower center", ncol=3, fontsize=8,
+               bbox_to_anchor=(0.5, 0.04))
+    fig.suptitle("The C.C.R. against bitboards and 0x88: perft on six positions, median of rounds "
+                 "(whiskers: lowest and highest round)", fontsize=9)
+    fig.text(0.01, 0.005, caption("perft"), fontsize=7, color="#555555")
+    fig.tight_layout(rect=(0, 0.11, 1, 1))
+    fig.savefig(os.path.join(out, "ccr-vs-bitboards.svg"), metadata=meta)
+    plt.close(fig)
+
+
+PLOTS = ("ccr-vs-bitboards.svg", "arch-ratio.svg", "perft-speed.svg", "keys-birthday.svg", "strength.svg")
+
+
+def caption_of(data):
+    m = data.meta
+    return f"{m.get('machine', '?')}; commit {m.get('commit', '?')}, {m.get('date', '?')[:10]}"
+
+
+def drawn_by(path):
+    """The matplotlib version an SVG names as its creator, or None."""
+    m = re.search(r"Matplotlib v([\w.]+),", open(path).read(4000)) if os.path.exists(path) else None
+    return m.group(1) if m else None
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=os.path.join(ROOT, "docs", "data"))
-    ap.add_argument("--check", action="store_true", help="compare with the committed documents, write nothing")
+    ap.add_argument("--check", action="store_true",
+                    help="compare with the documents and plots already there, write nothing")
     args = ap.parse_args()
     d = load(args.data)
+    where = {p: p for p in (os.path.join(ROOT, "docs", "PAPER.md"), os.path.join(ROOT, "docs", "BENCHMARKS.md"),
+                            os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "STRENGTH.md"))}
+    plot_dir = os.path.join(ROOT, "docs", "plots")
     try:
         v, perft = values(d)
         docs = {}
         for name in ("PAPER.md", "BENCHMARKS.md"):
-            docs[os.path.join(ROOT, "docs", name)] = render(open(os.path.join(TEMPLATES, name)).read(), v)
+            docs[where[os.path.join(ROOT, "docs", name)]] = render(open(os.path.join(TEMPLATES, name)).read(), v)
         # Hand-written documents with regions drawn from the data: `<!-- report:NAME -->` up to
         # `<!-- /report -->` is filled from the template DOC-NAME.md.
         for path in (os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "STRENGTH.md")):
@@ -1350,23 +1430,35 @@ def main():
                 part = os.path.join(TEMPLATES, f"{prefix}-{match.group(2)}.md")
                 return match.group(1) + render(open(part).read(), v) + match.group(3)
 
-            docs[path] = re.sub(r"(<!-- report:([\w-]+) -->\n).*?(<!-- /report -->)", region,
-                                open(path).read(), flags=re.S)
+            docs[where[path]] = re.sub(r"(<!-- report:([\w-]+) -->\n).*?(<!-- /report -->)", region,
+                                       open(path).read(), flags=re.S)
     except KeyError as err:
         sys.exit(f"error: {err.args[0]}")
     if args.check:
+        import matplotlib
         stale = [p for p, text in docs.items() if not os.path.exists(p) or open(p).read() != text]
-        stale += [p for p in ("arch-ratio.svg", "perft-speed.svg", "keys-birthday.svg", "strength.svg")
-                  if not os.path.exists(os.path.join(ROOT, "docs", "plots", p))]
+        versions = {drawn_by(os.path.join(plot_dir, p)) for p in PLOTS} - {None}
+        if versions and versions != {matplotlib.__version__}:
+            sys.exit(f"error: the plots in {os.path.relpath(plot_dir, ROOT)} were drawn by matplotlib "
+                     f"{', '.join(sorted(versions))} and this python has {matplotlib.__version__}; SVGs compare "
+                     "byte for byte only under the same version (`make setup-report` installs the pinned one)")
+        with tempfile.TemporaryDirectory(prefix="ccr-report-") as fresh:
+            plots(d, v, perft, fresh)
+            for p in PLOTS:
+                mine = os.path.join(plot_dir, p)
+                if not os.path.exists(mine) or open(mine, "rb").read() != open(os.path.join(fresh, p), "rb").read():
+                    stale.append(mine)
         if stale:
-            sys.exit("error: not drawn from docs/data (run `make report`): " + ", ".join(os.path.relpath(p, ROOT) for p in stale))
-        print("report: the documents match docs/data")
+            sys.exit(f"error: not drawn from {os.path.relpath(args.data, ROOT)} (run `make report`): " +
+                     ", ".join(os.path.relpath(p, ROOT) for p in stale))
+        print(f"report: the documents and plots match {os.path.relpath(args.data, ROOT)}")
         return
     for path, text in docs.items():
         with open(path, "w") as f:
             f.write(text)
-    plots(d, v, perft, os.path.join(ROOT, "docs", "plots"))
-    print(f"report: wrote {', '.join(os.path.relpath(p, ROOT) for p in docs)} and docs/plots/*.svg", file=sys.stderr)
+    plots(d, v, perft, plot_dir)
+    print(f"report: wrote {', '.join(os.path.relpath(p, ROOT) for p in docs)} and "
+          f"{os.path.relpath(plot_dir, ROOT)}/*.svg", file=sys.stderr)
 
 
 if __name__ == "__main__":
