@@ -160,7 +160,9 @@ reproduce: setup setup32 setup-uci bench-setup setup-report
 	python3 -B scripts/report.py --data $(DATA)
 
 # docs/PAPER.md, docs/BENCHMARKS.md, README.md's figures and docs/plots/ redrawn from the
-# committed docs/data/ alone, without measuring (templates: docs/templates/).
+# committed docs/data/ alone, without measuring (templates: docs/templates/). DATA=dir draws
+# from dir into dir (PAPER.md, BENCHMARKS.md, README.md, STRENGTH.md, plots/) and leaves the
+# tracked documents as they are.
 report: setup-report
 	python3 -B scripts/report.py --data $(DATA)
 

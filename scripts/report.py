@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Draws docs/PAPER.md, docs/BENCHMARKS.md, the figures of README.md and docs/STRENGTH.md and docs/plots/ from docs/data/.
 
-Usage: scripts/report.py [--data DIR] [--check]   (`make report`; `make reproduce` runs it last)
+Usage: scripts/report.py [--data DIR] [--out DIR] [--check]   (`make report`; `make reproduce` runs
+it last)
+
+From docs/data/ it draws the tracked documents in place. From any other data directory it
+writes PAPER.md, BENCHMARKS.md, README.md, STRENGTH.md and plots/ into that directory (or
+--out DIR) and leaves the tracked tree as it is, so that `make reproduce DATA=dir` measures and
+draws a run of one's own beside the committed one.
 
 Reads only the files scripts/reproduce.py writes (plus the paper's own figures, constants
 below, quoted from the paper), fills the `{{name}}` placeholders of docs/templates/*.md and
@@ -1400,6 +1406,20 @@ def caption_of(data):
     return f"{m.get('machine', '?')}; commit {m.get('commit', '?')}, {m.get('date', '?')[:10]}"
 
 
+def targets(data_dir, out):
+    """Where each document goes: {source: destination}. From docs/data the documents are the
+    tracked ones; from any other data directory (or with --out) they go into that directory
+    (PAPER.md, BENCHMARKS.md, README.md, STRENGTH.md and plots/), and the tracked tree is left
+    as it is."""
+    sources = [os.path.join(ROOT, "docs", "PAPER.md"), os.path.join(ROOT, "docs", "BENCHMARKS.md"),
+               os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "STRENGTH.md")]
+    tracked = os.path.realpath(data_dir) == os.path.realpath(os.path.join(ROOT, "docs", "data"))
+    if out is None and tracked:
+        return {p: p for p in sources}, os.path.join(ROOT, "docs", "plots")
+    out = out or data_dir
+    return {p: os.path.join(out, os.path.basename(p)) for p in sources}, os.path.join(out, "plots")
+
+
 def drawn_by(path):
     """The matplotlib version an SVG names as its creator, or None."""
     m = re.search(r"Matplotlib v([\w.]+),", open(path).read(4000)) if os.path.exists(path) else None
@@ -1409,15 +1429,17 @@ def drawn_by(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=os.path.join(ROOT, "docs", "data"))
+    ap.add_argument("--out", help="directory for the documents and plots (default: the tracked documents "
+                                  "from docs/data, else the data directory itself)")
     ap.add_argument("--check", action="store_true",
                     help="compare with the documents and plots already there, write nothing")
     args = ap.parse_args()
     d = load(args.data)
-    where = {p: p for p in (os.path.join(ROOT, "docs", "PAPER.md"), os.path.join(ROOT, "docs", "BENCHMARKS.md"),
-                            os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "STRENGTH.md"))}
-    plot_dir = os.path.join(ROOT, "docs", "plots")
+    where, plot_dir = targets(args.data, args.out)
     try:
         v, perft = values(d)
+        tracked = os.path.realpath(args.data) == os.path.realpath(os.path.join(ROOT, "docs", "data"))
+        v["data_dir"] = "docs/data/" if tracked else os.path.abspath(args.data) + "/"
         docs = {}
         for name in ("PAPER.md", "BENCHMARKS.md"):
             docs[where[os.path.join(ROOT, "docs", name)]] = render(open(os.path.join(TEMPLATES, name)).read(), v)
@@ -1454,6 +1476,7 @@ def main():
         print(f"report: the documents and plots match {os.path.relpath(args.data, ROOT)}")
         return
     for path, text in docs.items():
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
     plots(d, v, perft, plot_dir)
