@@ -575,9 +575,10 @@ def values(d):
     v["commits_note"] = (" Steps from other runs: " + "; ".join(other) + ".") if other else ""
     v["size"] = meta.get("size", "?")
     v["size_note"] = ("" if v["size"] == "full" else
-                      "**This is a quick run (`make reproduce QUICK=1`): one perft round, callgrind on "
-                      "Kiwipete only, one bench round, 10^6 keys, two games per opponent at 2+0.05. "
-                      "Its figures are rough.**")
+                      "**This is a quick run (`make reproduce QUICK=1`): one perft round (so no ratio has a "
+                      "spread, and none is called level), callgrind on Kiwipete only, no x86_64 build by the "
+                      "i686's compiler, one bench round, 10^6 keys, two games per opponent at 2+0.05. Its "
+                      "figures are rough.**")
     v["perft_rounds"] = str(len(perft.rounds))
     ccr = ("ccr", "portable")
     native = ("bitboard-native", "portable")
@@ -701,6 +702,10 @@ def values(d):
     v["bench_idepth"] = re.search(r"bench (\d+)", d["bench-instructions"].meta["what"]).group(1)
     v["bench_rounds"] = str(len(bench_speed.rounds))
     headline(perft, bench_speed, v)
+    if bench_speed.same64:
+        v["compiler_note"] += (f" On `ccr bench`'s speed the compiler alone gives "
+                               f"{bench_speed.compiler_cmp('frame').text(2, '×')} ({bench_speed.same64} ÷ "
+                               f"{bench_speed.main64}, x86_64).")
     engines = d["engines"]
     names = {"stockfish-classical": "Stockfish 15.1, classical evaluation",
              "stockfish-nnue": "Stockfish 15.1, NNUE", "glaurung": "Glaurung 2.2"}
@@ -726,7 +731,7 @@ def values(d):
     prof = d["bench-profile"]
 
     def pval(metric, arch="x86_64", evaluator="frame"):
-        r = prof.where(arch=arch, eval=evaluator, metric=metric)
+        r = prof.where(arch=arch, eval=evaluator, metric=metric, compiler=build_compiler(prof, arch))
         return float(r[0]["value"]) if r else float("nan")
 
     v["qs_nodes"] = fmt(100 * pval("quiescence_nodes") / pval("nodes"), 1)
@@ -1420,6 +1425,12 @@ def targets(data_dir, out):
     return {p: os.path.join(out, os.path.basename(p)) for p in sources}, os.path.join(out, "plots")
 
 
+def shown(path):
+    """A path as the messages give it: relative to the checkout when inside it."""
+    rel = os.path.relpath(path, ROOT)
+    return path if rel.startswith("..") else rel
+
+
 def drawn_by(path):
     """The matplotlib version an SVG names as its creator, or None."""
     m = re.search(r"Matplotlib v([\w.]+),", open(path).read(4000)) if os.path.exists(path) else None
@@ -1461,7 +1472,7 @@ def main():
         stale = [p for p, text in docs.items() if not os.path.exists(p) or open(p).read() != text]
         versions = {drawn_by(os.path.join(plot_dir, p)) for p in PLOTS} - {None}
         if versions and versions != {matplotlib.__version__}:
-            sys.exit(f"error: the plots in {os.path.relpath(plot_dir, ROOT)} were drawn by matplotlib "
+            sys.exit(f"error: the plots in {shown(plot_dir)} were drawn by matplotlib "
                      f"{', '.join(sorted(versions))} and this python has {matplotlib.__version__}; SVGs compare "
                      "byte for byte only under the same version (`make setup-report` installs the pinned one)")
         with tempfile.TemporaryDirectory(prefix="ccr-report-") as fresh:
@@ -1471,17 +1482,16 @@ def main():
                 if not os.path.exists(mine) or open(mine, "rb").read() != open(os.path.join(fresh, p), "rb").read():
                     stale.append(mine)
         if stale:
-            sys.exit(f"error: not drawn from {os.path.relpath(args.data, ROOT)} (run `make report`): " +
-                     ", ".join(os.path.relpath(p, ROOT) for p in stale))
-        print(f"report: the documents and plots match {os.path.relpath(args.data, ROOT)}")
+            sys.exit(f"error: not drawn from {shown(os.path.abspath(args.data))} (run `make report`): " +
+                     ", ".join(shown(p) for p in stale))
+        print(f"report: the documents and plots match {shown(os.path.abspath(args.data))}")
         return
     for path, text in docs.items():
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
     plots(d, v, perft, plot_dir)
-    print(f"report: wrote {', '.join(os.path.relpath(p, ROOT) for p in docs)} and "
-          f"{os.path.relpath(plot_dir, ROOT)}/*.svg", file=sys.stderr)
+    print(f"report: wrote {', '.join(shown(p) for p in docs)} and {shown(plot_dir)}/*.svg", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -119,6 +119,23 @@ class Arguments(WatchdogCase):
         self.assert_refused(["--no-build", "--quick", "--steps", "instructions", "--data", str(self.data)],
                             "valgrind", "make bench-setup", env=env)
 
+    def test_missing_prerequisite_is_named_not_installed(self):
+        """The engines step needs Debian's i386 engines under target/engines32 (none in the
+        scratch checkout): refused with the target that installs them, nothing run."""
+        self.assert_refused(["--no-build", "--quick", "--steps", "engines", "--data", str(self.data)],
+                            "target/engines32", "make setup-engines32", "make setup")
+
+    def test_make_reproduce_installs_nothing(self):
+        """`make reproduce` runs reproduce.py (which checks) and nothing that installs."""
+        shutil.copy(REPO / "Makefile", self.root / "Makefile")
+        done = subprocess.run(["make", "-n", "--no-print-directory", "-C", str(self.root), "reproduce", "QUICK=1",
+                               f"DATA={self.data}"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        commands = [line for line in done.stdout.splitlines() if line.strip()]
+        self.assertEqual(len(commands), 1, done.stdout)
+        self.assertIn("scripts/reproduce.py --quick", commands[0])
+        self.assertIn("--report", commands[0])
+
 
 class DataElsewhere(WatchdogCase):
     """`make report DATA=dir` (the last step of `make reproduce DATA=dir`) writes the redrawn
