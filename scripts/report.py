@@ -358,6 +358,10 @@ def headline(perft, bench, v):
     for a, s in columns:
         header.append(f"{a} ({perft.compiler(a)}), {'portable' if s == CCR else 'engine kernel'}")
     v["headline_table"] = table(header, rows)
+    for arch in archs:
+        for leaves in ("made", "bulk"):
+            c = perft.versus(CCR, HEADLINE_BOARDS[0][0], arch, leaves)
+            v[f"headline_magic_{leaves}_{arch}"] = ("level, " if c.level and len(c.ratios) > 1 else "") + c.text(2, "×")
     engine_cmp = bench.arch_cmp("frame")
     v["headline_engine"] = (f"The whole engine searches {engine['i686']} kN/s on i686 and {engine['x86_64']} on "
                             f"x86_64 (i686 ÷ x86_64 {engine_cmp.text(2, '×')}).")
