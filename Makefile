@@ -8,7 +8,7 @@ DEPTH ?= 5
 REPR ?= ccr
 IMPL ?= portable
 
-.PHONY: all build setup test test-deep test-debug test-benches test-faults test-fuzz lint perft tune-data tune-label \
+.PHONY: all build setup setup-tests setup-engines32 test test-deep test-debug test-benches test-faults test-fuzz lint perft tune-data tune-label \
 	bench bench-setup fuzz clean setup32 build32 test32 test-uci32 bench-arch setup-uci test-uci \
 	match tune reproduce report report-check setup-report
 
@@ -34,8 +34,32 @@ ifneq ($(EXE),)
 	cp target/release/ccr $(EXE)
 endif
 
-# Everything the tests need, installed idempotently.
+# Everything the build, the tests and `make reproduce` need, installed idempotently: it says
+# first what it installs, then each script installs what is missing of its part (root on
+# Debian, for apt and dpkg). Nothing else installs for `make reproduce`, which only checks.
 setup:
+	@echo "make setup installs what is missing of (each script checks first; root on Debian):"
+	@echo "  scripts/setup.sh          rustfmt and clippy (rustup component add)"
+	@echo "  scripts/setup-uci.sh      python-chess 1.11.2 (pip); Debian's fairymax phalanx sjeng glaurung"
+	@echo "                            gnuchess toga2 stockfish polyglot (apt-get install)"
+	@echo "  scripts/setup-i686.sh     Debian's rustc-web, cargo-web, libstd-rust-web-dev and gcc-multilib"
+	@echo "                            (apt-get install) and the i686 std (dpkg --add-architecture i386,"
+	@echo "                            apt-get download, unpacked into /usr/lib/rustlib)"
+	@echo "  scripts/bench-setup.sh    valgrind (apt-get install), iai-callgrind-runner 0.16.1 (cargo install)"
+	@echo "  scripts/setup-engines32.sh  libc6:i386 libstdc++6:i386 libgcc-s1:i386 (apt-get install, with the"
+	@echo "                            i386 architecture); Debian's i386 stockfish and glaurung unpacked"
+	@echo "                            under target/engines32"
+	@echo "  scripts/setup-report.sh   matplotlib 3.11.2 (pip)"
+	bash scripts/setup.sh
+	bash scripts/setup-uci.sh
+	bash scripts/setup-i686.sh
+	bash scripts/bench-setup.sh
+	bash scripts/setup-engines32.sh
+	bash scripts/setup-report.sh
+
+# What `make test` installs before it runs: rustfmt, clippy and the UCI tests' engines (its
+# later steps install the i686 toolchain and matplotlib through their own targets).
+setup-tests:
 	bash scripts/setup.sh
 	bash scripts/setup-uci.sh
 
@@ -54,7 +78,7 @@ STEP = bash scripts/test-step.sh
 # cross-checks; the UCI tests; the fault checks of the UCI tests; every fuzz target for a
 # short run; the Rust tests built for i686 and the UCI tests on the i686 binary; then a
 # summary with the SIMD tiers that were not run.
-test: setup lint
+test: setup-tests lint
 	@mkdir -p target && rm -f $(CCR_SIMD_SKIP_LOG) target/test-steps.log
 	$(STEP) "rust tests (release, with the ignored ones)" $(CARGO) test --release --workspace -- --include-ignored
 	$(STEP) "rust tests (debug)" $(MAKE) --no-print-directory test-debug
@@ -149,32 +173,38 @@ tune-label:
 
 # The paper reproduced (docs/PAPER.md): every measurement it quotes, run and written to
 # docs/data/ (raw TSV with machine, compilers, commit and date; about three hours on two
-# cores, builds included, two of them the strength ladder's 500 games), then `make report`. QUICK=1 runs smaller sizes (about ten minutes of
-# measuring). DATA=dir writes the raw results elsewhere; STEPS=a,b runs some steps only
-# (tests perft instructions bench engines keys strength); progress on stderr.
+# cores, builds included, two of them the strength ladder's 500 games), then the documents
+# drawn from it. QUICK=1 runs smaller sizes. DATA=dir writes the raw results and the
+# documents drawn from them into dir, and leaves the tracked documents as they are; STEPS=a,b
+# runs some steps only (tests perft instructions costs bench engines keys strength). It installs
+# nothing: what is missing is named, with the target that installs it (`make setup`, once).
+# A progress line per step on stderr says what is left.
 QUICK ?=
 DATA ?= docs/data
 STEPS ?=
-reproduce: setup setup32 setup-uci bench-setup setup-report
-	python3 -B scripts/reproduce.py $(if $(QUICK),--quick) --data $(DATA) $(if $(STEPS),--steps $(STEPS))
-	python3 -B scripts/report.py --data $(DATA)
+reproduce:
+	python3 -B scripts/reproduce.py $(if $(QUICK),--quick) --data $(DATA) $(if $(STEPS),--steps $(STEPS)) --report
 
 # docs/PAPER.md, docs/BENCHMARKS.md, README.md's figures and docs/plots/ redrawn from the
-# committed docs/data/ alone, without measuring (templates: docs/templates/).
+# committed docs/data/ alone, without measuring (templates: docs/templates/). DATA=dir draws
+# from dir into dir (PAPER.md, BENCHMARKS.md, README.md, STRENGTH.md, plots/) and leaves the
+# tracked documents as they are.
 report: setup-report
 	python3 -B scripts/report.py --data $(DATA)
 
-# Fails when the committed documents are not what docs/data/ draws (a figure edited by hand).
-report-check:
+# Fails when the committed documents or plots are not what docs/data/ draws (a figure edited
+# by hand, data committed without its report). The plots compare byte for byte, so they are
+# drawn by the matplotlib version that drew them (setup-report).
+report-check: setup-report
 	python3 -B scripts/report.py --data $(DATA) --check
 
-# matplotlib for the plots, installed idempotently.
+# matplotlib for the plots, at the version that drew the committed ones, installed idempotently.
 setup-report:
 	bash scripts/setup-report.sh
 
 # The ignored tests alone: the deep perft counts in every representation (minutes) and the
 # regeneration of the magics (`make test` runs them with the rest).
-test-deep: setup
+test-deep: setup-tests
 	$(CARGO) test --release --workspace -- --ignored
 
 lint:
@@ -210,7 +240,13 @@ bench: bench-setup
 bench-arch: bench-setup setup32
 	bash scripts/bench-arch.sh
 
-# valgrind and iai-callgrind-runner 0.16.1, installed idempotently (only `make bench` needs them).
+# Debian's i386 Stockfish and Glaurung under target/engines32 (the engines step of `make
+# reproduce`: a whole bitboard engine's speed on i686 against x86_64), installed idempotently.
+setup-engines32:
+	bash scripts/setup-engines32.sh
+
+# valgrind and iai-callgrind-runner 0.16.1, installed idempotently (`make bench` and `make
+# reproduce` need them).
 bench-setup:
 	bash scripts/bench-setup.sh
 
@@ -232,7 +268,7 @@ test-uci32: setup-uci build32
 
 # The FEN and UCI fuzzers one after the other (FUZZ_TARGET=name runs that one only).
 FUZZ_TARGETS ?= $(or $(FUZZ_TARGET),fen uci)
-fuzz: setup
+fuzz: setup-tests
 	bash scripts/setup-fuzz.sh
 	for t in $(FUZZ_TARGETS); do FUZZ_TARGET=$$t bash scripts/fuzz.sh || exit 1; done
 

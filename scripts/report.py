@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """Draws docs/PAPER.md, docs/BENCHMARKS.md, the figures of README.md and docs/STRENGTH.md and docs/plots/ from docs/data/.
 
-Usage: scripts/report.py [--data DIR] [--check]   (`make report`; `make reproduce` runs it last)
+Usage: scripts/report.py [--data DIR] [--out DIR] [--check]   (`make report`; `make reproduce` runs
+it last)
+
+From docs/data/ it draws the tracked documents in place. From any other data directory it
+writes PAPER.md, BENCHMARKS.md, README.md, STRENGTH.md and plots/ into that directory (or
+--out DIR) and leaves the tracked tree as it is, so that `make reproduce DATA=dir` measures and
+draws a run of one's own beside the committed one.
 
 Reads only the files scripts/reproduce.py writes (plus the paper's own figures, constants
 below, quoted from the paper), fills the `{{name}}` placeholders of docs/templates/*.md and
 writes the documents; README.md's text between `<!-- report:NAME -->` and `<!-- /report -->`
-is replaced by docs/templates/README-NAME.md. Plots are SVG from
-matplotlib (Debian's python3-matplotlib, installed by scripts/setup-report.sh).
-With --check nothing is written: the documents are drawn in memory and compared with the
-committed ones (exit 1 when they differ), so that a figure edited by hand, or data committed
-without its report, is caught.
+is replaced by docs/templates/README-NAME.md. Plots are SVG from matplotlib, at the version
+scripts/setup-report.sh pins; they carry no date and a fixed hash salt, so the same data draws
+the same bytes. With --check nothing is written: the documents are drawn in memory and the
+plots into a temporary directory, and both are compared with the committed ones (exit 1 when
+they differ), so that a figure edited by hand, or data committed without its report, is caught.
 """
 
 import argparse
@@ -19,6 +25,7 @@ import os
 import re
 import statistics
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATES = os.path.join(ROOT, "docs", "templates")
@@ -56,6 +63,7 @@ class Data:
     """One TSV of docs/data: its comment lines as a dict, its rows as dicts."""
 
     def __init__(self, path):
+        self.path = path
         self.meta, self.rows, columns = {}, [], None
         for line in open(path):
             line = line.rstrip("\n")
@@ -66,9 +74,51 @@ class Data:
                 columns = line.split("\t")
             elif line:
                 self.rows.append(dict(zip(columns, line.split("\t"))))
+        self.columns = columns or []
 
     def where(self, **match):
         return [r for r in self.rows if all(r[k] == v for k, v in match.items())]
+
+
+def compilers_by_arch(meta):
+    """{arch: "rustc X.Y.Z"} from a header's `compilers:` line ("x86_64 rustc 1.95.0 (...); i686
+    rustc 1.85.0 (...)"), for the rows of a file written before rows named their compiler."""
+    found = {}
+    for part in meta.get("compilers", "").split(";"):
+        m = re.match(r"\s*(x86_64|i686) (rustc \S+)", part)
+        if m:
+            found.setdefault(m.group(1), m.group(2))
+    return found
+
+
+def name_compilers(data):
+    """Every row of a table measured per architecture gets a `compiler` (the rustc that built
+    the binary): its own column where the file has one, else the header's compiler of its
+    architecture."""
+    if data is None:
+        return
+    by_arch = compilers_by_arch(data.meta)
+    for r in data.rows:
+        if not r.get("compiler"):
+            r["compiler"] = by_arch.get(r.get("arch"), "?")
+    _, data.c32, data.main64, data.same64 = builds_of(data.rows)
+
+
+def build_compiler(data, arch, compiler=None):
+    """The compiler of the build that stands for `arch` in `data` (or `compiler` when given)."""
+    return compiler or (data.c32 if arch == "i686" else data.main64)
+
+
+def builds_of(rows):
+    """The builds measured, (arch, compiler) in order of appearance; the i686 build's compiler;
+    the x86_64 build that stands for x86_64 (not by the i686's compiler when there is another:
+    `make build`'s rustup compiler); and the x86_64 build by the i686's compiler, if measured."""
+    builds = list(dict.fromkeys((r["arch"], r["compiler"]) for r in rows))
+    c32 = next((c for a, c in builds if a == "i686"), None)
+    c64 = [c for a, c in builds if a == "x86_64"]
+    main64 = next((c for c in c64 if c != c32), c64[0] if c64 else None)
+    same64 = c32 if c32 in c64 and c32 != main64 else None
+    return builds, c32, main64, same64
 
 
 def load(data_dir):
@@ -86,6 +136,8 @@ def load(data_dir):
     for name in ("keys-scale-shards", "keys-scale", "search-speed", "table-memory"):
         path = os.path.join(data_dir, name + ".tsv")
         found[name] = Data(path) if os.path.exists(path) else None
+    for name in ("perft", "instructions", "bench", "bench-instructions", "bench-profile"):
+        name_compilers(found[name])
     return found
 
 
@@ -107,8 +159,38 @@ def table(header, rows, align=None):
     return "\n".join(lines)
 
 
+
+class Cmp:
+    """A ratio measured in rounds: the median of the rounds' own ratios and their range."""
+
+    def __init__(self, ratios):
+        self.ratios = [r for r in ratios if r is not None]
+        self.median = median(self.ratios)
+        self.lo = min(self.ratios) if self.ratios else float("nan")
+        self.hi = max(self.ratios) if self.ratios else float("nan")
+
+    @property
+    def level(self):
+        """The rounds' range holds 1: no difference this run can tell from its noise."""
+        return self.lo <= 1 <= self.hi
+
+    def relation(self, faster="faster than", slower="slower than", level="level with"):
+        if not self.ratios:
+            return "not measured against"
+        return level if self.level else faster if self.median > 1 else slower
+
+    def text(self, digits=2, x=""):
+        """"2.05x (1.91-2.20)": the median and, with more than one round, the rounds' range."""
+        if not self.ratios:
+            return "–"
+        if len(self.ratios) == 1:
+            return f"{fmt(self.median, digits)}{x}"
+        return f"{fmt(self.median, digits)}{x} ({fmt(self.lo, digits)}–{fmt(self.hi, digits)})"
+
+
 class Perft:
-    """Perft speed: M nodes/s per subject, architecture and leaves, medians over rounds."""
+    """Perft speed: M nodes/s per subject, build (architecture and compiler) and leaves, per
+    round; medians over rounds."""
 
     def __init__(self, data):
         self.data = data
@@ -118,67 +200,272 @@ class Perft:
             if key not in self.subjects:
                 self.subjects.append(key)
         self.rounds = sorted({int(r["round"]) for r in data.rows})
+        self.builds, self.c32, self.main64, self.same64 = builds_of(data.rows)
+        self.index = {}
+        for r in data.rows:
+            key = (r["subject"], r["impl"], r["arch"], r["compiler"], r["leaves"], int(r["round"]))
+            self.index.setdefault(key, []).append(r)
 
-    def round_speed(self, subject, arch, leaves, rnd):
-        rows = self.data.where(subject=subject[0], impl=subject[1], arch=arch, leaves=leaves, round=str(rnd))
+    def compiler(self, arch):
+        return self.c32 if arch == "i686" else self.main64
+
+    def round_speed(self, subject, arch, leaves, rnd, compiler=None):
+        rows = self.index.get((subject[0], subject[1], arch, compiler or self.compiler(arch), leaves, rnd), [])
         if len(rows) != 6:
             return None
         return sum(int(r["nodes"]) for r in rows) / sum(float(r["seconds"]) for r in rows) / 1e6
 
-    def speed(self, subject, arch, leaves="made"):
-        return median([s for s in (self.round_speed(subject, arch, leaves, r) for r in self.rounds) if s])
+    def speeds(self, subject, arch, leaves="made", compiler=None):
+        found = (self.round_speed(subject, arch, leaves, r, compiler) for r in self.rounds)
+        return [s for s in found if s]
 
-    def ratio(self, subject, leaves="made"):
-        """i686 / x86_64: the median over rounds of each round's ratio."""
+    def speed(self, subject, arch, leaves="made", compiler=None):
+        return median(self.speeds(subject, arch, leaves, compiler))
+
+    def versus(self, a, b, arch, leaves="made", arch_b=None, compiler=None, compiler_b=None):
+        """a on `arch` over b on `arch_b` (the same by default), round by round."""
+        arch_b = arch_b or arch
         ratios = []
         for r in self.rounds:
-            a, b = self.round_speed(subject, "i686", leaves, r), self.round_speed(subject, "x86_64", leaves, r)
-            if a and b:
-                ratios.append(a / b)
-        return median(ratios)
+            x = self.round_speed(a, arch, leaves, r, compiler)
+            y = self.round_speed(b, arch_b, leaves, r, compiler_b)
+            ratios.append(x / y if x and y else None)
+        return Cmp(ratios)
+
+    def arch_cmp(self, subject, leaves="made"):
+        """i686 / x86_64 of one subject, against the x86_64 build by the i686's compiler where
+        it was measured (then the ratio is the architecture's alone), else against rustup's."""
+        return self.versus(subject, subject, "i686", leaves, "x86_64", self.c32, self.same64 or self.main64)
+
+    def ratio(self, subject, leaves="made"):
+        return self.arch_cmp(subject, leaves).median
+
+    def compiler_cmp(self, subject, leaves="made"):
+        """x86_64 by the i686's compiler over x86_64 by rustup's: the compiler alone; None when
+        no x86_64 build by the i686's compiler was measured."""
+        if not self.same64:
+            return None
+        return self.versus(subject, subject, "x86_64", leaves, "x86_64", self.same64, self.main64)
 
 
-def instructions_per_leaf(data, subject, arch):
-    rows = data.where(subject=subject[0], impl=subject[1], arch=arch)
+def instructions_per_leaf(data, subject, arch, compiler=None):
+    rows = data.where(subject=subject[0], impl=subject[1], arch=arch, compiler=build_compiler(data, arch, compiler))
     if not rows:
         return float("nan")
     return sum(int(r["instructions"]) for r in rows) / sum(int(r["leaves"]) for r in rows)
 
 
-def goals_table(perft, instructions, engine, portable):
+class Bench:
+    """`ccr bench`'s nodes per second per round, build (architecture and compiler) and
+    evaluator."""
+
+    def __init__(self, data):
+        self.data = data
+        self.rounds = sorted({int(r["round"]) for r in data.rows})
+        self.builds, self.c32, self.main64, self.same64 = builds_of(data.rows)
+        self.index = {(r["arch"], r["compiler"], r["eval"], int(r["round"])): int(r["nps"]) for r in data.rows}
+
+    def nps(self, arch, evaluator, rnd, compiler=None):
+        return self.index.get((arch, build_compiler(self, arch, compiler), evaluator, rnd))
+
+    def speeds(self, arch, evaluator, compiler=None):
+        found = (self.nps(arch, evaluator, r, compiler) for r in self.rounds)
+        return [x for x in found if x]
+
+    def versus(self, arch, evaluator, arch_b, compiler=None, compiler_b=None, evaluator_b=None):
+        return Cmp([(lambda x, y: x / y if x and y else None)(self.nps(arch, evaluator, r, compiler),
+                                                             self.nps(arch_b, evaluator_b or evaluator, r, compiler_b))
+                    for r in self.rounds])
+
+    def arch_cmp(self, evaluator):
+        """i686 / x86_64, against the x86_64 build by the i686's compiler where measured."""
+        return self.versus("i686", evaluator, "x86_64", self.c32, self.same64 or self.main64)
+
+    def compiler_cmp(self, evaluator):
+        if not self.same64:
+            return None
+        return self.versus("x86_64", evaluator, "x86_64", self.same64, self.main64)
+
+
+POSITION_NAMES = {"startpos": "the start position", "kiwipete": "Kiwipete", "position3": "position 3",
+                  "position4": "position 4", "position5": "position 5", "position6": "position 6"}
+
+
+def per_position(perft, a, b, arch, leaves, arch_b=None):
+    """a over b position by position (the median over rounds of each round's ratio): {id: Cmp}."""
+    arch_b = arch_b or arch
+    found = {}
+    for ident in POSITION_NAMES:
+        ratios = []
+        for rnd in perft.rounds:
+            x = perft.index.get((a[0], a[1], arch, perft.compiler(arch), leaves, rnd), [])
+            y = perft.index.get((b[0], b[1], arch_b, perft.compiler(arch_b), leaves, rnd), [])
+            x = [r for r in x if r["position"] == ident]
+            y = [r for r in y if r["position"] == ident]
+            if x and y:
+                ratios.append(int(x[0]["nodes"]) / float(x[0]["seconds"]) / (int(y[0]["nodes"]) / float(y[0]["seconds"])))
+        found[ident] = Cmp(ratios)
+    return found
+
+
+def positions_text(found):
+    """"the start position 1.11, Kiwipete 1.31, ..." from per_position's result."""
+    return ", ".join(f"{POSITION_NAMES[k]} {fmt(c.median, 2)}" for k, c in found.items() if c.ratios)
+
+
+def spread_text(values, digits=1, scale=1.0):
+    """A median with the range of its rounds: "84.1 (80.2–86.0)"."""
+    values = [x * scale for x in values]
+    if not values:
+        return "–"
+    if len(values) == 1:
+        return fmt(values[0], digits)
+    return f"{fmt(median(values), digits)} ({fmt(min(values), digits)}–{fmt(max(values), digits)})"
+
+
+# The C.C.R. as the paper prints it and as the engine generates, and the boards it is set
+# against on the first screen of docs/PAPER.md.
+CCR = ("ccr", "portable")
+KERNEL = ("ccr", "simd")
+HEADLINE_BOARDS = [(("bitboard-native", "portable"), "magic bitboards"),
+                   (("rotated", "portable"), "rotated bitboards"),
+                   (("x88", "portable"), "0x88")]
+LEAVES = {"made": "every leaf made", "bulk": "last ply counted"}
+
+
+def headline(perft, bench, v):
+    """The first screen of docs/PAPER.md: the C.C.R. against bitboards and 0x88, made and
+    counted, on i686 and x86_64 (each a median of the rounds' own ratios with their range), the
+    whole engine's speed, and what that says in words."""
+    archs = ("i686", "x86_64")
+    columns = [(a, s) for a in archs for s in (CCR, KERNEL)]
+
+    def cell(c):
+        return c.text(2, "×") + (", level" if c.ratios and c.level and len(c.ratios) > 1 else "")
+
+    rows = []
+    for board, name in HEADLINE_BOARDS:
+        for leaves in ("made", "bulk"):
+            rows.append([f"÷ {name}, {LEAVES[leaves]}"] +
+                        [cell(perft.versus(s, board, a, leaves)) for a, s in columns])
+    for leaves in ("made", "bulk"):
+        rows.append([f"the C.C.R. itself, {LEAVES[leaves]}, M nodes/s"] +
+                    [spread_text(perft.speeds(s, a, leaves)) for a, s in columns])
+    engine = {a: spread_text(bench.speeds(a, "frame"), 0, 1e-3) for a in archs}
+    rows.append([f"the whole engine, `ccr bench {v['bench_depth']}`, kN/s"] +
+                [engine[a] if s == KERNEL else "—" for a, s in columns])
+    header = ["perft, six positions: the C.C.R.'s speed ÷ another board's (above 1: the C.C.R. is faster)"]
+    for a, s in columns:
+        header.append(f"{a} ({perft.compiler(a)}), {'portable' if s == CCR else 'engine kernel'}")
+    v["headline_table"] = table(header, rows)
+    for arch in archs:
+        for leaves in ("made", "bulk"):
+            c = perft.versus(CCR, HEADLINE_BOARDS[0][0], arch, leaves)
+            v[f"headline_magic_{leaves}_{arch}"] = ("level, " if c.level and len(c.ratios) > 1 else "") + c.text(2, "×")
+    engine_cmp = bench.arch_cmp("frame")
+    v["headline_engine"] = (f"The whole engine searches {engine['i686']} kN/s on i686 and {engine['x86_64']} on "
+                            f"x86_64 (i686 ÷ x86_64 {engine_cmp.text(2, '×')}).")
+
+    magic, rotated, x88 = (b for b, _ in HEADLINE_BOARDS)
+
+    def standing(subject, arch, leaves):
+        """Against both bitboard layouts at once: (words, figures)."""
+        c = [perft.versus(subject, b, arch, leaves) for b in (magic, rotated)]
+        r = [x.relation() for x in c]
+        words = f"{r[0]} both bitboard layouts" if r[0] == r[1] else f"{r[0]} magic bitboards and {r[1]} rotated ones"
+        figures = [x.text(2, "×") if x.level else fmt(x.median, 2) + "×" for x in c]
+        return words, f"{arch}: magic {figures[0]}, rotated {figures[1]}"
+
+    def clause(subject, leaves):
+        found = {}
+        for arch in archs:
+            words, figures = standing(subject, arch, leaves)
+            found.setdefault(words, []).append(figures)
+        return "; ".join(f"{words} ({'; '.join(figures)})" for words, figures in found.items())
+
+    def verdict(arch, leaves):
+        r = {perft.versus(CCR, b, arch, leaves).relation() for b in (magic, rotated)}
+        return "holds" if r == {"faster than"} else "fails" if "slower than" in r else "level"
+
+    where = {"made": "with every leaf made", "bulk": "with the last ply counted"}
+    found = {}
+    for leaves in ("made", "bulk"):
+        for arch in archs:
+            found.setdefault(verdict(arch, leaves), {}).setdefault(leaves, []).append(arch)
+    says = {"holds": "holds", "level": "is level", "fails": "does not hold"}
+    summary = "; it ".join(f"{says[k]} on " + " and on ".join(f"{' and '.join(a)} {where[l]}"
+                                                               for l, a in found[k].items())
+                           for k in says if k in found)
+    x88_found = {}
+    for leaves in ("made", "bulk"):
+        for arch in archs:
+            c = perft.versus(CCR, x88, arch, leaves)
+            x88_found.setdefault(c.relation(), []).append(f"{arch} {where[leaves]} "
+                                                          f"({c.text(2, '×') if c.level else fmt(c.median, 2) + '×'})")
+    x88_words = "; ".join(f"{rel} it on {', '.join(p)}" for rel, p in x88_found.items())
+    v["headline_text"] = (
+        f"**In words.** With every leaf made, the portable C.C.R., the paper's design, is {clause(CCR, 'made')}. "
+        f"With the last ply counted, which is move generation alone, it is {clause(CCR, 'bulk')}. The engine's "
+        f"kernel is {clause(KERNEL, 'made')} with every leaf made, and {clause(KERNEL, 'bulk')} counted. So the "
+        f"paper's \"faster than bitboards\", for its own design, {summary}. Against 0x88, the array board of "
+        f"the paper's section 2, the portable C.C.R. is {x88_words}. Level (the rounds' range in brackets) means "
+        "the rounds fall on both sides of 1: no rank.")
+
+
+def goal_met(c, target):
+    """Whether a ratio measured in rounds meets its target: yes when every round does, no when
+    none does, else it lies within the rounds' spread."""
+    if not c.ratios:
+        return "–"
+    if c.lo >= target:
+        return "yes"
+    if c.hi < target:
+        return "no"
+    return f"within the rounds ({'above' if c.median >= target else 'below'} at the median)"
+
+
+def goals_table(perft, instructions, engine, portable, v):
     """The performance goals: the C.C.R. as the engine generates (`engine`, the SIMD kernel)
     against the crates and against itself on the other architecture, each with its target and
-    whether it is met; the portable generator's figure beside it."""
+    whether it is met (every round, none, or the target within the rounds' spread); the portable
+    generator's figure beside it."""
     crates = [c for c in (("shakmaty", "-"), ("cozy-chess", "-"), ("chess", "-")) if c in perft.subjects]
 
     def against(ccr, arch, leaves, subjects):
-        """The C.C.R.'s speed over the fastest of `subjects`, and that subject's name."""
+        """The C.C.R. over the fastest of `subjects` (by its median speed), round by round."""
         best = max(subjects, key=lambda c: perft.speed(c, arch, leaves))
-        return perft.speed(ccr, arch, leaves) / perft.speed(best, arch, leaves), SUBJECT_NAMES[best]
+        return perft.versus(ccr, best, arch, leaves), SUBJECT_NAMES[best]
 
     def ipl(ccr):
         return instructions_per_leaf(instructions, ccr, "x86_64") / instructions_per_leaf(instructions, ccr, "i686")
 
     rows = []
-    for goal, arch, leaves, subjects, target in (
-            ("every leaf made, x86_64, ÷ shakmaty", "x86_64", "made", crates[:1], 1.25),
-            ("every leaf made, i686, ÷ the fastest crate", "i686", "made", crates, 1.5),
-            ("last ply bulk-counted, x86_64, ÷ shakmaty", "x86_64", "bulk", crates[:1], 1.0),
-            ("last ply bulk-counted, i686, ÷ the fastest crate", "i686", "bulk", crates, 1.0)):
+    for key, goal, arch, leaves, subjects, target in (
+            ("made_x86_64", "every leaf made, x86_64, ÷ shakmaty", "x86_64", "made", crates[:1], 1.25),
+            ("made_i686", "every leaf made, i686, ÷ the fastest crate", "i686", "made", crates, 1.5),
+            ("bulk_x86_64", "last ply counted, x86_64, ÷ shakmaty", "x86_64", "bulk", crates[:1], 1.0),
+            ("bulk_i686", "last ply counted, i686, ÷ the fastest crate", "i686", "bulk", crates, 1.0)):
         ratio, name = against(engine, arch, leaves, subjects)
         plain, _ = against(portable, arch, leaves, subjects)
-        rows.append([goal, f"≥ {target:.2f}", f"{fmt(ratio, 2)} ({name})", fmt(plain, 2),
-                     "yes" if ratio >= target else "no"])
-    speed = perft.ratio(engine)
-    rows.append(["C.C.R. i686 ÷ x86_64, speed, every leaf made", "≥ 0.92", fmt(speed, 2),
-                 fmt(perft.ratio(portable), 2), "yes" if speed >= 0.92 else "no"])
+        met = goal_met(ratio, target)
+        rows.append([goal, f"≥ {target:.2f}", f"{ratio.text(2)} ({name})", plain.text(2), met])
+        v[f"goal_{key}_words"] = (
+            f"The engine's kernel stands at {ratio.text(2)} of {name}'s speed (median of the rounds, lowest and "
+            f"highest round), the goal at {target:.2f}: " +
+            {"yes": "met in every round.", "no": "missed in every round."}.get(
+                met, "the target lies within the rounds' spread, so this run neither meets nor misses it."))
+    # The goal was set against `make build`'s x86_64 binary (rustup's compiler).
+    speed = perft.versus(engine, engine, "i686", "made", "x86_64", perft.c32, perft.main64)
+    plain = perft.versus(portable, portable, "i686", "made", "x86_64", perft.c32, perft.main64)
+    rows.append(["C.C.R. i686 ÷ x86_64, speed, every leaf made", "≥ 0.92", speed.text(2), plain.text(2),
+                 goal_met(speed, 0.92)])
     # valgrind's 32-bit mode decodes no AVX2, so under callgrind the i686 SIMD kernel runs its
     # portable fallback: only the portable generator compares like with like here.
     rows.append(["C.C.R. x86_64 ÷ i686, instructions per leaf (perft 3, made; portable on both)", "≥ 0.92",
                  "—", fmt(ipl(portable), 2), "yes" if ipl(portable) >= 0.92 else "no"])
     for row, before in zip(rows, GOALS_BEFORE):
         row.insert(2, "—" if before is None else fmt(before, 2))
-    return table(["goal (speed ratio, above 1: the C.C.R. is faster)", "target",
+    return table(["goal (speed ratio, above 1: the C.C.R. is faster; rounds in brackets)", "target",
                   f"before (`{GOALS_BEFORE_COMMIT}`)", "the engine's kernel (SIMD)", "portable", "met"],
                  rows, ["---", "---:", "---:", "---:", "---:", "---"])
 
@@ -235,6 +522,14 @@ def table_memory(data):
     header = ["", f"before, kN/s (`{build_name(before)}`)", f"after, kN/s (`{build_name(after)}`)",
               "after ÷ before, median (rounds)"]
     return table(header, rows)
+
+
+def paper_tally(games, score, draws):
+    """Wins, draws and losses from the paper's games, score % and draws % (the paper prints no
+    W/D/L): the whole numbers that give back its percentages."""
+    d = round(games * draws / 100)
+    w = round(games * score / 100 - d / 2)
+    return w, d, games - w - d
 
 
 def elo(score):
@@ -304,25 +599,54 @@ def values(d):
     v["commits_note"] = (" Steps from other runs: " + "; ".join(other) + ".") if other else ""
     v["size"] = meta.get("size", "?")
     v["size_note"] = ("" if v["size"] == "full" else
-                      "**This is a quick run (`make reproduce QUICK=1`): one perft round, callgrind on "
-                      "Kiwipete only, one bench round, 10^6 keys, two games per opponent at 2+0.05. "
-                      "Its figures are rough.**")
+                      "**This is a quick run (`make reproduce QUICK=1`): one perft round (so no ratio has a "
+                      "spread, and none is called level), callgrind on Kiwipete only, no x86_64 build by the "
+                      "i686's compiler, one bench round, 10^6 keys, two games per opponent at 2+0.05. Its "
+                      "figures are rough.**")
     v["perft_rounds"] = str(len(perft.rounds))
     ccr = ("ccr", "portable")
     native = ("bitboard-native", "portable")
     rotated = ("rotated", "portable")
 
-    # Perft: made and bulk leaves, both architectures, every subject.
+    # Perft: made and counted leaves, both architectures, every subject.
+    ins = d["instructions"]
     rows = []
     for s in perft.subjects:
-        rows.append([SUBJECT_NAMES.get(s, f"{s[0]} {s[1]}"),
-                     fmt(perft.speed(s, "x86_64"), 1), fmt(perft.speed(s, "x86_64", "bulk"), 1),
-                     fmt(perft.speed(s, "i686"), 1), fmt(perft.speed(s, "i686", "bulk"), 1),
-                     fmt(perft.ratio(s), 2), fmt(instructions_per_leaf(d["instructions"], s, "x86_64"), 0),
-                     fmt(instructions_per_leaf(d["instructions"], s, "i686"), 0)])
-    v["table_perft"] = table(
-        ["perft, six positions", "x86_64 made", "x86_64 bulk", "i686 made", "i686 bulk",
-         "i686 / x86_64 (made)", "instr./leaf x86_64", "instr./leaf i686"], rows)
+        row = [SUBJECT_NAMES.get(s, f"{s[0]} {s[1]}")]
+        for arch in ("x86_64", "i686"):
+            row += [fmt(perft.speed(s, arch), 1), fmt(perft.speed(s, arch, "bulk"), 1)]
+        row += [perft.arch_cmp(s).text(2), perft.arch_cmp(s, "bulk").text(2)]
+        if perft.same64:
+            row += [fmt(perft.speed(s, "x86_64", "made", perft.same64), 1),
+                    perft.compiler_cmp(s).text(2), perft.compiler_cmp(s, "bulk").text(2)]
+        row += [fmt(instructions_per_leaf(ins, s, "x86_64"), 0), fmt(instructions_per_leaf(ins, s, "i686"), 0)]
+        rows.append(row)
+    header = ["perft, six positions (M nodes/s)", f"x86_64 made", "x86_64 counted", "i686 made",
+              "i686 counted", "i686 ÷ x86_64, made (rounds)", "i686 ÷ x86_64, counted (rounds)"]
+    if perft.same64:
+        header += [f"x86_64 by {perft.same64}, made", f"{perft.same64} ÷ {perft.main64}, x86_64 made",
+                   "the same, counted"]
+    header += ["instr./leaf x86_64", "instr./leaf i686"]
+    v["table_perft"] = table(header, rows)
+    v["arch_pairing"] = (
+        f"i686 ÷ x86_64 divides the i686 build by an x86_64 build of the same compiler ({perft.c32})"
+        if perft.same64 else
+        f"i686 ÷ x86_64 divides the i686 build ({perft.c32}) by the x86_64 build of another compiler "
+        f"({perft.main64})")
+    if perft.same64:
+        c, cb = perft.compiler_cmp(CCR), perft.compiler_cmp(CCR, "bulk")
+        v["compiler_note"] = (
+            f"The x86_64 columns are {perft.main64}'s build (`make build`), i686 is {perft.c32}'s; every i686 ÷ "
+            f"x86_64 ratio divides by an x86_64 build of {perft.c32} too, so it is the architecture's alone. "
+            f"The compiler alone moves the portable C.C.R.'s x86_64 speed by {c.text(2, '×')} with every leaf "
+            f"made and {cb.text(2, '×')} counted ({perft.same64} ÷ {perft.main64}; the 32-bit and 64-bit "
+            "section has every subject).")
+    else:
+        v["compiler_note"] = (
+            f"x86_64 is built by {perft.main64} and i686 by {perft.c32}, so every i686 ÷ x86_64 ratio in this "
+            "run mixes the architecture with the compiler; how much the compiler alone moves the x86_64 "
+            "figures is not yet measured (`make reproduce STEPS=perft,bench` now also measures an x86_64 "
+            f"build by {perft.c32}, and the report then divides like by like).")
     for s in perft.subjects:
         slug = s[0] if s[1] in ("-", "portable") else f"{s[0]}_{s[1]}"
         slug = slug.replace("-", "_")
@@ -334,7 +658,7 @@ def values(d):
         v[f"ratio_{slug}_bulk"] = fmt(perft.ratio(s, "bulk"), 2)
     best = max(perft.speed(s, "x86_64") for s in perft.subjects if s[0] in ("shakmaty", "cozy-chess", "chess"))
     v["ccr_vs_best_crate"] = fmt(perft.speed(ccr, "x86_64") / best, 2)
-    v["table_goals"] = goals_table(perft, d["instructions"], ("ccr", "simd"), ccr)
+    v["table_goals"] = goals_table(perft, d["instructions"], ("ccr", "simd"), ccr, v)
     speed = d["search-speed"]
     v["table_search_speed"] = (search_speed(speed) if speed else
                                "*Not measured in this data directory (no search-speed.tsv).*")
@@ -346,11 +670,7 @@ def values(d):
     speed_meta = speed.meta if speed else {}
     v["search_speed_run"] = (f"{speed_meta.get('machine', '?')}, {speed_meta.get('date', '?')[:10]}, "
                              f"{speed_meta.get('run', '?')}")
-    for leaves in ("made", "bulk"):
-        for crate in ("shakmaty", "cozy-chess"):
-            key = f"ccr_vs_{crate.replace('-', '_')}_{leaves}"
-            v[key] = fmt(perft.speed(ccr, "x86_64", leaves) / perft.speed((crate, "-"), "x86_64", leaves), 2)
-    # SIMD and assembly against the portable code, per architecture.
+    # SIMD and assembly against the portable code, per architecture, made and counted.
     speedups = []
     for base, names in ((ccr, ["simd", "asm"]), (("bitboard", "portable"), ["simd", "asm"])):
         for impl in names:
@@ -359,39 +679,57 @@ def values(d):
                 continue
             cells = []
             for arch in ("x86_64", "i686"):
-                x = perft.speed(s, arch) / perft.speed(base, arch)
-                i = instructions_per_leaf(d["instructions"], base, arch) / instructions_per_leaf(d["instructions"], s, arch)
-                cells += [fmt(x, 2), fmt(i, 2)]
-                v[f"speedup_{s[0]}_{impl}_{arch}"] = fmt(x, 2)
+                x = perft.versus(s, base, arch)
+                xb = perft.versus(s, base, arch, "bulk")
+                i = instructions_per_leaf(ins, base, arch) / instructions_per_leaf(ins, s, arch)
+                cells += [x.text(2), xb.text(2), fmt(i, 2)]
+                v[f"speedup_{s[0]}_{impl}_{arch}"] = fmt(x.median, 2)
+                v[f"speedup_{s[0]}_{impl}_{arch}_bulk"] = fmt(xb.median, 2)
             speedups.append([SUBJECT_NAMES[s]] + cells)
-    v["table_speedups"] = table(["against its portable twin", "x86_64 speed", "x86_64 instr.",
-                                 "i686 speed", "i686 instr."], speedups)
+    features = set(meta.get("cpu features", "").split())
+    bench_features = set(d["bench"].meta.get("cpu features", "").split())
+    v["avx512_note"] = (
+        "the search builds both colours' attack tables in one, where the CPU has AVX-512F" +
+        (" (this run's `ccr bench` ran on such a CPU, so its speed includes it)" if "avx512f" in bench_features else
+         " (this run's `ccr bench` CPU has none)") +
+        ". No figure here sets AVX-512 against AVX2: perft's generator builds one colour's table (AVX2), "
+        "callgrind decodes no AVX-512, and the wall-clock comparison (`cargo bench --bench attacks -- "
+        "attacks_many`) is not a step of `make reproduce`" +
+        ("" if "avx512f" in features or "avx512f" in bench_features else "; this CPU could not run it anyway"))
+    v["table_speedups"] = table(["against its portable twin (rounds)", "x86_64 speed, made", "x86_64 speed, counted",
+                                 "x86_64 instr. (made)", "i686 speed, made", "i686 speed, counted",
+                                 "i686 instr. (made)"], speedups)
 
     # The search: ccr bench on both architectures.
     bench = d["bench"]
-    bench_rounds = sorted({int(r["round"]) for r in bench.rows})
+    bench_speed = Bench(bench)
     brows = []
     for evaluator in ("frame", "bitboards"):
-        nps = {a: median([int(r["nps"]) for r in bench.where(arch=a, eval=evaluator)]) for a in ("x86_64", "i686")}
-        ratios = []
-        for rnd in bench_rounds:
-            a = bench.where(arch="i686", eval=evaluator, round=str(rnd))
-            b = bench.where(arch="x86_64", eval=evaluator, round=str(rnd))
-            if a and b:
-                ratios.append(int(a[0]["nps"]) / int(b[0]["nps"]))
-        ins = {a: d["bench-instructions"].where(arch=a, eval=evaluator)[0] for a in ("x86_64", "i686")}
-        ipn = {a: int(ins[a]["instructions"]) / int(ins[a]["nodes"]) for a in ins}
+        nps = {a: median(bench_speed.speeds(a, evaluator)) for a in ("x86_64", "i686")}
+        arch = bench_speed.arch_cmp(evaluator)
+        ins = d["bench-instructions"]
+        ipn = {}
+        for a in ("x86_64", "i686"):
+            r = ins.where(arch=a, eval=evaluator, compiler=build_compiler(ins, a))[0]
+            ipn[a] = int(r["instructions"]) / int(r["nodes"])
         v[f"bench_{evaluator}_x86_64"] = fmt(nps["x86_64"] / 1e3, 0)
         v[f"bench_{evaluator}_i686"] = fmt(nps["i686"] / 1e3, 0)
-        v[f"bench_ratio_{evaluator}"] = fmt(median(ratios), 2)
+        v[f"bench_ratio_{evaluator}"] = fmt(arch.median, 2)
+        v[f"bench_ratio_{evaluator}_spread"] = arch.text(2)
         v[f"bench_ipn_{evaluator}_x86_64"] = fmt(ipn["x86_64"], 0)
         v[f"bench_ipn_{evaluator}_i686"] = fmt(ipn["i686"], 0)
-        brows.append([f"ccr, {evaluator} evaluator", fmt(nps["x86_64"] / 1e3, 0), fmt(nps["i686"] / 1e3, 0),
-                      fmt(median(ratios), 2), fmt(ipn["x86_64"], 0), fmt(ipn["i686"], 0)])
+        brows.append([f"ccr, {evaluator} evaluator", spread_text(bench_speed.speeds("x86_64", evaluator), 0, 1e-3),
+                      spread_text(bench_speed.speeds("i686", evaluator), 0, 1e-3),
+                      arch.text(2), fmt(ipn["x86_64"], 0), fmt(ipn["i686"], 0)])
     v["bench_nodes"] = f"{int(bench.rows[0]['nodes']):,}"
     v["bench_depth"] = re.search(r"bench (\d+)", bench.meta["what"]).group(1)
     v["bench_idepth"] = re.search(r"bench (\d+)", d["bench-instructions"].meta["what"]).group(1)
-    v["bench_rounds"] = str(len(bench_rounds))
+    v["bench_rounds"] = str(len(bench_speed.rounds))
+    headline(perft, bench_speed, v)
+    if bench_speed.same64:
+        v["compiler_note"] += (f" On `ccr bench`'s speed the compiler alone gives "
+                               f"{bench_speed.compiler_cmp('frame').text(2, '×')} ({bench_speed.same64} ÷ "
+                               f"{bench_speed.main64}, x86_64).")
     engines = d["engines"]
     names = {"stockfish-classical": "Stockfish 15.1, classical evaluation",
              "stockfish-nnue": "Stockfish 15.1, NNUE", "glaurung": "Glaurung 2.2"}
@@ -404,18 +742,20 @@ def values(d):
                 ratios.append(float(a[0]["mnps"]) / float(b[0]["mnps"]))
         slug = kind.replace("-", "_")
         v[f"engine_{slug}_ratio"] = fmt(median(ratios), 2)
-        brows.append([name, fmt(speed["x86_64"] * 1e3, 0), fmt(speed["i686"] * 1e3, 0), fmt(median(ratios), 2), "", ""])
+        brows.append([name, spread_text([float(r["mnps"]) for r in engines.where(kind=kind, arch="x86_64")], 0, 1e3),
+                      spread_text([float(r["mnps"]) for r in engines.where(kind=kind, arch="i686")], 0, 1e3),
+                      Cmp(ratios).text(2), "", ""])
     brows.append(["Rybka (the paper: one AMD64 at 2.4 GHz)", f"{RYBKA_64}", f"{RYBKA_32}",
                   fmt(RYBKA_32 / RYBKA_64, 2), "", ""])
     v["rybka_ratio"] = fmt(RYBKA_32 / RYBKA_64, 2)
-    v["table_engines"] = table(["whole engine", "x86_64 kN/s", "i686 kN/s", "i686 / x86_64",
+    v["table_engines"] = table(["whole engine", "x86_64 kN/s (rounds)", "i686 kN/s (rounds)", "i686 ÷ x86_64 (rounds)",
                                 "instr./node x86_64", "instr./node i686"], brows)
 
     # Where the search spends its time, and bytes copied.
     prof = d["bench-profile"]
 
     def pval(metric, arch="x86_64", evaluator="frame"):
-        r = prof.where(arch=arch, eval=evaluator, metric=metric)
+        r = prof.where(arch=arch, eval=evaluator, metric=metric, compiler=build_compiler(prof, arch))
         return float(r[0]["value"]) if r else float("nan")
 
     v["qs_nodes"] = fmt(100 * pval("quiescence_nodes") / pval("nodes"), 1)
@@ -459,26 +799,14 @@ def values(d):
     if ("instructions", "attacks", "ccr_ray_scan_x64") in costs:
         c = costs[("instructions", "attacks", "ccr_ray_scan_x64")]
         v["per_square_ray_scan"] = fmt(sum(c) / len(c) / 64, 0)
-    verdicts(v, perft)
+    verdicts(v, perft, bench_speed)
 
     # Keys.
     keys = d["keys"]
     n = int(keys.rows[0]["n"])
     v["keys_n"] = f"{n:,}"
     v["keys_n_exp"] = f"10^{round(math.log10(n))}"
-    krows = []
-    for what in ["full 64"] + [f"{e} {b}" for b in (56, 48, 40, 32) for e in ("top", "low")]:
-        cells = [what]
-        for key in ("rotation", "zobrist"):
-            r = keys.where(table="collisions", key=key, what=what)
-            cells.append(r[0]["observed"] if r else "–")
-        r = keys.where(table="collisions", key="rotation", what=what)
-        bits = int(what.split()[-1])
-        cells.append(f"{float(r[0]['expected']):.3g}" if r else "–")
-        cells.append(f"{n * 2 ** ((64 - bits) / 2):.2g}")
-        krows.append(cells)
-    v["table_keys"] = table(["bits compared", "rotation pairs", "Zobrist pairs", "expected (birthday)",
-                             "stands for the full key at n ="], krows)
+    v["table_keys"] = keys_table(keys)
     key_figures(keys, "keys", v)
     v["birthday_1e11"] = fmt(birthday(1e11, 64), 0)
     for label, slug in (("incremental update", "update"), ("from scratch", "scratch")):
@@ -489,7 +817,9 @@ def values(d):
     keys_scale(d, v)
     # The paper's claim is read on the largest run there is: the 10^9 merge once every shard is in.
     largest = d["keys-scale"] if v.get("keys_scale_complete") else keys
+    d["keys-largest"] = largest
     key_figures(largest, "largest", v)
+    v["table_keys_largest"] = keys_table(largest)
     v["largest_how"] = (f"{v['keys_scale_count']} shards merged, `make reproduce STEPS=scale`"
                         if v.get("keys_scale_complete") else "`make reproduce`'s keys step")
 
@@ -515,8 +845,14 @@ def values(d):
                          f"{m.get('what', '?')}")
     v["table_strength"] = table(["opponent", "time control", "W/D/L", "games", "ccr's score %",
                                  "Elo difference (95 %)"], srows)
-    v["table_paper_matches"] = table(["Achilles against", "games", "score %", "draws %", "Elo difference"],
-                                     [[o, g, fmt(s, 1), fmt(dr, 1), f"+{e}"] for o, g, s, dr, e in PAPER_MATCHES])
+    v["ladder_names"] = ", ".join(r["opponent"] for r in by_score) or "no opponent"
+    prows = []
+    for o, g, sc, dr, e in PAPER_MATCHES:
+        w, dd, l = paper_tally(g, sc, dr)
+        _, _, lo, hi = tally(w, dd, l)
+        prows.append([o, g, fmt(sc, 1), fmt(dr, 1), f"{w}/{dd}/{l}", f"+{e}", elo_text(e, lo, hi).split(" ", 1)[1].strip("()")])
+    v["table_paper_matches"] = table(["Achilles against", "games", "score %", "draws %",
+                                      "W/D/L (from score and draws)", "Elo difference", "95 % interval"], prows)
 
     # The paper's reference vectors: the tests.
     tests = d["tests"]
@@ -541,7 +877,100 @@ def values(d):
         return "passes (" + ", ".join(archs) + ")" if len(archs) == len({r["arch"] for r in rows_t}) else "FAILS"
 
     v["test"] = test_outcome
+    benchmarks_values(perft, d, v)
+
+    def printed(name, pattern):
+        """A figure a test printed (tests.tsv's `output`, x86_64), or None."""
+        for r in tests.rows:
+            if r["test"].split("::")[-1] == name and r.get("output"):
+                m = re.search(pattern, r["output"])
+                if m:
+                    return m
+        return None
+
+    m = printed("attack_tables_agree_with_shakmaty", r"([\d,]+) positions checked")
+    v["attack_test_positions"] = (f"{int(m.group(1).replace(',', '')):,} positions of random games" if m else
+                                  "every position of the test's random games (their number is recorded in "
+                                  "`tests.tsv` from the next `make reproduce STEPS=tests`)")
+    m = printed("equal_on_random_games", r"([\d,]+) positions of ([\d,]+) random games")
+    v["eval_test_positions"] = (f"{int(m.group(1).replace(',', '')):,} positions of {m.group(2)} random games" if m
+                                else "every position of the test's random games (their number is recorded in "
+                                "`tests.tsv` from the next `make reproduce STEPS=tests`)")
+    v["run"] = lambda names: provenance(d, names)
     return v, perft
+
+
+def benchmarks_values(perft, d, v):
+    """The figures docs/BENCHMARKS.md's prose quotes position by position."""
+    shakmaty, chess, cozy = ("shakmaty", "-"), ("chess", "-"), ("cozy-chess", "-")
+    v["pp_kernel_shakmaty_x86_64_made"] = positions_text(per_position(perft, KERNEL, shakmaty, "x86_64", "made"))
+    v["pp_kernel_arch_made"] = positions_text(per_position(perft, KERNEL, KERNEL, "i686", "made", "x86_64"))
+    bulk = [c.median for c in per_position(perft, KERNEL, KERNEL, "i686", "bulk", "x86_64").values() if c.ratios]
+    v["pp_kernel_arch_bulk_range"] = f"{fmt(min(bulk), 2)}-{fmt(max(bulk), 2)}"
+    v["pp_kernel_chess_i686_bulk"] = positions_text(per_position(perft, KERNEL, chess, "i686", "bulk"))
+    ahead = [c.median for crate in (cozy, chess) for c in per_position(perft, KERNEL, crate, "x86_64", "bulk").values()
+             if c.ratios]
+    v["pp_kernel_cozy_chess_x86_64_bulk_range"] = f"{fmt(min(ahead), 2)}-{fmt(max(ahead), 2)}"
+    versus_shakmaty = per_position(perft, KERNEL, shakmaty, "x86_64", "bulk")
+    below = [f"{POSITION_NAMES[k]}: {fmt(c.median, 2)}" for k, c in versus_shakmaty.items() if c.ratios and c.median < 1]
+    passed = sum(1 for c in versus_shakmaty.values() if c.ratios and c.median >= 1)
+    v["pp_kernel_shakmaty_x86_64_bulk"] = (f"passes on {passed} positions of {len(versus_shakmaty)}" +
+                                           (f" ({'; '.join(below)})" if below else ""))
+    ins = d["instructions"]
+    for arch in ("x86_64", "i686"):
+        rows = ins.where(subject="ccr", impl="portable", arch=arch, position="kiwipete",
+                         compiler=build_compiler(ins, arch))
+        v[f"ipl_kiwipete_ccr_{arch}"] = (fmt(int(rows[0]["instructions"]) / int(rows[0]["leaves"]), 1)
+                                         if rows else "–")
+    hybrid = ("bitboard", "simd")
+    words = []
+    for arch in ("x86_64", "i686"):
+        parts = [f"{perft.versus(hybrid, b, arch, 'bulk').relation()} {n} ({perft.versus(hybrid, b, arch, 'bulk').text(2, '×')})"
+                 for b, n in ((("bitboard-native", "portable"), "native bitboards"), (CCR, "the portable C.C.R."),
+                              (KERNEL, "the C.C.R.'s kernel"))]
+        words.append(f"on {arch}, " + ", ".join(parts))
+    v["hybrid_bulk"] = "; ".join(words)
+    v["ccr_x86_64_bulk_standing"] = against(perft, CCR, "x86_64", "bulk", HEADLINE_BOARDS)
+    for leaves in ("made", "bulk"):
+        for crate in ("shakmaty", "cozy-chess"):
+            c = perft.versus(CCR, (crate, "-"), "x86_64", leaves)
+            v[f"ccr_vs_{crate.replace('-', '_')}_{leaves}"] = fmt(c.median, 2)
+
+
+def provenance(d, names):
+    """Where the figures of a section come from: each data file named, grouped by the run
+    (machine, commit and day) its header names."""
+    runs = {}
+    for name in names:
+        data = d.get(name)
+        if data is None:
+            runs.setdefault("not measured in this data directory", []).append(f"{name}.tsv")
+            continue
+        m = data.meta
+        machine = m.get("machine", "machine not recorded")
+        if m.get("cpu features"):
+            machine += f" ({m['cpu features']})"
+        where = f"{machine}; commit `{m.get('commit', '?')}`, {m.get('date', '?')[:10]}"
+        runs.setdefault(where, []).append(os.path.basename(data.path))
+    return "; ".join(f"{', '.join(f'`{n}`' for n in files)}: {where}" for where, files in runs.items())
+
+
+def keys_table(keys):
+    """Colliding pairs of one keystats run, full and truncated, against the birthday bound."""
+    n = int(keys.rows[0]["n"])
+    rows = []
+    for what in ["full 64"] + [f"{e} {b}" for b in (56, 48, 40, 32) for e in ("top", "low")]:
+        cells = [what]
+        for key in ("rotation", "zobrist"):
+            r = keys.where(table="collisions", key=key, what=what)
+            cells.append(f"{int(r[0]['observed']):,}" if r else "–")
+        r = keys.where(table="collisions", key="rotation", what=what)
+        bits = int(what.split()[-1])
+        cells.append(f"{float(r[0]['expected']):.3g}" if r else "–")
+        cells.append(f"{n * 2 ** ((64 - bits) / 2):.2g}")
+        rows.append(cells)
+    return table(["bits compared", "rotation pairs", "Zobrist pairs", "expected (birthday)",
+                  "stands for the full key at n ="], rows)
 
 
 def key_figures(keys, prefix, v):
@@ -633,21 +1062,9 @@ def keys_scale(d, v):
     v["keys_scale_count"] = count
     if v["keys_scale_complete"]:
         m = int(keys.rows[0]["n"])
-        krows = []
-        for what in ["full 64"] + [f"{e} {b}" for b in (56, 48, 40, 32) for e in ("top", "low")]:
-            cells = [what]
-            for key in ("rotation", "zobrist"):
-                r = keys.where(table="collisions", key=key, what=what)
-                cells.append(f"{int(r[0]['observed']):,}" if r else "–")
-            r = keys.where(table="collisions", key="rotation", what=what)
-            bits = int(what.split()[-1])
-            cells.append(f"{float(r[0]['expected']):.3g}" if r else "–")
-            cells.append(f"{m * 2 ** ((64 - bits) / 2):.2g}")
-            krows.append(cells)
         lines += ["", f"Over n = {m:,} distinct positions (`docs/data/keystats-scale.md` is the merged "
                   "report):", "",
-                  table(["bits compared", "rotation pairs", "Zobrist pairs", "expected (birthday)",
-                         "stands for the full key at n ="], krows), "",
+                  keys_table(keys), "",
                   f"Here the 48-bit truncations stand for the full key at {m * 2 ** 8:.2g} positions and "
                   f"the 40-bit ones at {m * 2 ** 12:.2g}. A random 64-bit key expects "
                   f"{fmt(birthday(1e11, 64), 0)} colliding pairs among 10^11 positions, so \"no "
@@ -681,59 +1098,119 @@ def num(text):
     return float(text.replace(",", ""))
 
 
-def verdicts(v, perft):
-    """The verdicts that follow from a comparison, so that another run's figures decide them."""
-    bitboards = {"magic bitboards": "ratio_bitboard_native", "rotated": "ratio_rotated",
-                 "shakmaty": "ratio_shakmaty", "cozy-chess": "ratio_cozy_chess", "chess": "ratio_chess"}
-    kept = {name: num(v[key]) for name, key in bitboards.items()}
-    best_name = max(kept, key=kept.get)
-    best = kept[best_name]
-    v["verdict_bitboards32"] = (
-        f"reproduced: every bitboard generator keeps at most {best:.2f} of its 64-bit speed ({best_name})"
-        if best < 0.8 else f"differs: {best_name} keeps {best:.2f} of its 64-bit speed")
-    ccr = num(v["ratio_ccr"])
-    v["verdict_ccr32"] = (
-        f"reproduced in direction: the C.C.R. keeps {ccr:.2f} of its speed on i686, more than any bitboard "
-        f"generator (at most {best:.2f}), but not all of it: i686 has half the registers"
-        if ccr > best else f"differs: the C.C.R. keeps {ccr:.2f}, a bitboard generator ({best_name}) {best:.2f}")
+def against(perft, subject, arch, leaves, boards):
+    """How `subject` stands against each of `boards` ([(subject, name)]) on one build and
+    measure, grouped: "faster than 0x88 (1.31×), slower than magic bitboards (0.79×) and ..."."""
+    found = {}
+    for board, name in boards:
+        c = perft.versus(subject, board, arch, leaves)
+        found.setdefault(c.relation(), []).append(f"{name} ({c.text(2, '×')})")
+    return ", ".join(f"{rel} {' and '.join(names)}" for rel, names in found.items())
+
+
+def verdicts(v, perft, bench):
+    """The verdicts that follow from a comparison, so that another run's figures decide them.
+    Each names the measure it rests on; a ratio whose rounds fall on both sides of 1 is level."""
+    bitboards = [(("bitboard-native", "portable"), "magic bitboards"), (("rotated", "portable"), "rotated"),
+                 (("shakmaty", "-"), "shakmaty"), (("cozy-chess", "-"), "cozy-chess"), (("chess", "-"), "chess")]
+    bitboards = [(s, n) for s, n in bitboards if s in perft.subjects]
+    kept, held, ccr_kept = {}, {}, {}
+    for leaves in ("made", "bulk"):
+        ratios = {n: perft.arch_cmp(s, leaves) for s, n in bitboards}
+        name = max(ratios, key=lambda n: ratios[n].median)
+        kept[leaves] = (name, ratios[name])
+        held[leaves] = ratios[name].hi < 0.8
+        ccr_kept[leaves] = perft.arch_cmp(CCR, leaves)
+    words = {"made": "with every leaf made", "bulk": "with the last ply counted"}
+    parts = [f"{words[l]} every bitboard generator keeps at most {kept[l][1].text(2)} of its x86_64 speed "
+             f"({kept[l][0]})" for l in ("made", "bulk")]
+    if all(held.values()):
+        v["verdict_bitboards32"] = "reproduced on both measures: " + "; ".join(parts)
+    else:
+        v["verdict_bitboards32"] = ("differs where a generator keeps 0.8 or more in a round: " + "; ".join(parts))
+    ahead = {l: ccr_kept[l].lo > kept[l][1].hi for l in ("made", "bulk")}
+    ccr_words = "; ".join(f"{words[l]} the C.C.R. keeps {ccr_kept[l].text(2)}, the best bitboard generator "
+                          f"{kept[l][1].text(2)}" for l in ("made", "bulk"))
+    if all(ahead.values()):
+        v["verdict_ccr32"] = (f"reproduced in direction on both measures ({ccr_words}), but not all of the speed: "
+                              "i686 has half the registers")
+    else:
+        v["verdict_ccr32"] = f"differs where the rounds overlap: {ccr_words}"
+    if not perft.same64:
+        confound = (f" Both ratios mix the architecture with the compiler ({perft.c32} for i686, "
+                    f"{perft.main64} for x86_64).")
+        v["verdict_bitboards32"] += "." + confound
+        v["verdict_ccr32"] += "." + confound
     proxies = [num(v["engine_stockfish_classical_ratio"]), num(v["engine_glaurung_ratio"])]
     rybka = RYBKA_32 / RYBKA_64
     near = all(abs(p - rybka) <= 0.1 for p in proxies)
-    v["verdict_rybka"] = ("cannot be reproduced here (Rybka is commercial); the proxies, Debian's bitboard engines "
-                          "on one CPU, " + ("land within 0.1 of Rybka's ratio" if near else
-                                            f"keep {min(proxies):.2f}-{max(proxies):.2f}, not Rybka's {rybka:.2f}"))
-    names = {"ccr": "the C.C.R.", "x88": "0x88", "bitboard_native": "magic bitboards", "rotated": "rotated bitboards"}
-    for arch in ("x86_64", "i686"):
-        order = sorted(names, key=lambda k: -num(v[f"perft_{k}_{arch}"]))
-        v[f"movegen_rank_{arch}"] = f"{order.index('ccr') + 1} of {len(order)}"
-    v["verdict_movegen"] = (f"the C.C.R. ranks {v['movegen_rank_x86_64']} on x86_64 and {v['movegen_rank_i686']} on "
-                            "i686: the edge test is free, generation one nibble at a time is not")
+    v["verdict_rybka"] = ("cannot be reproduced here (Rybka is commercial); on whole-engine speed, i686 ÷ x86_64, "
+                          "the proxies, Debian's bitboard engines on one CPU, " +
+                          ("land within 0.1 of Rybka's ratio" if near else
+                           f"keep {min(proxies):.2f}-{max(proxies):.2f}, not Rybka's {rybka:.2f}"))
+    others = [(("bitboard-native", "portable"), "magic bitboards"), (("rotated", "portable"), "rotated bitboards"),
+              (("x88", "portable"), "0x88")]
+    generation = {a: against(perft, CCR, a, "bulk", others) for a in ("x86_64", "i686")}
+    made = {a: against(perft, CCR, a, "made", others) for a in ("x86_64", "i686")}
+    slower = all(perft.versus(CCR, others[0][0], a, "bulk").relation() == "slower than" for a in ("x86_64", "i686"))
+    v["verdict_movegen"] = (
+        ("differs for generation" if slower else "reproduced for generation") +
+        f": with the last ply counted (move generation alone) the C.C.R. is {generation['x86_64']} on x86_64 and "
+        f"{generation['i686']} on i686; with every leaf made (generation and copy-make) it is {made['x86_64']} on "
+        f"x86_64 and {made['i686']} on i686" +
+        (". The edge test is free, but generating one nibble at a time does not beat a bitboard's target sets"
+         if slower else ""))
+    mailbox = {(a, l): perft.versus(CCR, ("x88", "portable"), a, l) for a in ("x86_64", "i686") for l in ("made", "bulk")}
+    v["verdict_mailbox"] = (
+        "a proxy (0x88 is not 12×12), on perft speed: " +
+        "; ".join(f"{words[l]} the C.C.R. is " +
+                  ", ".join(f"{mailbox[(a, l)].relation()} 0x88 on {a} ({mailbox[(a, l)].text(2, '×')})"
+                            for a in ("i686", "x86_64")) for l in ("made", "bulk")))
     qmax = num(v["qs_time_max"])
-    v["verdict_quiescence"] = ("differs: ccr's quiescence search (captures and queen promotions) is leaner than the "
-                               "paper's (checks, promotions)" if qmax < 50 else "reproduced")
-    simd = num(v["speedup_ccr_simd_x86_64"])
-    v["verdict_registers"] = (("reproduced" if simd > 1 else "differs in speed") +
-                              " for a 256-bit register; as printed for MMX an erratum (E3)")
-    conv_simd, conv_asm = num(v["speedup_bitboard_simd_x86_64"]), num(v["speedup_bitboard_asm_x86_64"])
+    v["verdict_quiescence"] = ("differs, on `ccr bench`'s sampled time: ccr's quiescence search (captures and queen "
+                               "promotions) is leaner than the paper's (checks, promotions)" if qmax < 50 else
+                               "reproduced, on `ccr bench`'s sampled time")
+    simd = {(a, l): perft.versus(KERNEL, CCR, a, l) for a in ("x86_64", "i686") for l in ("made", "bulk")}
+    faster = all(c.relation() == "faster than" for c in simd.values())
+    v["verdict_registers"] = (
+        ("reproduced" if faster else "differs in speed") + " for a 256-bit register, on perft speed against the "
+        "portable frame: " + ", ".join(f"{a} {simd[(a, 'made')].text(2, '×')} made, {simd[(a, 'bulk')].text(2, '×')} "
+                                        "counted" for a in ("x86_64", "i686")) +
+        "; for the 32-bit and 64-bit registers the paper names, a reading (E3)")
+    bb = ("bitboard", "portable")
+    conv = {(i, a, l): perft.versus(("bitboard", i), bb, a, l) for i in ("simd", "asm") for a in ("x86_64", "i686")
+            for l in ("made", "bulk") if ("bitboard", i) in perft.subjects}
+
+    def conv_words(i):
+        return ", ".join(f"{a} {conv[(i, a, 'made')].text(2, '×')} made, {conv[(i, a, 'bulk')].text(2, '×')} counted"
+                         for a in ("x86_64", "i686") if (i, a, "made") in conv)
+
+    conv_simd = all(conv[(i, a, l)].relation() == "faster than" for i, a, l in conv if i == "simd")
+    asm = [conv[(i, a, "made")].relation() for i, a, l in conv if i == "asm" and l == "made"]
     v["verdict_conversion"] = (
-        ("reproduced for SIMD" if conv_simd > 1 else "differs for SIMD") + "; the assembly " +
-        ("is faster" if conv_asm > 1 else "is not faster") + " than the compiled loop in perft; it runs on i686 too, "
-        "so \"needs 64-bit\" differs")
+        ("reproduced for SIMD" if conv_simd else "differs for SIMD") + f", on perft speed against the paper's loop "
+        f"({conv_words('simd')}); the assembly is " + ("faster than" if set(asm) == {"faster than"} else
+                                                      "not always faster than") +
+        f" the compiled loop ({conv_words('asm')}); it runs on i686 too, so \"needs 64-bit\" differs")
     per_call = num(v["iai_eval_eval_bitboards"]) < num(v["iai_eval_eval_frame"])
-    search = num(v["bench_bitboards_x86_64"]) / num(v["bench_frame_x86_64"])
-    v["verdict_hybrid"] = (("reproduced per call" if per_call else "differs per call") +
-                           f"; the whole search runs {search:.2f}x as fast with it on x86_64" +
-                           (", no gain: the search builds the attack tables at every node for its own use"
-                            if search < 1.03 else ""))
+    search = bench.versus("x86_64", "bitboards", "x86_64", evaluator_b="frame")
+    v["verdict_hybrid"] = (("reproduced per call (callgrind instructions)" if per_call else
+                            "differs per call (callgrind instructions)") +
+                           f"; on `ccr bench`'s speed the whole search runs {search.text(2, '×')} as fast with it on "
+                           "x86_64" + (", level: the search builds the attack tables at every node for its own use"
+                                       if search.level else ""))
 
 
 def render(template, v):
-    """Fills `{{name}}` and `{{test:name}}` placeholders; an unknown name is an error."""
+    """Fills `{{name}}`, `{{test:name}}` and `{{run:file,file}}` placeholders; an unknown name is
+    an error."""
 
     def fill(match):
         name = match.group(1).strip()
         if name.startswith("test:"):
             return v["test"](name[5:].strip())
+        if name.startswith("run:"):
+            return v["run"]([n.strip() for n in name[4:].split(",")])
         if name not in v:
             raise KeyError(f"unknown placeholder {{{{{name}}}}}")
         return v[name]
@@ -796,28 +1273,39 @@ def plots(d, v, perft, out):
     fig.savefig(os.path.join(out, "arch-ratio.svg"), metadata=meta)
     plt.close(fig)
 
-    # 2. Perft speed on both architectures.
-    fig, ax = plt.subplots(figsize=(7.5, 0.3 * len(perft.subjects) + 1.2))
+    # 2. Perft speed on both architectures, every leaf made and the last ply counted: medians
+    # with the range of the rounds.
+    fig, axes = plt.subplots(1, 2, figsize=(9, 0.3 * len(perft.subjects) + 1.6), sharey=True)
     y = list(range(len(perft.subjects)))[::-1]
-    for offset, arch, colour in ((0.2, "x86_64", "#1f77b4"), (-0.2, "i686", "#ff7f0e")):
-        speeds = [perft.speed(s, arch) for s in perft.subjects]
-        ax.barh([yy + offset for yy in y], speeds, height=0.4, color=colour, label=arch)
-    ax.set_yticks(y, [SUBJECT_NAMES.get(s, s[0]) for s in perft.subjects])
-    ax.set_xlabel("perft, every leaf made: M nodes/s over the six standard positions (median of rounds)")
-    ax.legend(loc="lower right")
+    for ax, leaves in zip(axes, ("made", "bulk")):
+        for offset, arch, colour in ((0.2, "x86_64", "#1f77b4"), (-0.2, "i686", "#ff7f0e")):
+            runs = [perft.speeds(s, arch, leaves) for s in perft.subjects]
+            mids = [median(r) for r in runs]
+            err = [[m - min(r) for m, r in zip(mids, runs)], [max(r) - m for m, r in zip(mids, runs)]]
+            ax.barh([yy + offset for yy in y], mids, height=0.4, color=colour, xerr=err,
+                    error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"},
+                    label=f"{arch} ({perft.compiler(arch)})")
+        ax.set_title(LEAVES[leaves] + (" (copy-make)" if leaves == "made" else " (generation alone)"), fontsize=9)
+        ax.set_xlabel("M nodes/s")
+    axes[0].set_yticks(y, [SUBJECT_NAMES.get(s, s[0]) for s in perft.subjects])
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, bbox_to_anchor=(0.5, 0.03))
+    fig.suptitle("Perft on the six standard positions: median of rounds (whiskers: lowest and highest round)",
+                 fontsize=9)
     fig.text(0.01, 0.005, caption("perft"), fontsize=7, color="#555555")
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    fig.tight_layout(rect=(0, 0.09, 1, 1))
     fig.savefig(os.path.join(out, "perft-speed.svg"), metadata=meta)
     plt.close(fig)
 
-    # 3. Colliding pairs against key bits, both keys, beside the birthday expectation.
-    keys = d["keys"]
+    # 3. Colliding pairs against key bits, both keys, beside the birthday expectation: the
+    # largest run there is (the one the documents quote).
+    keys = d["keys-largest"]
     n = int(keys.rows[0]["n"])
     fig, ax = plt.subplots(figsize=(7, 4.2))
     bits = [32, 40, 48, 56, 64]
     fine = [b / 4 for b in range(128, 257)]
     ax.plot(fine, [birthday(n, b) for b in fine], color="black", linewidth=1,
-            label=f"expected for a random key, n = {n:.2g}")
+            label=f"expected for a random key, n = {n:.3g}")
     floor = 1e-4
     markers = {("rotation", "top"): ("o", "#1f77b4"), ("rotation", "low"): ("s", "#1f77b4"),
                ("zobrist", "top"): ("^", "#ff7f0e"), ("zobrist", "low"): ("v", "#ff7f0e")}
@@ -838,17 +1326,19 @@ def plots(d, v, perft, out):
     ax.set_yscale("log")
     ax.set_xlabel("key bits compared (k bits at n positions stand for the 64-bit key at n·2^((64−k)/2))")
     ax.set_ylabel("colliding pairs of distinct positions")
-    ax.set_title(f"Keys against the birthday bound, {v['keys_n']} distinct positions\n"
+    ax.set_title(f"Keys against the birthday bound, {v['largest_n']} distinct positions\n"
                  f"(among 10^11 positions a random 64-bit key expects {v['birthday_1e11']} colliding pairs)",
                  fontsize=9)
     ax.legend(fontsize=7)
-    fig.text(0.01, 0.005, caption("keys"), fontsize=7, color="#555555")
+    fig.text(0.01, 0.005, f"{os.path.basename(keys.path)}: " + caption_of(keys), fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, 0.02, 1, 1))
     fig.savefig(os.path.join(out, "keys-birthday.svg"), metadata=meta)
     plt.close(fig)
 
     # 4. The ladder: each opponent's Elo relative to ccr, beside Achilles' opponents relative to
-    # Achilles in the paper (two scales with their own zero: the engines never met).
+    # Achilles in the paper (two scales with their own zero: the engines never met). An interval
+    # open at one end (no game went the other way, or its end lies past 0 or 100 %) is drawn as
+    # an arrow to the plot's edge at that end.
     rows = []
     for r in d["strength"].rows:
         w, dr, l = int(r["wins"]), int(r["draws"]), int(r["losses"])
@@ -857,30 +1347,39 @@ def plots(d, v, perft, out):
         rows.append((f"{r['opponent']} ({w + dr + l} games, {r['tc']})",
                      None if e is None else -e, -hi, -lo, "#1f77b4"))
     rows.sort(key=lambda row: row[2] if row[1] is None else row[1])
-    paper = [(f"{o} (the paper, {g} games)", -e, None, None, "#d62728") for o, g, _, _, e in PAPER_MATCHES]
+    paper = []
+    for o, g, sc, dr, e in PAPER_MATCHES:
+        _, _, lo, hi = tally(*paper_tally(g, sc, dr))
+        # The paper's Elo as printed; the interval from the games its score and draws imply.
+        paper.append((f"{o} (the paper, {g} games)", -e, -hi, -lo, "#d62728"))
     rows = rows + sorted(paper, key=lambda row: row[1])
     fig, ax = plt.subplots(figsize=(7.5, 0.35 * len(rows) + 1.5))
     # Wide enough for every point and its label; intervals beyond it are cut at the edge.
     limit = max(600, 100 * math.ceil((max(abs(row[1]) for row in rows if row[1] is not None) + 150) / 100))
     for y, (_, e, lo, hi, colour) in enumerate(rows):
+        arrow = {"arrowstyle": "->", "color": colour}
         if e is None:
-            # An open interval: every game went one way; an arrow from the bound outwards.
+            # Every game went one way: only one end is known.
             start, towards = (lo, limit) if math.isinf(hi) else (hi, -limit)
-            ax.annotate("", xy=(towards, y), xytext=(start, y),
-                        arrowprops={"arrowstyle": "->", "color": colour})
+            ax.annotate("", xy=(towards, y), xytext=(start, y), arrowprops=arrow)
             ax.plot([start], [y], "|", color=colour, markersize=10)
             ax.text(start, y + 0.25, f"{'above' if math.isinf(hi) else 'below'} {start:+.0f}",
                     fontsize=7, ha="center", color=colour)
             continue
-        err = None if lo is None else [[e - max(lo, -limit)], [min(hi, limit) - e]]
-        ax.errorbar([e], [y], xerr=err, fmt="o", color=colour, capsize=3)
+        ax.plot([e], [y], "o", color=colour)
+        for end, edge in ((lo, -limit), (hi, limit)):
+            if math.isinf(end) or abs(end) > limit:
+                ax.annotate("", xy=(edge, y), xytext=(e, y), arrowprops=arrow)
+            else:
+                ax.plot([e, end], [y, y], color=colour, linewidth=1.2)
+                ax.plot([end], [y], "|", color=colour, markersize=7)
         ax.text(e, y + 0.25, f"{e:+.0f}", fontsize=7, ha="center", color=colour)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.text(0, len(rows) - 0.4, " ccr (blue) / Achilles (red)", fontsize=7, va="bottom")
     ax.set_yticks(range(len(rows)), [row[0] for row in rows], fontsize=8)
     ax.set_ylim(-0.7, len(rows) - 0.1)
     ax.set_xlim(-limit, limit)
-    ax.set_xlabel("Elo relative to the engine that played them (bars: 95 % interval)")
+    ax.set_xlabel("Elo relative to the engine that played them\n(bars: 95 % interval; an arrow: the interval is open at that end)")
     fig.suptitle("The ladder: Debian's engines relative to ccr (blue), Achilles' opponents relative to "
                  "Achilles in the paper (red)", fontsize=9)
     fig.text(0.01, 0.005, caption("strength"), fontsize=7, color="#555555")
@@ -888,18 +1387,97 @@ def plots(d, v, perft, out):
     fig.savefig(os.path.join(out, "strength.svg"), metadata=meta)
     plt.close(fig)
 
+    # 5. The C.C.R. against bitboards and 0x88: the first screen's table as a plot.
+    boards = [(b, n, c, m) for (b, n), c, m in zip(HEADLINE_BOARDS, ("#1f77b4", "#2ca02c", "#7f7f7f"), ("o", "s", "D"))]
+    lines = [(a, s, f"{a}, {'portable' if s == CCR else 'engine kernel'}") for a in ("i686", "x86_64")
+             for s in (CCR, KERNEL)]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.9), sharey=True)
+    low, high = [], []
+    for ax, leaves in zip(axes, ("made", "bulk")):
+        for k, (board, name, colour, marker) in enumerate(boards):
+            for j, (arch, subject, _) in enumerate(lines):
+                c = perft.versus(subject, board, arch, leaves)
+                if not c.ratios:
+                    continue
+                yy = len(lines) - 1 - j + (1 - k) * 0.22
+                ax.errorbar([c.median], [yy], xerr=[[c.median - c.lo], [c.hi - c.median]], fmt=marker,
+                            color=colour, markersize=5, capsize=2, elinewidth=1,
+                            label=name if j == 0 else None)
+                low.append(c.lo)
+                high.append(c.hi)
+        ax.axvline(1.0, color="black", linewidth=0.8)
+        ax.set_xscale("log")
+        ax.set_title(LEAVES[leaves] + (" (copy-make)" if leaves == "made" else " (generation alone)"), fontsize=9)
+        ax.set_xlabel("the C.C.R.'s speed ÷ the other board's\n(above 1: the C.C.R. is faster)")
+    span = (min(low + [0.5]) / 1.15, max(high + [2.0]) * 1.15)
+    for ax in axes:
+        ax.set_xlim(*span)
+        ticks = [t for t in (0.25, 0.33, 0.5, 0.67, 1, 1.5, 2, 3, 4) if span[0] <= t <= span[1]]
+        ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+        ax.minorticks_off()
+    axes[0].set_yticks(range(len(lines))[::-1], [label for _, _, label in lines])
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, [f"÷ {label}" for label in labels], loc="lower center", ncol=3, fontsize=8,
+               bbox_to_anchor=(0.5, 0.04))
+    fig.suptitle("The C.C.R. against bitboards and 0x88: perft on six positions, median of rounds "
+                 "(whiskers: lowest and highest round)", fontsize=9)
+    fig.text(0.01, 0.005, caption("perft"), fontsize=7, color="#555555")
+    fig.tight_layout(rect=(0, 0.11, 1, 1))
+    fig.savefig(os.path.join(out, "ccr-vs-bitboards.svg"), metadata=meta)
+    plt.close(fig)
+
+
+PLOTS = ("ccr-vs-bitboards.svg", "arch-ratio.svg", "perft-speed.svg", "keys-birthday.svg", "strength.svg")
+
+
+def caption_of(data):
+    m = data.meta
+    return f"{m.get('machine', '?')}; commit {m.get('commit', '?')}, {m.get('date', '?')[:10]}"
+
+
+def targets(data_dir, out):
+    """Where each document goes: {source: destination}. From docs/data the documents are the
+    tracked ones; from any other data directory (or with --out) they go into that directory
+    (PAPER.md, BENCHMARKS.md, README.md, STRENGTH.md and plots/), and the tracked tree is left
+    as it is."""
+    sources = [os.path.join(ROOT, "docs", "PAPER.md"), os.path.join(ROOT, "docs", "BENCHMARKS.md"),
+               os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "STRENGTH.md")]
+    tracked = os.path.realpath(data_dir) == os.path.realpath(os.path.join(ROOT, "docs", "data"))
+    if out is None and tracked:
+        return {p: p for p in sources}, os.path.join(ROOT, "docs", "plots")
+    out = out or data_dir
+    return {p: os.path.join(out, os.path.basename(p)) for p in sources}, os.path.join(out, "plots")
+
+
+def shown(path):
+    """A path as the messages give it: relative to the checkout when inside it."""
+    rel = os.path.relpath(path, ROOT)
+    return path if rel.startswith("..") else rel
+
+
+def drawn_by(path):
+    """The matplotlib version an SVG names as its creator, or None."""
+    m = re.search(r"Matplotlib v([\w.]+),", open(path).read(4000)) if os.path.exists(path) else None
+    return m.group(1) if m else None
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=os.path.join(ROOT, "docs", "data"))
-    ap.add_argument("--check", action="store_true", help="compare with the committed documents, write nothing")
+    ap.add_argument("--out", help="directory for the documents and plots (default: the tracked documents "
+                                  "from docs/data, else the data directory itself)")
+    ap.add_argument("--check", action="store_true",
+                    help="compare with the documents and plots already there, write nothing")
     args = ap.parse_args()
     d = load(args.data)
+    where, plot_dir = targets(args.data, args.out)
     try:
         v, perft = values(d)
+        tracked = os.path.realpath(args.data) == os.path.realpath(os.path.join(ROOT, "docs", "data"))
+        v["data_dir"] = "docs/data/" if tracked else os.path.abspath(args.data) + "/"
         docs = {}
         for name in ("PAPER.md", "BENCHMARKS.md"):
-            docs[os.path.join(ROOT, "docs", name)] = render(open(os.path.join(TEMPLATES, name)).read(), v)
+            docs[where[os.path.join(ROOT, "docs", name)]] = render(open(os.path.join(TEMPLATES, name)).read(), v)
         # Hand-written documents with regions drawn from the data: `<!-- report:NAME -->` up to
         # `<!-- /report -->` is filled from the template DOC-NAME.md.
         for path in (os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "STRENGTH.md")):
@@ -909,23 +1487,35 @@ def main():
                 part = os.path.join(TEMPLATES, f"{prefix}-{match.group(2)}.md")
                 return match.group(1) + render(open(part).read(), v) + match.group(3)
 
-            docs[path] = re.sub(r"(<!-- report:([\w-]+) -->\n).*?(<!-- /report -->)", region,
-                                open(path).read(), flags=re.S)
+            docs[where[path]] = re.sub(r"(<!-- report:([\w-]+) -->\n).*?(<!-- /report -->)", region,
+                                       open(path).read(), flags=re.S)
     except KeyError as err:
         sys.exit(f"error: {err.args[0]}")
     if args.check:
+        import matplotlib
         stale = [p for p, text in docs.items() if not os.path.exists(p) or open(p).read() != text]
-        stale += [p for p in ("arch-ratio.svg", "perft-speed.svg", "keys-birthday.svg", "strength.svg")
-                  if not os.path.exists(os.path.join(ROOT, "docs", "plots", p))]
+        versions = {drawn_by(os.path.join(plot_dir, p)) for p in PLOTS} - {None}
+        if versions and versions != {matplotlib.__version__}:
+            sys.exit(f"error: the plots in {shown(plot_dir)} were drawn by matplotlib "
+                     f"{', '.join(sorted(versions))} and this python has {matplotlib.__version__}; SVGs compare "
+                     "byte for byte only under the same version (`make setup-report` installs the pinned one)")
+        with tempfile.TemporaryDirectory(prefix="ccr-report-") as fresh:
+            plots(d, v, perft, fresh)
+            for p in PLOTS:
+                mine = os.path.join(plot_dir, p)
+                if not os.path.exists(mine) or open(mine, "rb").read() != open(os.path.join(fresh, p), "rb").read():
+                    stale.append(mine)
         if stale:
-            sys.exit("error: not drawn from docs/data (run `make report`): " + ", ".join(os.path.relpath(p, ROOT) for p in stale))
-        print("report: the documents match docs/data")
+            sys.exit(f"error: not drawn from {shown(os.path.abspath(args.data))} (run `make report`): " +
+                     ", ".join(shown(p) for p in stale))
+        print(f"report: the documents and plots match {shown(os.path.abspath(args.data))}")
         return
     for path, text in docs.items():
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
-    plots(d, v, perft, os.path.join(ROOT, "docs", "plots"))
-    print(f"report: wrote {', '.join(os.path.relpath(p, ROOT) for p in docs)} and docs/plots/*.svg", file=sys.stderr)
+    plots(d, v, perft, plot_dir)
+    print(f"report: wrote {', '.join(shown(p) for p in docs)} and {shown(plot_dir)}/*.svg", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """Runs every measurement docs/PAPER.md quotes and writes the raw results under docs/data/.
 
-Usage: scripts/reproduce.py [--quick] [--data DIR] [--steps a,b,...] [--no-build] [--resume]
-(`make reproduce`)
+Usage: scripts/reproduce.py [--quick] [--data DIR] [--steps a,b,...] [--no-build]
+                            [--[no-]same-compiler] [--report] [--resume]   (`make reproduce`)
+
+First the build, unless --no-build: ccr and examples/crate_perft for x86_64 by rustup's rustc
+(as `make build`) and for i686 by Debian's (as `make build32`), and, unless --quick or
+--no-same-compiler, for x86_64 by Debian's rustc too (target/debian-rustc), so that i686 can be
+set against x86_64 built by the same compiler; rustup's and Debian's builds run at once. Rows
+measured per build name the rustc that built it (column `compiler`).
 
 Steps, in order (each writes DIR/<step>.tsv, or the files named):
   tests        the paper's reference vectors and exact claims: the Rust tests that check them,
-               each test's name and outcome (x86_64; with the full size also i686)
+               each test's name, outcome and what it printed (x86_64; with the full size also
+               i686; --quick builds them without link-time optimisation)
   perft        wall clock of perft, every leaf made and the last ply bulk-counted, on the six
                standard positions: `ccr perft` for every representation x implementation and
                the oracle crates (examples/crate_perft.rs: shakmaty, cozy-chess, chess), on
-               x86_64 and i686, in rounds that alternate the architectures; every count is
-               checked against tests/data/standard-perft.epd
+               every build, in rounds that rotate the builds' order; every count is checked
+               against tests/data/standard-perft.epd
   instructions perft 3 counted by callgrind, start-up left out (perft 1 of the start
                position subtracted), per leaf
   costs        instructions per call of the operations the paper prices (attack tables and
@@ -21,7 +28,7 @@ Steps, in order (each writes DIR/<step>.tsv, or the files named):
                second; stderr's quiescence share and copy-make bytes go to bench-profile.tsv),
                then callgrind's instructions per node of a shallower bench (bench-instructions.tsv)
   engines      Debian's Stockfish 15.1 (classical, NNUE) and Glaurung 2.2, amd64 against their
-               i386 builds (scripts/engine-arch-pairs.py; scripts/setup-engines32.sh fetches them)
+               i386 builds (scripts/engine-arch-pairs.py; `make setup-engines32` fetches them)
   keys         `ccr keystats`: the rotation key against Zobrist over N distinct positions
                (full and truncated collisions against the birthday bound, cost per key); then
                the same run as four shards, merged: keys-shards.tsv says whether the merged
@@ -37,20 +44,25 @@ Asked for by name only (--steps scale), as it takes hours:
                25 GB of disk each)
 
 Every TSV opens with comment lines: machine, CPU features, compilers, commit, date, the
-size (full or quick) and what was run. --quick runs smaller sizes (one perft
-round, fewer positions under callgrind, 10^6 keys, a few fast games): under ten minutes of measuring on a 2-core machine.
-Progress goes to stderr. scripts/report.py then draws the tables and plots from these files.
+size (full or quick) and what was run. --quick runs smaller sizes (no second x86_64 build, the
+tests without LTO, one perft round, Kiwipete alone under callgrind, `ccr bench 9` once, 10^6
+keys, two fast games per opponent). Progress goes to stderr: a line as each step starts, saying
+which steps are left, and lines within the long ones. --report then draws the documents
+(scripts/report.py: from docs/data the tracked ones, from any other --data into that directory).
 
-The arguments are checked before anything is built or measured: --steps names at least one
-step, all known; --data is a directory that can be written (made if missing); with
---no-build, every binary the steps run is in target/reproduce/ (else the error names the
-missing one and the command that builds it); valgrind is installed for the steps that count
-instructions. A bad argument is one `error:` line with exit status 2; a measurement that
-fails, one `error:` line with exit status 1.
+This script installs nothing. The arguments and what the steps need are checked before
+anything is built or measured: --steps names at least one step, all known; --data is a
+directory that can be written (made if missing); with --no-build, every binary the steps run
+is in target/reproduce/ (else the error names the missing one and the command that builds
+it); every program and package the steps run is installed (else the error names each, the
+steps that need it and the make target that installs it: `make setup` installs them all). A
+bad argument or a missing prerequisite is one `error:` line with exit status 2; a measurement
+that fails, one `error:` line with exit status 1.
 """
 
 import argparse
 import datetime
+import glob
 import os
 import platform
 import re
@@ -122,8 +134,39 @@ def cpu():
     return (model.group(1) if model else platform.processor()), simd
 
 
+# The builds measured. x86_64 by rustup's compiler, as `make build` makes the engine; i686 by
+# Debian's, as `make build32` does (rustup has no i686 std here); and x86_64 by Debian's too, so
+# that i686 against x86_64 can compare one compiler's code and the report can show what the
+# compiler alone does to the x86_64 figures. Debian's builds go to their own target directory,
+# so that they run beside rustup's build instead of waiting on its lock.
+TARGET64 = "x86_64-unknown-linux-gnu"
+DEBIAN_ENV = {"RUSTC": "/usr/bin/rustc", "RUSTDOC": "/usr/bin/rustdoc"}
+DEBIAN_DIR = os.path.join("target", "debian-rustc")
+BUILDS = {
+    "x86_64": {"arch": "x86_64", "rustc": "rustc", "cargo": "cargo", "env": {}, "target": None, "dir": "target"},
+    "i686": {"arch": "i686", "rustc": "/usr/bin/rustc", "cargo": "/usr/bin/cargo", "env": DEBIAN_ENV,
+             "target": TARGET32, "dir": DEBIAN_DIR},
+    "x86_64-debian": {"arch": "x86_64", "rustc": "/usr/bin/rustc", "cargo": "/usr/bin/cargo", "env": DEBIAN_ENV,
+                      "target": TARGET64, "dir": DEBIAN_DIR},
+}
+COMPILERS = {}
+
+
+def compiler(build):
+    """`rustc X.Y.Z` of the compiler that makes a build (the column every per-build row
+    carries), or `none`."""
+    rustc = BUILDS[build]["rustc"]
+    if rustc not in COMPILERS:
+        try:
+            COMPILERS[rustc] = " ".join(run([rustc, "--version"]).stdout.split()[:2])
+        except (OSError, RuntimeError):
+            COMPILERS[rustc] = "none"
+    return COMPILERS[rustc]
+
+
 def compilers():
-    """The two Rust compilers: rustup's (x86_64) and Debian's (i686)."""
+    """The Rust compilers of the builds, in full: rustup's (x86_64) and Debian's (i686, and
+    x86_64-debian when that build is measured)."""
     found = []
     for name, rustc in (("x86_64", "rustc"), ("i686", "/usr/bin/rustc")):
         try:
@@ -203,41 +246,83 @@ def standard():
 class Binaries:
     """The binaries measured, copied out of target/ so that a rebuild cannot change them."""
 
-    def __init__(self):
+    def __init__(self, builds):
         self.dir = os.path.join(ROOT, "target", "reproduce")
+        self.builds = builds
         os.makedirs(self.dir, exist_ok=True)
 
+    def commands(self, build):
+        """The cargo commands that make a build's ccr and examples/crate_perft, with their
+        environment."""
+        b = BUILDS[build]
+        where = (["--target", b["target"]] if b["target"] else []) + \
+            (["--target-dir", os.path.join(ROOT, b["dir"])] if b["dir"] != "target" else [])
+        env = dict(os.environ, **b["env"])
+        return [([b["cargo"], "build", "--release"] + where, env),
+                ([b["cargo"], "build", "--release"] + where + ["--example", "crate_perft"], env)]
+
+    def built(self, build):
+        """Where a build's cargo leaves its release binaries."""
+        b = BUILDS[build]
+        return os.path.join(ROOT, b["dir"], b["target"] or "", "release")
+
     def build(self):
-        log("building x86_64 (cargo) and i686 (Debian's cargo): ccr and examples/crate_perft")
-        subprocess.run(["make", "--no-print-directory", "-C", ROOT, "build", "setup32", "build32"],
-                       check=True, stdout=sys.stderr)
-        subprocess.run(["cargo", "build", "--release", "--example", "crate_perft"], cwd=ROOT,
-                       check=True, stdout=sys.stderr)
-        env = dict(os.environ, RUSTC="/usr/bin/rustc", RUSTDOC="/usr/bin/rustdoc")
-        subprocess.run(["/usr/bin/cargo", "build", "--release", "--target", TARGET32, "--example",
-                        "crate_perft"], cwd=ROOT, env=env, check=True, stdout=sys.stderr)
+        """rustup's build and Debian's builds (one after the other) run at once, two lanes for
+        two cores; each lane's output goes to target/reproduce/build-LANE.log."""
+        lanes = {"rustup": [b for b in self.builds if BUILDS[b]["cargo"] == "cargo"],
+                 "debian": [b for b in self.builds if BUILDS[b]["cargo"] != "cargo"]}
+        log("build: " + "; ".join(f"{lane}'s compiler: {', '.join(builds)} (ccr and examples/crate_perft)"
+                                  for lane, builds in lanes.items() if builds) + ", two at once")
+        failed = []
+
+        def lane(name, builds):
+            path = os.path.join(self.dir, f"build-{name}.log")
+            with open(path, "w") as out:
+                for build in builds:
+                    for command, env in self.commands(build):
+                        out.write("$ " + " ".join(command) + "\n")
+                        out.flush()
+                        began = time.monotonic()
+                        if subprocess.run(command, cwd=ROOT, env=env, stdout=out, stderr=out).returncode:
+                            failed.append((" ".join(command), path))
+                            return
+                        log(f"build: {' '.join(command[1:])} done in {time.monotonic() - began:.0f} s")
+
+        threads = [threading.Thread(target=lane, args=(n, b)) for n, b in lanes.items() if b]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if failed:
+            command, path = failed[0]
+            tail = open(path).read()[-2000:]
+            raise RuntimeError(f"build failed: {command} (its output: {path}):\n{tail}")
         for path, (built, _) in self.sources().items():
             if not os.path.isfile(built):
                 raise RuntimeError(f"the build left no {built}")
             shutil.copy(built, path)
 
     def sources(self):
-        """Each binary measured: where the build leaves it and the command that builds it."""
-        i686 = f"RUSTC=/usr/bin/rustc /usr/bin/cargo build --release --target {TARGET32}"
+        """Each binary measured: where the build leaves it and the command that builds it (the
+        commands `make` uses where there is one: they make the same binary)."""
+        shown = {"x86_64": ("make build", "cargo build --release"),
+                 "i686": ("make build32", f"RUSTC=/usr/bin/rustc /usr/bin/cargo build --release --target {TARGET32}"),
+                 "x86_64-debian": (f"RUSTC=/usr/bin/rustc /usr/bin/cargo build --release --target {TARGET64} "
+                                   f"--target-dir {DEBIAN_DIR}",) * 2}
         out = {}
-        for arch, sub, ccr, crates in (("x86_64", "", "make build", "cargo build --release"),
-                                       ("i686", TARGET32, "make build32", i686)):
-            release = os.path.join(ROOT, "target", sub, "release")
-            out[self.ccr(arch)] = (os.path.join(release, "ccr"), ccr)
-            out[self.crates(arch)] = (os.path.join(release, "examples", "crate_perft"),
-                                      f"{crates} --example crate_perft")
+        for build in self.builds:
+            release = self.built(build)
+            ccr, crates = shown[build]
+            out[self.ccr(build)] = (os.path.join(release, "ccr"), ccr)
+            out[self.crates(build)] = (os.path.join(release, "examples", "crate_perft"),
+                                       f"{crates} --example crate_perft")
         return out
 
     def needed(self, args, steps):
         """The binaries the steps run: {path: [steps]}."""
-        everything = [self.ccr("x86_64"), self.ccr("i686"), self.crates("x86_64"), self.crates("i686")]
+        everything = [p for b in self.builds for p in (self.ccr(b), self.crates(b))]
         uses = {"perft": everything, "instructions": everything,
-                "bench": [self.ccr("x86_64"), self.ccr("i686")],
+                "bench": [self.ccr(b) for b in self.builds],
                 "keys": [self.ccr("x86_64")], "strength": [self.ccr("x86_64")],
                 # The scale step runs its own frozen copy once it has one.
                 "scale": [] if os.path.exists(scale_binary(args)) else [self.ccr("x86_64")]}
@@ -258,84 +343,107 @@ class Binaries:
                     f"`{command} && cp {os.path.relpath(built, ROOT)} {os.path.relpath(path, ROOT)}` in {ROOT}, "
                     "or run without --no-build")
 
-    def ccr(self, arch):
-        return os.path.join(self.dir, f"ccr-{arch}")
+    def ccr(self, build):
+        return os.path.join(self.dir, f"ccr-{build}")
 
-    def crates(self, arch):
-        return os.path.join(self.dir, f"crate_perft-{arch}")
+    def crates(self, build):
+        return os.path.join(self.dir, f"crate_perft-{build}")
 
-    def perft_command(self, arch, subject, impl, depth, fen, bulk):
+    def perft_command(self, build, subject, impl, depth, fen, bulk):
         """The perft command line of a subject (a ccr representation or a crate)."""
         if subject in CRATES:
-            command = [self.crates(arch), subject, str(depth), "--fen", fen]
+            command = [self.crates(build), subject, str(depth), "--fen", fen]
         else:
-            command = [self.ccr(arch), "perft", str(depth), "--fen", fen, "--repr", subject, "--impl", impl]
+            command = [self.ccr(build), "perft", str(depth), "--fen", fen, "--repr", subject, "--impl", impl]
         return command + (["--bulk"] if bulk else [])
 
 
 def offered(binaries):
-    """(subject, implementation) pairs both binaries run: the assembly and SIMD where built."""
+    """(subject, implementation) pairs every build runs: the assembly and SIMD where built."""
     pairs = []
     for subject, impl in CCR_SUBJECTS:
-        ok = all(subprocess.run([binaries.ccr(a), "perft", "1", "--repr", subject, "--impl", impl],
-                                capture_output=True).returncode == 0 for a in ("x86_64", "i686"))
+        ok = all(subprocess.run([binaries.ccr(b), "perft", "1", "--repr", subject, "--impl", impl],
+                                capture_output=True).returncode == 0 for b in binaries.builds)
         if ok:
             pairs.append((subject, impl))
         else:
-            log(f"skipping {subject} {impl}: not offered on both architectures")
+            log(f"skipping {subject} {impl}: not offered by every build")
     return pairs + [(c, "-") for c in CRATES]
 
 
+def test_outputs(stdout):
+    """{test: what it printed} from `cargo test -- --show-output` (one line, tabs out)."""
+    found = {}
+    for name, text in re.findall(r"^---- (\S+) stdout ----\n(.*?)(?=^----|^successes:|^failures:|\Z)",
+                                 stdout, re.M | re.S):
+        text = " / ".join(line.strip() for line in text.strip().splitlines() if line.strip())
+        if text:
+            found[name] = text.replace("\t", " ")[:300]
+    return found
+
+
 def step_tests(args, binaries):
-    """The Rust tests of the paper's exact claims: name and outcome, per architecture."""
+    """The Rust tests of the paper's exact claims: name, outcome and what each printed (the
+    counts docs/PAPER.md quotes), per architecture. --quick builds them without link-time
+    optimisation in a target directory of their own (target/reproduce/tests): the outcomes
+    are the same, the build takes a fraction of the time."""
     table = Table(os.path.join(args.data, "tests.tsv"), args.size,
-                  "cargo test --release: --lib and --test paper, attacks, keys, eval; one row per test",
-                  ["arch", "file", "test", "outcome"])
-    runs = [("x86_64", ["cargo"], {})]
-    if not args.quick:
-        runs.append(("i686", ["/usr/bin/cargo"], {"RUSTC": "/usr/bin/rustc", "RUSTDOC": "/usr/bin/rustdoc"}))
-    for arch, cargo, env in runs:
+                  "cargo test --release: --lib and --test paper, attacks, keys, eval, -- --show-output; one row "
+                  "per test, with the first 300 characters it printed" +
+                  ("; built without LTO (--quick)" if args.quick else ""),
+                  ["arch", "file", "test", "outcome", "output"])
+    runs = [("x86_64", ["cargo"], {}, [])]
+    if args.quick:
+        runs = [("x86_64", ["cargo"], {"CARGO_PROFILE_RELEASE_LTO": "false", "CARGO_PROFILE_RELEASE_CODEGEN_UNITS": "16"},
+                 ["--target-dir", os.path.join(ROOT, "target", "reproduce", "tests")])]
+    else:
+        runs.append(("i686", ["/usr/bin/cargo"], DEBIAN_ENV, ["--target", TARGET32]))
+    for arch, cargo, env, where in runs:
         for name in PAPER_TESTS:
             log(f"tests: {name} on {arch}")
-            target = ["--target", TARGET32] if arch == "i686" else []
             which = [name] if name == "--lib" else ["--test", name]
-            done = subprocess.run(cargo + ["test", "--release"] + which + target, cwd=ROOT,
+            done = subprocess.run(cargo + ["test", "--release"] + which + where + ["--", "--show-output"], cwd=ROOT,
                                   capture_output=True, text=True, env=dict(os.environ, **env))
             found = re.findall(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", done.stdout, re.M)
             if done.returncode != 0 or not found:
                 print(done.stdout[-3000:], done.stderr[-3000:], file=sys.stderr)
+            printed = test_outputs(done.stdout)
             for test, outcome in found:
-                table.row(arch, "lib" if name == "--lib" else name, test, outcome)
+                table.row(arch, "lib" if name == "--lib" else name, test, outcome, printed.get(test, ""))
 
 
-def timed_perft(binaries, arch, subject, impl, ident, fen, depth, bulk, expected):
+def timed_perft(binaries, build, subject, impl, ident, fen, depth, bulk, expected):
     """(nodes, seconds) of one perft run, the count checked against the published one."""
-    done = run(binaries.perft_command(arch, subject, impl, depth, fen, bulk))
+    done = run(binaries.perft_command(build, subject, impl, depth, fen, bulk))
     nodes = int(done.stdout.strip().splitlines()[-1].split(": ")[1])
     if nodes != expected:
-        raise RuntimeError(f"{arch} {subject} {impl} {ident} depth {depth}: {nodes} leaves, published {expected}")
+        raise RuntimeError(f"{build} {subject} {impl} {ident} depth {depth}: {nodes} leaves, published {expected}")
     return nodes, float(re.search(r"time ([\d.]+) s", done.stderr).group(1))
 
 
 def step_perft(args, binaries):
-    """Perft wall clock, every subject on both architectures, made and bulk-counted leaves."""
+    """Perft wall clock, every subject on every build, made and bulk-counted leaves."""
     rounds = 1 if args.quick else 7
     table = Table(os.path.join(args.data, "perft.tsv"), args.size,
-                  f"perft on the six standard positions, {rounds} round(s) alternating the architectures; "
-                  "seconds are the binary's own (`time S s`, no start-up or parsing)",
-                  ["round", "arch", "subject", "impl", "leaves", "position", "depth", "nodes", "seconds"])
+                  f"perft on the six standard positions, {rounds} round(s), the builds ({', '.join(binaries.builds)}) "
+                  "in an order rotated each round; seconds are the binary's own (`time S s`, no start-up or "
+                  "parsing); compiler: the rustc that built the binary",
+                  ["round", "arch", "compiler", "subject", "impl", "leaves", "position", "depth", "nodes", "seconds"])
     subjects = offered(binaries)
+    builds = binaries.builds
     for r in range(1, rounds + 1):
-        archs = ("x86_64", "i686") if r % 2 else ("i686", "x86_64")
-        log(f"perft: round {r} of {rounds} ({len(subjects)} subjects x 6 positions x 2 x 2)")
+        shift = (r - 1) % len(builds)
+        order = builds[shift:] + builds[:shift]
+        log(f"perft: round {r} of {rounds} ({len(subjects)} subjects x 6 positions x 2 x {len(builds)} builds)")
         for subject, impl in subjects:
             for ident, fen, counts in standard():
                 for leaves, bulk in (("made", False), ("bulk", True)):
                     depth = DEPTHS[ident][bulk]
-                    for arch in archs:
-                        nodes, secs = timed_perft(binaries, arch, subject, impl, ident, fen, depth,
+                    for build in order:
+                        nodes, secs = timed_perft(binaries, build, subject, impl, ident, fen, depth,
                                                   bulk, counts[depth])
-                        table.row(r, arch, subject, impl, leaves, ident, depth, nodes, f"{secs:.6f}")
+                        table.row(r, BUILDS[build]["arch"], compiler(build), subject, impl, leaves, ident, depth,
+                                  nodes, f"{secs:.6f}")
 
 
 def callgrind(command):
@@ -349,21 +457,23 @@ def callgrind(command):
 
 
 def step_instructions(args, binaries):
-    """Instructions per leaf of perft 3 under callgrind, every subject, start-up subtracted."""
+    """Instructions per leaf of perft 3 under callgrind, every subject and build, start-up
+    subtracted."""
     positions = [p for p in standard() if not args.quick or p[0] == "kiwipete"]
     start = standard()[0]
     table = Table(os.path.join(args.data, "instructions.tsv"), args.size,
                   "valgrind --tool=callgrind: perft 3 (every leaf made) minus the same binary's perft 1 "
-                  "of the start position (start-up, parsing, first use of the tables); leaves = D3",
-                  ["arch", "subject", "impl", "position", "leaves", "instructions"])
+                  "of the start position (start-up, parsing, first use of the tables); leaves = D3; "
+                  "compiler: the rustc that built the binary",
+                  ["arch", "compiler", "subject", "impl", "position", "leaves", "instructions"])
     subjects = offered(binaries)
-    for arch in ("x86_64", "i686"):
-        log(f"instructions: {arch}, {len(subjects)} subjects x {len(positions)} position(s)")
+    for build in binaries.builds:
+        log(f"instructions: {build}, {len(subjects)} subjects x {len(positions)} position(s)")
         for subject, impl in subjects:
-            base = callgrind(binaries.perft_command(arch, subject, impl, 1, start[1], False))
+            base = callgrind(binaries.perft_command(build, subject, impl, 1, start[1], False))
             for ident, fen, counts in positions:
-                full = callgrind(binaries.perft_command(arch, subject, impl, 3, fen, False))
-                table.row(arch, subject, impl, ident, counts[3], full - base)
+                full = callgrind(binaries.perft_command(build, subject, impl, 3, fen, False))
+                table.row(BUILDS[build]["arch"], compiler(build), subject, impl, ident, counts[3], full - base)
 
 
 def step_costs(args, binaries):
@@ -388,34 +498,36 @@ def step_costs(args, binaries):
 
 
 def step_bench(args, binaries):
-    """`ccr bench` speed on both architectures and evaluators, then its instructions per node."""
+    """`ccr bench` speed on every build and evaluator, then its instructions per node."""
     rounds, depth, idepth = (1, 9, 4) if args.quick else (5, 11, 6)
     table = Table(os.path.join(args.data, "bench.tsv"), args.size,
-                  f"ccr bench {depth} --eval E, {rounds} round(s), runs in an order rotated each round",
-                  ["round", "arch", "eval", "nodes", "nps"])
+                  f"ccr bench {depth} --eval E, {rounds} round(s), runs in an order rotated each round; "
+                  "compiler: the rustc that built the binary",
+                  ["round", "arch", "compiler", "eval", "nodes", "nps"])
     profile = Table(os.path.join(args.data, "bench-profile.tsv"), args.size,
                     f"ccr bench {depth} --eval E, stderr of the last round: quiescence share (nodes "
                     "counted, time sampled each ms) and copy-make bytes per node",
-                    ["arch", "eval", "metric", "value"])
-    runs = [(a, e) for a in ("x86_64", "i686") for e in ("frame", "bitboards")]
+                    ["arch", "compiler", "eval", "metric", "value"])
+    runs = [(b, e) for b in binaries.builds for e in ("frame", "bitboards")]
     for r in range(1, rounds + 1):
-        log(f"bench: round {r} of {rounds}")
+        log(f"bench: round {r} of {rounds} ({len(runs)} runs)")
         shift = (r - 1) % len(runs)
-        for arch, evaluator in runs[shift:] + runs[:shift]:
-            done = run([binaries.ccr(arch), "bench", str(depth), "--eval", evaluator])
+        for build, evaluator in runs[shift:] + runs[:shift]:
+            done = run([binaries.ccr(build), "bench", str(depth), "--eval", evaluator])
             nodes, nps = re.fullmatch(r"(\d+) nodes (\d+) nps", done.stdout.strip().splitlines()[-1]).groups()
-            table.row(r, arch, evaluator, nodes, nps)
+            table.row(r, BUILDS[build]["arch"], compiler(build), evaluator, nodes, nps)
             if r == rounds:
                 for metric, value in bench_profile(done.stderr):
-                    profile.row(arch, evaluator, metric, value)
+                    profile.row(BUILDS[build]["arch"], compiler(build), evaluator, metric, value)
     instructions = Table(os.path.join(args.data, "bench-instructions.tsv"), args.size,
-                         f"valgrind --tool=callgrind ccr bench {idepth} --eval E",
-                         ["arch", "eval", "nodes", "instructions"])
-    for arch, evaluator in runs:
-        log(f"bench: callgrind {arch} {evaluator}")
-        command = [binaries.ccr(arch), "bench", str(idepth), "--eval", evaluator]
+                         f"valgrind --tool=callgrind ccr bench {idepth} --eval E; compiler: the rustc that built "
+                         "the binary",
+                         ["arch", "compiler", "eval", "nodes", "instructions"])
+    for build, evaluator in runs:
+        log(f"bench: callgrind {build} {evaluator}")
+        command = [binaries.ccr(build), "bench", str(idepth), "--eval", evaluator]
         nodes = re.match(r"(\d+) nodes", run(command).stdout.strip().splitlines()[-1]).group(1)
-        instructions.row(arch, evaluator, nodes, callgrind(command))
+        instructions.row(BUILDS[build]["arch"], compiler(build), evaluator, nodes, callgrind(command))
 
 
 def bench_profile(stderr):
@@ -435,8 +547,6 @@ def bench_profile(stderr):
 
 def step_engines(args, binaries):
     """Stockfish and Glaurung, amd64 against i386 (scripts/engine-arch-pairs.py)."""
-    log("engines: fetching Debian's i386 builds (scripts/setup-engines32.sh)")
-    subprocess.run(["bash", os.path.join(ROOT, "scripts", "setup-engines32.sh")], check=True, stdout=sys.stderr)
     out = os.path.join(args.data, "engines.tsv")
     command = [sys.executable, "-B", os.path.join(ROOT, "scripts", "engine-arch-pairs.py"), "--out", out]
     command += ["--rounds", "1", "--depth", "9"] if args.quick else ["--rounds", "5"]
@@ -741,22 +851,75 @@ def step_strength(args, binaries):
         table.row(opponent, tc, w, d, l)
 
 
-# Programs some steps run that no build provides: the make target that installs each.
-TOOLS = {"valgrind": ("instructions", "costs", "bench"), "/usr/bin/cargo": ("tests",)}
-INSTALLED_BY = {"valgrind": "make bench-setup", "/usr/bin/cargo": "make setup32"}
+def sysroot_has_std(target):
+    """Whether Debian's rustc has the standard library of `target` in its sysroot."""
+    try:
+        root = run(["/usr/bin/rustc", "--print", "sysroot"]).stdout.strip()
+    except RuntimeError:
+        return False
+    return bool(glob.glob(os.path.join(root, "lib", "rustlib", target, "lib", "libstd-*.rlib")))
 
 
-def check_tools(args, steps):
-    """The programs the steps run must be installed. Debian's cargo (the i686 tests of the
-    full size) is installed by the build itself (make setup32), so it is checked with
-    --no-build only."""
-    for tool, steps_using in TOOLS.items():
-        users = [s for s in steps if s in steps_using]
-        if tool == "/usr/bin/cargo" and (args.quick or not args.no_build):
-            continue
-        if users and not shutil.which(tool):
-            raise UsageError(f"{tool} not found (the {', '.join(users)} step needs it); install it with "
-                             f"`{INSTALLED_BY[tool]}`")
+def debian_toolchain(targets):
+    """Debian's cargo and rustc with the std of each target (and gcc-multilib for i686)."""
+    def ready():
+        if not all(os.access(p, os.X_OK) for p in ("/usr/bin/cargo", "/usr/bin/rustc", "/usr/bin/rustdoc")):
+            return False
+        if TARGET32 in targets and not glob.glob("/usr/lib/gcc/x86_64-linux-gnu/*/32/crtbegin.o"):
+            return False
+        return all(sysroot_has_std(t) for t in targets)
+    return ready
+
+
+def engines32():
+    """Debian's i386 Stockfish and Glaurung unpacked under target/engines32, beside the amd64
+    ones, with the i386 C++ runtime (what scripts/setup-engines32.sh checks)."""
+    folder = os.path.join(ROOT, "target", "engines32", "usr", "games")
+    return (all(os.access(os.path.join(d, e), os.X_OK) for d in (folder, "/usr/games") for e in ("stockfish", "glaurung"))
+            and os.path.exists("/lib32/libstdc++.so.6"))
+
+
+def importable(module):
+    """Whether the python running this script can import `module`."""
+    return subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True).returncode == 0
+
+
+def requirements(args, steps):
+    """What the steps need that no build of ccr provides: (what, ready(), steps, make target that
+    installs it). `make setup` installs all of it; this script installs nothing."""
+    builds = [] if args.no_build else ["build"]
+    need = []
+    need.append(("rustup's cargo", lambda: shutil.which("cargo") is not None,
+                 builds + [s for s in steps if s in ("tests", "costs")], "rustup (https://rustup.rs), then `make setup`"))
+    targets = [TARGET32] + ([TARGET64] if "x86_64-debian" in args.builds else [])
+    need.append((f"Debian's Rust toolchain (rustc-web, cargo-web, gcc-multilib, the std of {', '.join(targets)})",
+                 debian_toolchain(targets), builds, "setup32"))
+    if not args.quick:
+        need.append(("Debian's Rust toolchain for the i686 tests", debian_toolchain([TARGET32]),
+                     [s for s in steps if s == "tests"], "setup32"))
+    need.append(("valgrind", lambda: shutil.which("valgrind") is not None,
+                 [s for s in steps if s in ("instructions", "costs", "bench")], "bench-setup"))
+    need.append(("iai-callgrind-runner 0.16.1", lambda: shutil.which("iai-callgrind-runner") is not None,
+                 [s for s in steps if s == "costs"], "bench-setup"))
+    need.append(("Debian's i386 Stockfish and Glaurung (target/engines32) and the i386 C++ runtime", engines32,
+                 [s for s in steps if s == "engines"], "setup-engines32"))
+    ladder = [e for e, _ in LADDER]
+    need.append((f"python-chess and Debian's {', '.join(ladder)} in /usr/games",
+                 lambda: importable("chess") and all(os.access(f"/usr/games/{e}", os.X_OK) for e in ladder),
+                 [s for s in steps if s == "strength"], "setup-uci"))
+    need.append(("matplotlib", lambda: importable("matplotlib"), ["report"] if args.report else [], "setup-report"))
+    return [(what, ready, users, target if target.startswith("rustup") else f"`make {target}`")
+            for what, ready, users, target in need if users]
+
+
+def check_requirements(args, steps):
+    """Everything the steps need must be installed; an error names what is missing, the steps
+    that need it and the make targets that install it (all of them: `make setup`)."""
+    missing = [(what, users, target) for what, ready, users, target in requirements(args, steps) if not ready()]
+    if missing:
+        raise UsageError("not installed: " + "; ".join(
+            f"{what} (needed by {', '.join(users)}; {target})" for what, users, target in missing) +
+            ". `make setup` installs all of it and says what it installs first")
 
 
 def check_data(path):
@@ -781,7 +944,7 @@ def check_data(path):
 
 def main():
     ap = Parser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="smaller sizes, under ten minutes of measuring")
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (see above)")
     ap.add_argument("--data", default=os.path.join(ROOT, "docs", "data"),
                     help="output directory, made if need be (default docs/data)")
     ap.add_argument("--steps", default=",".join(STEPS),
@@ -789,6 +952,12 @@ def main():
                          f"but {','.join(EXTRA_STEPS)})")
     ap.add_argument("--no-build", action="store_true",
                     help="reuse the binaries in target/reproduce (an error names a missing one)")
+    ap.add_argument("--same-compiler", action=argparse.BooleanOptionalAction, default=None,
+                    help="also build x86_64 with Debian's rustc, the i686 build's compiler, and measure it in "
+                         "the perft, instructions and bench steps (default: yes, but not with --quick)")
+    ap.add_argument("--report", action="store_true",
+                    help="then draw the documents from --data (scripts/report.py; into --data itself unless "
+                         "it is docs/data)")
     ap.add_argument("--resume", action="store_true",
                     help="the strength step keeps the games already in strength.pgn (give it the build that "
                          "played them) and plays only the rest")
@@ -803,18 +972,31 @@ def main():
         ap.error(f"unknown step(s) {', '.join(unknown)}; choose from {', '.join(STEPS + EXTRA_STEPS)}")
     args.size = "quick" if args.quick else "full"
     args.data = check_data(args.data)
-    check_tools(args, steps)
-    binaries = Binaries()
+    same = (not args.quick) if args.same_compiler is None else args.same_compiler
+    args.builds = ["x86_64", "i686"] + (["x86_64-debian"] if same else [])
+    check_requirements(args, steps)
+    if same and compiler("x86_64") == compiler("x86_64-debian"):
+        log(f"rustup's and Debian's compilers are both {compiler('x86_64')}: no second x86_64 build")
+        args.builds.remove("x86_64-debian")
+    binaries = Binaries(args.builds)
     if args.no_build:
         binaries.check(args, steps)
-    else:
-        binaries.build()
-    for step in STEPS + EXTRA_STEPS:
-        if step in steps:
-            began = time.monotonic()
+    plan = ([] if args.no_build else ["build"]) + [s for s in STEPS + EXTRA_STEPS if s in steps] + \
+        (["report"] if args.report else [])
+    for k, step in enumerate(plan, 1):
+        rest = plan[k:]
+        log(f"step {k} of {len(plan)}: {step}; left after it: {', '.join(rest) if rest else 'nothing'}")
+        began = time.monotonic()
+        if step == "build":
+            binaries.build()
+        elif step == "report":
+            subprocess.run([sys.executable, "-B", os.path.join(ROOT, "scripts", "report.py"), "--data", args.data],
+                           check=True, stdout=sys.stderr)
+        else:
             globals()[f"step_{step}"](args, binaries)
-            log(f"{step}: done in {time.monotonic() - began:.0f} s")
-    log(f"all done; scripts/report.py draws the report from {args.data}")
+        log(f"{step}: done in {time.monotonic() - began:.0f} s")
+    log(f"all done; the data is in {args.data}" +
+        ("" if args.report else f"; `scripts/report.py --data {args.data}` draws the documents from it"))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ SCRIPT = REPO / "scripts" / "reproduce.py"
 STUB = "#!/bin/sh\necho '1 nodes 1 nps'\n"
 
 
-
 class Arguments(WatchdogCase):
     timeout = 120
 
@@ -119,6 +118,89 @@ class Arguments(WatchdogCase):
         env = dict(os.environ, PATH=str(bin_dir))
         self.assert_refused(["--no-build", "--quick", "--steps", "instructions", "--data", str(self.data)],
                             "valgrind", "make bench-setup", env=env)
+
+    def test_missing_prerequisite_is_named_not_installed(self):
+        """The engines step needs Debian's i386 engines under target/engines32 (none in the
+        scratch checkout): refused with the target that installs them, nothing run."""
+        self.assert_refused(["--no-build", "--quick", "--steps", "engines", "--data", str(self.data)],
+                            "target/engines32", "make setup-engines32", "make setup")
+
+    def test_make_reproduce_installs_nothing(self):
+        """`make reproduce` runs reproduce.py (which checks) and nothing that installs."""
+        shutil.copy(REPO / "Makefile", self.root / "Makefile")
+        done = subprocess.run(["make", "-n", "--no-print-directory", "-C", str(self.root), "reproduce", "QUICK=1",
+                               f"DATA={self.data}"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        commands = [line for line in done.stdout.splitlines() if line.strip()]
+        self.assertEqual(len(commands), 1, done.stdout)
+        self.assertIn("scripts/reproduce.py --quick", commands[0])
+        self.assertIn("--report", commands[0])
+
+
+class DataElsewhere(WatchdogCase):
+    """`make report DATA=dir` (the last step of `make reproduce DATA=dir`) writes the redrawn
+    documents and plots into dir and leaves the tracked tree as it is: run in a scratch git
+    repository that holds the Makefile, the report's script and templates and copies of the
+    tracked documents, on a copy of docs/data whose perft run names another commit (so that it
+    draws other documents)."""
+
+    timeout = 300
+    DOCS = ["README.md", "docs/PAPER.md", "docs/BENCHMARKS.md", "docs/STRENGTH.md"]
+
+    def setUp(self):
+        super().setUp()
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            self.fail("matplotlib missing: `make setup-report` installs it")
+        self.root = Path(tempfile.mkdtemp(prefix="ccr-report-"))
+        self.addCleanup(shutil.rmtree, self.root, True)
+        for name in ("scripts", "docs"):
+            (self.root / name).mkdir()
+        shutil.copy(REPO / "Makefile", self.root / "Makefile")
+        for name in ("report.py", "setup-report.sh"):
+            (self.root / "scripts" / name).symlink_to(REPO / "scripts" / name)
+        (self.root / "docs" / "templates").symlink_to(REPO / "docs" / "templates")
+        for name in self.DOCS:
+            shutil.copy(REPO / name, self.root / name)
+        shutil.copytree(REPO / "docs" / "plots", self.root / "docs" / "plots")
+        shutil.copytree(REPO / "docs" / "data", self.root / "docs" / "data")
+        self.git = ["git", "-C", str(self.root), "-c", "user.name=t", "-c", "user.email=t@t"]
+        subprocess.run(self.git + ["init", "-q"], check=True)
+        subprocess.run(self.git + ["add", "-A"], check=True)
+        subprocess.run(self.git + ["commit", "-q", "-m", "scratch"], check=True)
+        self.data = Path(tempfile.mkdtemp(prefix="ccr-report-data-"))
+        self.addCleanup(shutil.rmtree, self.data, True)
+        shutil.rmtree(self.data)
+        shutil.copytree(REPO / "docs" / "data", self.data)
+        perft = self.data / "perft.tsv"
+        text = perft.read_text()
+        self.assertIn("# commit: ", text)
+        perft.write_text("\n".join("# commit: 0123456789" if line.startswith("# commit: ") else line
+                                   for line in text.split("\n")))
+
+    def status(self):
+        return subprocess.run(self.git + ["status", "--porcelain", "--untracked-files=all"],
+                              capture_output=True, text=True, check=True).stdout
+
+    def test_make_report_writes_into_the_data_directory(self):
+        # -o setup-report: installing is `make setup`'s business, not this test's.
+        done = subprocess.run(["make", "--no-print-directory", "-C", str(self.root), "-o", "setup-report",
+                               "report", f"DATA={self.data}"], capture_output=True, text=True, timeout=240)
+        what = f"stdout:\n{done.stdout[-1500:]}\nstderr:\n{done.stderr[-1500:]}"
+        self.assertEqual(done.returncode, 0, what)
+        self.assertEqual(self.status(), "", "the tracked tree changed:\n" + what)
+        for name in self.DOCS:
+            drawn = self.data / os.path.basename(name)
+            self.assertTrue(drawn.is_file(), f"{drawn} not written\n{what}")
+        self.assertIn("0123456789", (self.data / "PAPER.md").read_text())
+        plots = sorted(p.name for p in (self.data / "plots").glob("*.svg"))
+        self.assertEqual(plots, sorted(p.name for p in (REPO / "docs" / "plots").glob("*.svg")), what)
+        # What was drawn there checks against its own data, and the tracked tree against its own.
+        for data in (self.data, self.root / "docs" / "data"):
+            done = subprocess.run([sys.executable, "-B", str(self.root / "scripts" / "report.py"), "--data",
+                                   str(data), "--check"], capture_output=True, text=True, timeout=240)
+            self.assertEqual(done.returncode, 0, f"--check on {data}: {done.stderr[-1500:]}")
 
 
 if __name__ == "__main__":
