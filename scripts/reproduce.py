@@ -513,7 +513,7 @@ def step_bench(args, binaries):
         log(f"bench: round {r} of {rounds} ({len(runs)} runs)")
         shift = (r - 1) % len(runs)
         for build, evaluator in runs[shift:] + runs[:shift]:
-            done = run([binaries.ccr(build), "bench", str(depth), "--eval", evaluator])
+            done = run([binaries.ccr(build), "bench", str(depth), "--eval", evaluator, "--profile"])
             nodes, nps = re.fullmatch(r"(\d+) nodes (\d+) nps", done.stdout.strip().splitlines()[-1]).groups()
             table.row(r, BUILDS[build]["arch"], compiler(build), evaluator, nodes, nps)
             if r == rounds:

@@ -30,6 +30,7 @@ pub mod ccr;
 pub mod eval;
 pub mod history;
 pub mod moves;
+pub mod openings;
 pub mod perft;
 pub mod positions;
 pub mod repr;

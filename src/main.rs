@@ -66,6 +66,18 @@ fn main() -> ExitCode {
     if let Err(failure) = check_stdout() {
         return fail(&failure);
     }
+    // `ccr "genfens 10 seed 1 book None" quit`: arguments that hold a space are UCI commands,
+    // one per argument (how OpenBench's worker runs an engine); no subcommand holds one.
+    let words: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if words
+        .first()
+        .is_some_and(|w| w.contains(char::is_whitespace))
+    {
+        return uci_commands(&words);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
@@ -159,6 +171,15 @@ fn fail(failure: &Failure) -> ExitCode {
 fn uci() -> ExitCode {
     let out = ccr::uci::Output::new(Box::new(io::stdout()));
     ccr::uci::Uci::new(out).run(io::stdin().lock());
+    ExitCode::SUCCESS
+}
+
+/// The UCI loop on `commands`, one line each, then the end of input; nothing is read from
+/// stdin.
+fn uci_commands(commands: &[String]) -> ExitCode {
+    let out = ccr::uci::Output::new(Box::new(io::stdout()));
+    let input = commands.join("\n");
+    ccr::uci::Uci::new(out).run(input.as_bytes());
     ExitCode::SUCCESS
 }
 

@@ -34,6 +34,10 @@ const HASH: (usize, usize, usize) = (16, 1, 65_536);
 const THREADS: (usize, usize, usize) = (1, 1, 256);
 /// Default, smallest and largest move overhead, ms.
 const OVERHEAD: (u64, u64, u64) = (30, 0, 5_000);
+/// The most positions one `genfens` writes: it runs on the command thread (so that a `quit`
+/// after it waits for its positions), a few milliseconds a position, so it ends within
+/// about a minute.
+const GENFENS_MAX: usize = 10_000;
 /// Longest command text quoted back in an `info string`.
 const QUOTE: usize = 60;
 /// Where protocol lines go: shared by the command and search threads, one line at a time.
@@ -215,6 +219,7 @@ impl Uci {
                 }
             }
             "position" => self.set_position(args),
+            "genfens" => self.genfens(args),
             "go" => self.go(args),
             "stop" => {
                 if self.searching() {
@@ -341,6 +346,54 @@ impl Uci {
         };
         if let Err(e) = result {
             self.info_string(&e);
+        }
+    }
+
+    /// `genfens N seed S book None|FILE`: N balanced opening positions, each on an
+    /// `info string genfens FEN` line (OpenBench's data-generation workloads). Tokens after
+    /// the book are ignored. Complaints start `info string genfens:`, which OpenBench's
+    /// worker, reading `info string genfens ` lines, never takes for a position.
+    fn genfens(&mut self, args: &[&str]) {
+        if self.busy() {
+            return self.info_string("genfens: ignored, a search is running (send stop first)");
+        }
+        let (count, seed, book) = match args {
+            [count, "seed", seed, "book", book, ..] => (*count, *seed, *book),
+            _ => return self.info_string("genfens: needs 'N seed S book None|FILE'"),
+        };
+        let Some(count) = count
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=GENFENS_MAX).contains(n))
+        else {
+            return self.info_string(&format!(
+                "genfens: N is a count from 1 to {GENFENS_MAX}, not '{}'",
+                quote(count)
+            ));
+        };
+        let Ok(seed) = seed.parse::<u64>() else {
+            return self.info_string(&format!(
+                "genfens: the seed is a number from 0 to {}, not '{}'",
+                u64::MAX,
+                quote(seed)
+            ));
+        };
+        let book = if book.eq_ignore_ascii_case("none") {
+            Vec::new()
+        } else {
+            match crate::openings::load_book(book) {
+                Ok(book) => book,
+                Err(e) => {
+                    return self.info_string(&format!("genfens: book '{}': {e}", quote(book)));
+                }
+            }
+        };
+        let out = self.out.clone();
+        let result = crate::openings::generate(count, seed, &book, |position| {
+            out.line(&format!("info string genfens {}", position.to_fen()));
+        });
+        if let Err(e) = result {
+            self.info_string(&format!("genfens: {e}"));
         }
     }
 

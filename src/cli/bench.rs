@@ -1,5 +1,7 @@
 //! `ccr bench`: the fixed positions searched to a fixed depth; the node count is the
-//! search's signature. Where the search spent its nodes and time goes to stderr.
+//! search's signature, the last line printed on either stream (OpenBench merges stderr into
+//! stdout and reads the last lines). With `--profile`, where the search spent its nodes and
+//! time goes to stderr before it.
 
 use std::io::{self, Write};
 
@@ -20,11 +22,19 @@ pub struct Args {
     /// the same with either.
     #[arg(long, value_name = "EVAL", default_value = "frame", value_parser = parse_evaluator)]
     eval: Evaluator,
+    /// Also print, on stderr and before the signature, where the search went: the
+    /// quiescence search's share of the nodes and of the time, and the bytes copy-make copies.
+    #[arg(long)]
+    profile: bool,
 }
 
 /// Runs `ccr bench`.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let Args { depth, eval } = args;
+    let Args {
+        depth,
+        eval,
+        profile: with_profile,
+    } = args;
     let bench = ccr::bench::run(depth, eval).map_err(Failure)?;
     let mut out = String::new();
     for (i, line) in bench.lines.iter().enumerate() {
@@ -42,11 +52,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let nodes: u64 = bench.lines.iter().map(|l| l.outcome.nodes).sum();
     let nps = (nodes as f64 / bench.elapsed.as_secs_f64().max(1e-9)) as u64;
     out.push_str(&format!("{nodes} nodes {nps} nps\n"));
-    emit(&out)?;
-    // The profile goes to stderr (as perft's timing does): stdout stays what OpenBench and
-    // the match scripts parse.
-    let _ = io::stderr().write_all(profile(&bench, nodes).as_bytes());
-    Ok(())
+    if with_profile {
+        // On stderr, and first: the signature stays the last line of either stream.
+        let _ = io::stderr().write_all(profile(&bench, nodes).as_bytes());
+    }
+    emit(&out)
 }
 
 /// Where the search went: the quiescence search's share of the nodes and of the time, and

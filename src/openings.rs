@@ -1,0 +1,196 @@
+//! Random opening positions, as OpenBench's data-generation workloads ask for them
+//! (`genfens N seed S book B`): a few random legal plies from the start position or from a
+//! book line, kept when a short search finds the position balanced. The same seed and book
+//! give the same positions.
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+
+use crate::ccr::Position;
+use crate::eval::Evaluator;
+use crate::history::History;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Control, Limits, Search};
+
+/// The random plies played from the start: this many, or one more (chosen at random, so
+/// that either side may be to move).
+const RANDOM_PLIES: u64 = 8;
+/// The nodes of the search that judges a candidate.
+const JUDGE_NODES: u64 = 5_000;
+/// A candidate is kept when that search scores it within this many centipawns of level.
+const BALANCED_CP: i32 = 120;
+/// Candidates tried for each position asked for before giving up.
+const TRIES_PER_POSITION: usize = 1_000;
+/// The judging search's table, MiB.
+const TABLE_MB: usize = 1;
+
+/// Writes `count` balanced opening positions to `emit`, each reached by random legal plies
+/// from a line of `book` chosen at random (the start position when `book` is empty).
+/// Fails when no balanced position is found in many tries (a book of lost positions).
+pub fn generate(
+    count: usize,
+    seed: u64,
+    book: &[Position],
+    mut emit: impl FnMut(&Position),
+) -> Result<(), String> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let tt =
+        TranspositionTable::fitting(TABLE_MB).map_or_else(TranspositionTable::empty, |(tt, _)| tt);
+    let control = Control::default();
+    let mut found = 0;
+    let mut tries = 0;
+    while found < count {
+        if tries >= count.saturating_mul(TRIES_PER_POSITION) {
+            return Err(format!(
+                "{found} of {count} balanced positions after {tries} tries"
+            ));
+        }
+        tries += 1;
+        let start = if book.is_empty() {
+            Position::startpos()
+        } else {
+            book[(rng.next_u64() % book.len() as u64) as usize]
+        };
+        let plies = RANDOM_PLIES + rng.next_u64() % 2;
+        let Some(candidate) = random_plies(start, plies, &mut rng) else {
+            continue;
+        };
+        if is_balanced(&candidate, &tt, &control) {
+            emit(&candidate);
+            found += 1;
+        }
+    }
+    Ok(())
+}
+
+/// `plies` random legal moves from `start`; `None` if the game ends on the way or at the end.
+fn random_plies(start: Position, plies: u64, rng: &mut Xoshiro256PlusPlus) -> Option<Position> {
+    let mut position = start;
+    for _ in 0..plies {
+        let moves = position.legal_moves();
+        let moves = moves.as_slice();
+        if moves.is_empty() {
+            return None;
+        }
+        position = position.make(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+    }
+    (!position.legal_moves().as_slice().is_empty()).then_some(position)
+}
+
+/// Whether a short search scores `position` within [`BALANCED_CP`] of level.
+fn is_balanced(position: &Position, tt: &TranspositionTable, control: &Control) -> bool {
+    tt.clear();
+    let mut history = History::new();
+    history.push(position.key(), position.halfmove_clock());
+    let search = Search {
+        tt,
+        control,
+        root: *position,
+        history,
+        limits: Limits {
+            nodes: Some(JUDGE_NODES),
+            ..Limits::default()
+        },
+        threads: 1,
+        profile: None,
+        evaluator: Evaluator::default(),
+    };
+    search.run(&mut |_| {}).score.abs() <= BALANCED_CP
+}
+
+/// The largest book read, bytes (OpenBench's books are a few MiB).
+const MAX_BOOK_BYTES: u64 = 64 << 20;
+
+/// The positions of the book file at `path` (see [`read_book`]); a path that is not a
+/// regular file, or a file over 64 MiB, is refused before it is read.
+pub fn load_book(path: &str) -> Result<Vec<Position>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_string());
+    }
+    if meta.len() > MAX_BOOK_BYTES {
+        return Err(format!("larger than {} MiB", MAX_BOOK_BYTES >> 20));
+    }
+    let mut text = String::new();
+    file.take(MAX_BOOK_BYTES)
+        .read_to_string(&mut text)
+        .map_err(|e| e.to_string())?;
+    read_book(&text)
+}
+
+/// The positions of a book file, one per line: a FEN or EPD (the first four fields are
+/// read, the clocks when they are numbers); blank lines and `#` comments are skipped.
+/// Fails on a line that is not a position, naming it, and on a book without any.
+pub fn read_book(text: &str) -> Result<Vec<Position>, String> {
+    let mut book = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let clocks = match fields.get(4..6) {
+            Some([half, full]) if half.parse::<u32>().is_ok() && full.parse::<u32>().is_ok() => {
+                format!("{half} {full}")
+            }
+            _ => "0 1".to_string(),
+        };
+        let fen = format!("{} {clocks}", fields[..fields.len().min(4)].join(" "));
+        let position = Position::from_fen(&fen)
+            .map_err(|e| format!("line {}: not a position ({e})", number + 1))?;
+        book.push(position);
+    }
+    if book.is_empty() {
+        return Err("no position in the book".to_string());
+    }
+    Ok(book)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fens(count: usize, seed: u64, book: &[Position]) -> Vec<String> {
+        let mut out = Vec::new();
+        generate(count, seed, book, |p| out.push(p.to_fen())).unwrap();
+        out
+    }
+
+    #[test]
+    fn a_seed_gives_the_same_positions_and_another_seed_others() {
+        let first = fens(4, 7, &[]);
+        assert_eq!(first.len(), 4);
+        assert_eq!(first, fens(4, 7, &[]));
+        assert_ne!(first, fens(4, 8, &[]));
+        for fen in &first {
+            let position = Position::from_fen(fen).unwrap();
+            assert!(!position.legal_moves().as_slice().is_empty(), "{fen}");
+            let plies = u32::from(position.fullmove_number()) * 2 - 2 + position.side() as u32;
+            assert!((8..=9).contains(&plies), "{fen}: {plies} plies");
+        }
+    }
+
+    #[test]
+    fn book_lines_are_the_starting_points() {
+        let book = read_book(
+            "# no queens\nrnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - hmvc 0; fmvn 1;\n",
+        )
+        .unwrap();
+        for fen in fens(3, 1, &book) {
+            let board = fen.split(' ').next().unwrap();
+            assert!(!board.contains('q') && !board.contains('Q'), "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_bad_book_is_refused() {
+        assert!(read_book("").is_err());
+        assert!(
+            read_book("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a fen\n")
+                .unwrap_err()
+                .starts_with("line 2:")
+        );
+    }
+}

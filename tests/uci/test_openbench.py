@@ -1,0 +1,93 @@
+"""ccr as OpenBench's worker runs it, the contract written out here: `ccr bench` with stderr
+merged into stdout, its signature read from the last lines (the last `N nodes` and `N nps`
+found from the end); `ccr "genfens N seed S book B" quit`, its openings read from
+`info string genfens FEN` lines, each within 15 seconds, a book given as EPD lines."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+import chess
+
+from harness import ENGINE, IS_CCR, WatchdogCase
+
+NPS = re.compile(r"(\d+\s+nps)|(nps\s+\d+)|(nodes second\s+\d+)", re.I)
+NODES = re.compile(r"(\d+\s+nodes)|(nodes\s+\d+)|(nodes searched\s+\d+)", re.I)
+
+
+def worker_reads(output: str):
+    """(nodes, nps) as OpenBench's worker reads a bench: from the last line back, the first
+    match of each, after every character that is not a letter, digit or space became one."""
+    nodes = nps = None
+    for line in output.strip().split("\n")[::-1]:
+        line = re.sub(r"[^a-zA-Z0-9 ]+", " ", line)
+        found_nps, found_nodes = NPS.search(line), NODES.search(line)
+        nps = nps or (found_nps and found_nps.group())
+        nodes = nodes or (found_nodes and found_nodes.group())
+    number = lambda text: int(re.search(r"\d+", text).group()) if text else None
+    return number(nodes), number(nps)
+
+
+@unittest.skipUnless(IS_CCR, "ccr's own commands (bench, genfens)")
+class OpenBench(WatchdogCase):
+    timeout = 240
+
+    def merged(self, args, timeout=120) -> str:
+        done = subprocess.run([ENGINE] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, timeout=timeout)
+        self.assertEqual(done.returncode, 0, done.stdout[-2000:])
+        return done.stdout
+
+    def test_bench_signature_read_as_the_worker_reads_it(self):
+        for args in (["bench", "6"], ["bench", "6", "--profile"]):
+            out = self.merged(args)
+            last = re.fullmatch(r"(\d+) nodes (\d+) nps", out.strip().split("\n")[-1])
+            self.assertIsNotNone(last, f"{args}: the last line is not the signature:\n{out[-800:]}")
+            self.assertEqual(worker_reads(out), (int(last.group(1)), int(last.group(2))),
+                             f"{args}: the worker reads another signature:\n{out[-800:]}")
+
+    def genfens(self, count: int, seed: int, book: str = "None") -> list:
+        out = self.merged([f"genfens {count} seed {seed} book {book}", "quit"], timeout=15 * count)
+        fens = [l.split("genfens ", 1)[1].rstrip() for l in out.splitlines()
+                if l.startswith("info string genfens ")]
+        self.assertEqual(len(fens), count, out[-2000:])
+        for fen in fens:
+            halfmove, fullmove = fen.split()[4:]  # what the worker turns into hmvc and fmvn
+            board = chess.Board(fen)
+            self.assertTrue(board.is_valid(), fen)
+            self.assertIsNone(board.outcome(), fen)
+            self.assertGreaterEqual(int(fullmove), 1, fen)
+        return fens
+
+    def test_genfens_is_seeded(self):
+        first = self.genfens(8, 11)
+        self.assertEqual(first, self.genfens(8, 11), "the same seed gave other openings")
+        self.assertNotEqual(first, self.genfens(8, 12), "another seed gave the same openings")
+        self.assertGreater(len(set(first)), 4, first)
+
+    def test_genfens_starts_from_the_book(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            book = Path(tmp) / "no-queens.epd"
+            book.write_text("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - hmvc 0; fmvn 1;\n"
+                            "rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - hmvc 0; fmvn 2;\n")
+            for fen in self.genfens(6, 5, str(book)):
+                board = chess.Board(fen)
+                self.assertFalse(board.pieces(chess.QUEEN, chess.WHITE) or board.pieces(chess.QUEEN, chess.BLACK),
+                                 f"{fen} is not from the book")
+
+    def test_genfens_bad_requests_say_why(self):
+        for command in ("genfens 0 seed 1 book None", "genfens 10001 seed 1 book None",
+                        "genfens 5 seed x book None", "genfens 5 seed 1 book /nonexistent/book.epd",
+                        "genfens 5 seed 1 book /dev/zero", "genfens 5 seed 1 book /etc/passwd",
+                        "genfens 5 seed 1 book /tmp", "genfens 5"):
+            out = self.merged([command, "quit"])
+            self.assertNotIn("info string genfens ", out, command)
+            self.assertIn("info string genfens", out, f"{command}: no word why:\n{out}")
+
+
+if __name__ == "__main__":
+    unittest.main()
