@@ -761,12 +761,16 @@ fn bench_prints_a_deterministic_signature() {
     failure(&["bench", "4", "5"]);
 }
 
-/// `ccr bench` reports on stderr where the search went: the quiescence search's share of
-/// the nodes (out of the total the last stdout line gives) and of the sampled time, and the
-/// bytes copy-make copies per node for every representation's position.
+/// `ccr bench --profile` reports on stderr where the search went: the quiescence search's
+/// share of the nodes (out of the total the last stdout line gives) and of the sampled time,
+/// and the bytes copy-make copies per node for every representation's position. Without
+/// `--profile` stderr is empty: the signature is the last line on either stream.
 #[test]
 fn bench_profile_on_stderr() {
-    let out = ccr(&["bench", "5"]);
+    let quiet = ccr(&["bench", "5"]);
+    assert!(quiet.status.success());
+    assert_eq!(text(&quiet.stderr), "", "bench without --profile");
+    let out = ccr(&["bench", "5", "--profile"]);
     assert!(out.status.success());
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_no_panic(&stderr);
