@@ -63,7 +63,7 @@ setup-tests:
 	bash scripts/setup.sh
 	bash scripts/setup-uci.sh
 
-# Where the Rust tests note each SIMD tier the CPU cannot run (src/tiers.rs); `make test`
+# Where the Rust tests note each SIMD tier the CPU cannot run (src/arch/mod.rs); `make test`
 # prints them at the end. CCR_REQUIRE_SIMD=avx2,avx512 (or all) turns such a skip into a failure.
 export CCR_SIMD_SKIP_LOG ?= $(CURDIR)/target/simd-skips.log
 # Each step of `make test`, timed into target/test-steps.log for the summary.

@@ -1,6 +1,6 @@
 //! Build script: stamps the binary with the commit it was built from, so a benchmark figure
 //! or a match result can always be traced to its source; and picks the hand-written assembly
-//! of the target architecture on Linux (`asm/x86_64.s`, `asm/x86.s`), which `src/asm.rs` assembles
+//! of the target architecture on Linux (`asm/x86_64.s`, `asm/x86.s`), which `src/arch/asm.rs` assembles
 //! with `global_asm!` under the cfg `ccr_asm`. An architecture without its file builds
 //! without assembly (the cfg stays unset and only the portable code exists).
 
@@ -23,7 +23,7 @@ fn main() {
     select_assembly();
 }
 
-/// Sets `ccr_asm` and `CCR_ASM_FILE` (the absolute path `src/asm.rs` includes) when the
+/// Sets `ccr_asm` and `CCR_ASM_FILE` (the absolute path `src/arch/asm.rs` includes) when the
 /// target architecture has an assembly file.
 fn select_assembly() {
     println!("cargo::rustc-check-cfg=cfg(ccr_asm)");

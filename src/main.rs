@@ -169,18 +169,20 @@ fn fail(failure: &Failure) -> ExitCode {
 
 /// The UCI loop on stdin/stdout.
 fn uci() -> ExitCode {
+    uci_on(io::stdin().lock())
+}
+
+/// The UCI loop on `input`, answering on stdout.
+fn uci_on(input: impl io::BufRead) -> ExitCode {
     let out = ccr::uci::Output::new(Box::new(io::stdout()));
-    ccr::uci::Uci::new(out).run(io::stdin().lock());
+    ccr::uci::Uci::new(out).run(input);
     ExitCode::SUCCESS
 }
 
 /// The UCI loop on `commands`, one line each, then the end of input; nothing is read from
 /// stdin.
 fn uci_commands(commands: &[String]) -> ExitCode {
-    let out = ccr::uci::Output::new(Box::new(io::stdout()));
-    let input = commands.join("\n");
-    ccr::uci::Uci::new(out).run(input.as_bytes());
-    ExitCode::SUCCESS
+    uci_on(commands.join("\n").as_bytes())
 }
 
 /// Runs one command.
