@@ -9,7 +9,7 @@ REPR ?= ccr
 IMPL ?= portable
 
 .PHONY: all build setup setup-tests setup-engines32 test test-deep test-debug test-benches test-faults test-fuzz lint perft tune-data tune-label \
-	bench bench-setup fuzz clean setup32 build32 test32 test-uci32 bench-arch setup-uci test-uci \
+	bench bench-setup fuzz clean setup32 build32 test32 test-uci32 bench-arch setup-uci test-uci test-avx2 \
 	match tune reproduce report report-check setup-report
 
 # 32-bit (i686) builds use Debian's toolchain (rustup has no i686 std here), named explicitly
@@ -81,6 +81,7 @@ STEP = bash scripts/test-step.sh
 test: setup-tests lint
 	@mkdir -p target && rm -f $(CCR_SIMD_SKIP_LOG) target/test-steps.log
 	$(STEP) "rust tests (release, with the ignored ones)" $(CARGO) test --release --workspace -- --include-ignored
+	$(STEP) "rust tests with the SIMD capped at AVX2" $(MAKE) --no-print-directory test-avx2
 	$(STEP) "rust tests (debug)" $(MAKE) --no-print-directory test-debug
 	$(STEP) "bench cross-checks" $(MAKE) --no-print-directory test-benches
 	$(STEP) "uci tests" $(MAKE) --no-print-directory test-uci
@@ -90,6 +91,12 @@ test: setup-tests lint
 	$(STEP) "uci tests (i686)" $(MAKE) --no-print-directory test-uci32
 	$(STEP) "report drawn from docs/data" $(MAKE) --no-print-directory report-check
 	@bash scripts/test-summary.sh
+
+# The unit tests and perft counts again with the CPU's features capped at AVX2
+# (CCR_SIMD_MAX), so that the AVX2 kernels run end to end on a CPU that would pick AVX-512.
+# The tiers above the cap are skipped by design there, so they are neither logged nor required.
+test-avx2:
+	env -u CCR_REQUIRE_SIMD -u CCR_SIMD_SKIP_LOG CCR_SIMD_MAX=avx2 $(CARGO) test --release --lib --test perft
 
 # The fast Rust tests in the dev profile, where debug_assert! and overflow checks are on:
 # all of them but the perft counts of tests/perft.rs, the perft samples against

@@ -12,10 +12,13 @@
 //! - `ccr_attacks_of_avx2`: the same table with the eight rank words in one AVX2 register
 //!   (`ccr::arch::attacks::attacks_of`; the portable frame where the CPU lacks AVX2);
 //! - `ccr_table_and_count_avx2`: the enemy's table and the count of the side to move's
-//!   knight and slider moves from the same fills (`arch::attacks::attacks_and_piece_moves`,
-//!   what a bulk-counting perft's last ply builds), against
-//! - `ccr_table_then_count_avx2`: the same two by two passes (`attacks_of` and
-//!   `count_piece_moves`, each AVX2; both the frame where the CPU lacks AVX2);
+//!   moves but pins, en passant and castling from the same fills
+//!   (`arch::attacks::attacks_and_moves_avx2`, what a bulk-counting perft's last ply
+//!   builds), and `ccr_table_and_count_avx512`, the same by AVX-512 where the CPU has it
+//!   (`attacks_and_moves`), against
+//! - `ccr_table_then_count_avx2`: the table and the knights' and sliders' count alone by two
+//!   passes (`attacks_of` and `count_piece_moves`, each AVX2; both the frame where the CPU
+//!   lacks AVX2);
 //! - `ccr_in_check`: `AttackBlock::in_check` of the side to move, on a built block;
 //! - `ccr_is_attacked_x64`, `ccr_cheapest_x64`: `is_attacked` and `cheapest_attacker` of the
 //!   enemy on each of the 64 squares, on a built block;
@@ -224,18 +227,32 @@ fn attacks(c: &mut Criterion) {
             (table, count)
         };
         let table_and_count = |board: &Ccr| {
-            ccr::arch::attacks::attacks_and_piece_moves(board, &unpinned, them, || {
+            ccr::arch::attacks::attacks_and_moves_avx2(board, &unpinned, them, || {
+                attacks_of(board, them)
+            })
+        };
+        let table_and_count_wide = |board: &Ccr| {
+            ccr::arch::attacks::attacks_and_moves(board, &unpinned, them, || {
                 attacks_of(board, them)
             })
         };
         assert_eq!(
+            table_and_count(&board).0,
+            table_then_count(&board).0,
+            "{}",
+            s.id
+        );
+        assert_eq!(
+            table_and_count_wide(&board),
             table_and_count(&board),
-            table_then_count(&board),
             "{}",
             s.id
         );
         group.bench_function("ccr_table_and_count_avx2", |b| {
             b.iter(|| table_and_count(black_box(&board)))
+        });
+        group.bench_function("ccr_table_and_count_avx512", |b| {
+            b.iter(|| table_and_count_wide(black_box(&board)))
         });
         group.bench_function("ccr_table_then_count_avx2", |b| {
             b.iter(|| table_then_count(black_box(&board)))

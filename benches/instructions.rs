@@ -217,7 +217,7 @@ fn ccr_count_input(id: usize) -> (Ccr, Colour, [u32; 8], [u32; 8]) {
 #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_count_input)]
 fn ccr_table_and_count_avx2(input: (Ccr, Colour, [u32; 8], [u32; 8])) -> u32 {
     let (board, them) = (black_box(&input.0), black_box(input.1));
-    let (table, moves) = ccr::arch::attacks::attacks_and_piece_moves(board, &[0; 8], them, || {
+    let (table, moves) = ccr::arch::attacks::attacks_and_moves_avx2(board, &[0; 8], them, || {
         attacks_of(board, them)
     });
     black_box(&table)[7] ^ moves.unwrap_or(0)

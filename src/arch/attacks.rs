@@ -42,12 +42,30 @@ pub fn count_piece_moves(
     None
 }
 
-/// The attack table of `them` and how many moves the other side's knights, bishops, rooks
-/// and queens not on `pinned` (`0xF` per square) have onto the squares its own pieces leave
-/// free, from the same fills (AVX2); where the CPU lacks AVX2, `portable`'s table and no
-/// count.
+/// The attack table of `them` and how many moves the other side has but those of its
+/// pieces on `pinned` (`0xF` per square), its en-passant captures and castling, its king's
+/// as if not in check, from the same fills (AVX-512, two directions a register, else AVX2);
+/// where the CPU lacks AVX2, `portable`'s table and no count.
 #[inline]
-pub fn attacks_and_piece_moves(
+pub fn attacks_and_moves(
+    board: &Ccr,
+    pinned: &[u32; 8],
+    them: Colour,
+    portable: impl FnOnce() -> [u32; 8],
+) -> ([u32; 8], Option<u32>) {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    if super::cpu().avx512f {
+        // SAFETY: the CPU has AVX-512F (checked just above).
+        let (table, moves) = unsafe { super::avx512::attacks_and_moves(board, pinned, them) };
+        return (table, Some(moves));
+    }
+    attacks_and_moves_avx2(board, pinned, them, portable)
+}
+
+/// [`attacks_and_moves`] by the AVX2 kernel where the CPU has AVX2, whether or not it has
+/// AVX-512.
+#[inline]
+pub fn attacks_and_moves_avx2(
     board: &Ccr,
     pinned: &[u32; 8],
     them: Colour,
@@ -56,7 +74,7 @@ pub fn attacks_and_piece_moves(
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     if super::cpu().avx2 {
         // SAFETY: the CPU has AVX2 (checked just above).
-        let (table, moves) = unsafe { super::avx2::attacks_and_piece_moves(board, pinned, them) };
+        let (table, moves) = unsafe { super::avx2::attacks_and_moves(board, pinned, them) };
         return (table, Some(moves));
     }
     let _ = pinned;
@@ -101,6 +119,7 @@ mod tests {
     use crate::arch::{Tier, runs};
     use crate::ccr::Position;
     use crate::ccr::attacks;
+    use crate::types::PieceCode;
 
     /// The boards of random walks from several positions (about 24,000 with repeats).
     fn game_boards() -> Vec<Ccr> {
@@ -187,10 +206,60 @@ mod tests {
         assert_equal_to_the_frame(&arbitrary_boards());
     }
 
-    /// The table and the count made together: the table equal to the frame's, the count
-    /// equal to [`count_piece_moves`] of the other side's knights and sliders but the pinned
-    /// ones onto the squares its own pieces leave free (nothing pinned, then a fixed scatter
-    /// of squares).
+    /// How many moves the pawns and kings of `us` on `board` have, pawns on `pinned` left
+    /// out, en passant and castling left out, and how many squares next to its kings hold
+    /// none of its pieces and no attack of `table` (each once, as the kernels count steps by
+    /// sets; a legal board has one king): square by square, the reference for the kernels.
+    fn pawn_and_king_moves(board: &Ccr, pinned: &[u32; 8], us: Colour, table: &[u32; 8]) -> u32 {
+        let code = |w: isize, n: isize| -> Option<u32> {
+            ((0..8).contains(&w) && (0..8).contains(&n))
+                .then(|| (board.0[w as usize] >> (4 * n)) & 0xF)
+        };
+        let base = us.code_bit() as u32;
+        let (ahead, start, last) = match us {
+            Colour::White => (-1, 6, 0),
+            Colour::Black => (1, 1, 7),
+        };
+        let (mut moves, mut steps) = (0, [0u32; 8]);
+        for w in 0..8isize {
+            for n in 0..8isize {
+                let piece = code(w, n).unwrap();
+                if piece == base | PieceCode::PAWN as u32
+                    && pinned[w as usize] >> (4 * n) & 0xF == 0
+                {
+                    let weight = if w + ahead == last { 4 } else { 1 };
+                    if code(w + ahead, n) == Some(0) {
+                        moves += weight;
+                        if w == start && code(w + 2 * ahead, n) == Some(0) {
+                            moves += 1;
+                        }
+                    }
+                    for side in [-1, 1] {
+                        if code(w + ahead, n + side).is_some_and(|c| c != 0 && c & 8 != base) {
+                            moves += weight;
+                        }
+                    }
+                }
+                if piece == base | PieceCode::KING as u32 {
+                    for (dw, dn) in (-1..=1).flat_map(|dw| (-1..=1).map(move |dn| (dw, dn))) {
+                        let free = code(w + dw, n + dn).is_some_and(|c| c == 0 || c & 8 != base);
+                        let attacked =
+                            free && table[(w + dw) as usize] >> (4 * (n + dn)) & 0xF != 0;
+                        if (dw, dn) != (0, 0) && free && !attacked {
+                            steps[(w + dw) as usize] |= 1 << (4 * (n + dn));
+                        }
+                    }
+                }
+            }
+        }
+        moves + steps.iter().map(|s| s.count_ones()).sum::<u32>()
+    }
+
+    /// The table and the count made together, by the AVX-512 kernel where the CPU has it and
+    /// by the AVX2 one: the table equal to the frame's, the count equal to
+    /// [`count_piece_moves`] of the other side's knights and sliders but the pinned ones
+    /// onto the squares its own pieces leave free plus its pawns' and king's moves counted
+    /// square by square (nothing pinned, then a fixed scatter of squares).
     #[test]
     fn table_and_count_together_equal_each_alone() {
         if !runs(
@@ -199,23 +268,34 @@ mod tests {
         ) {
             return;
         }
+        // Reported where the CPU lacks it; the AVX2 kernel is checked either way.
+        runs(
+            Tier::Avx512,
+            "simd::table_and_count_together_equal_each_alone",
+        );
         let scatter: [u32; 8] = std::array::from_fn(|w| 0xF00F_0F00u32.rotate_left(4 * w as u32));
         for board in game_boards().iter().chain(&arbitrary_boards()) {
             let masks = board.colour_masks();
             let occupied: [u32; 8] = std::array::from_fn(|w| masks[0][w] | masks[1][w]);
             for them in [Colour::White, Colour::Black] {
                 let targets = masks[them.flip() as usize].map(|own| !own);
+                let frame_table = attacks::attacks_of(board, them);
                 for pinned in [[0; 8], scatter] {
                     let free = Ccr(std::array::from_fn(|w| board.0[w] & !pinned[w]));
-                    let (table, moves) =
-                        attacks_and_piece_moves(board, &pinned, them, || unreachable!());
-                    assert_eq!(table, attacks::attacks_of(board, them), "{:08x?}", board.0);
-                    assert_eq!(
-                        moves,
-                        count_piece_moves(&free, &occupied, &targets, them.flip()),
-                        "{:08x?} {them:?} pinned {pinned:08x?}",
-                        board.0
-                    );
+                    let expected =
+                        count_piece_moves(&free, &occupied, &targets, them.flip()).map(|pieces| {
+                            pieces + pawn_and_king_moves(board, &pinned, them.flip(), &frame_table)
+                        });
+                    let by_avx2 = attacks_and_moves_avx2(board, &pinned, them, || unreachable!());
+                    let by_best = attacks_and_moves(board, &pinned, them, || unreachable!());
+                    for (table, moves) in [by_avx2, by_best] {
+                        assert_eq!(table, frame_table, "{:08x?}", board.0);
+                        assert_eq!(
+                            moves, expected,
+                            "{:08x?} {them:?} pinned {pinned:08x?}",
+                            board.0
+                        );
+                    }
                 }
             }
         }

@@ -136,29 +136,28 @@ pub unsafe fn count_piece_moves(
         for r in rays {
             slides = _mm256_add_epi32(slides, _mm256_and_si256(r, targets));
         }
-        nibble_total(leaps, slides)
+        nibble_total(leaps, slides, _mm256_setzero_si256())
     }
 }
 
-/// The attack table of `them` on `board`, and how many moves the other side's knights,
-/// bishops, rooks and queens not on `pinned` (`0xF` per square) have onto the squares its
-/// own pieces leave free: [`table`] and [`count_piece_moves`] of those pieces in one pass,
-/// for the legal move count when the king is not in check.
+/// The attack table of `them` on `board`, and how many moves the other side has but those
+/// of its pieces on `pinned` (`0xF` per square) and its en-passant captures, its king's
+/// counted as if not in check (steps onto squares neither its own nor in the table): the
+/// legal move count of a position without check, pins or en passant, in one pass.
 ///
 /// Both colours ride in the same registers, so each knight leap and each slider fill is
 /// made once for the two: the enemy's pieces carry their class bits as in [`table`], ours
 /// bit 3, which no fill of the table carries (it is the pawns' class). The fills stop at
 /// the same blockers for both, since they run through the same empty squares. The table is
-/// then the low three bits of every fill, our count the bit 3s summed per direction.
+/// then the low three bits of every fill, our knights' and sliders' count the bit 3s summed
+/// per direction ([`count_piece_moves`]). Our pawns' pushes, double pushes and captures
+/// are four shifted sets (a move to the last rank counts four times, one per promotion);
+/// the king's steps are its eight neighbours less our pieces and the finished table.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub unsafe fn attacks_and_piece_moves(
-    board: &Ccr,
-    pinned: &[u32; 8],
-    them: Colour,
-) -> ([u32; 8], u32) {
+pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) -> ([u32; 8], u32) {
     // SAFETY: AVX2 is enabled here; the loads read the 32 bytes of each array.
     unsafe {
         let words = load(board);
@@ -228,23 +227,89 @@ pub unsafe fn attacks_and_piece_moves(
             _mm256_andnot_si256(pawn, table),
             pawn_attacks(squares_of(words, base | PieceCode::PAWN), them),
         );
+        let pawns = pawn_moves(
+            _mm256_and_si256(squares_of(words, our_base | PieceCode::PAWN), ours),
+            empty,
+            _mm256_andnot_si256(empty, targets),
+            them.flip(),
+        );
+        let king = _mm256_andnot_si256(
+            occupancy(table),
+            _mm256_and_si256(
+                king_attacks(squares_of(words, our_base | PieceCode::KING)),
+                targets,
+            ),
+        );
         (
             store(table),
             nibble_total(
                 _mm256_and_si256(leaps, targets),
                 _mm256_and_si256(slides, targets),
+                _mm256_add_epi32(pawns, king),
             ),
         )
     }
 }
 
-/// The sum of every nibble of `leaps` and `slides` (each nibble at most 8).
+/// Per square, how many moves the pawns of `by` on `pawns` (bit 3 each) have onto it: a
+/// push onto an `empty` square (`0xF` each), a double push from the start rank, a capture
+/// of a piece on `theirs` (`0xF` each) from either side; four on the last rank, one per
+/// promotion. At most eight a square.
 #[inline(always)]
-unsafe fn nibble_total(leaps: __m256i, slides: __m256i) -> u32 {
+unsafe fn pawn_moves(pawns: __m256i, empty: __m256i, theirs: __m256i, by: Colour) -> __m256i {
     unsafe {
-        // Nibble sums (at most 8 each) to byte sums (at most 32), then the bytes added up.
+        let ahead = |x| match by {
+            Colour::White => toward_rank_8(x, 1),
+            Colour::Black => toward_rank_1(x, 1),
+        };
+        // The rank a double push crosses (the third of `by`), and its last rank.
+        let (third, last) = match by {
+            Colour::White => (5, 0),
+            Colour::Black => (2, 7),
+        };
+        let lane = |w: i32| {
+            _mm256_cmpeq_epi32(
+                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                _mm256_set1_epi32(w),
+            )
+        };
+        let pushed = _mm256_and_si256(ahead(pawns), empty);
+        let double = _mm256_and_si256(ahead(_mm256_and_si256(pushed, lane(third))), empty);
+        let captures = _mm256_and_si256(ahead(sideways(pawns, 1)), theirs);
+        let captures_twice = _mm256_and_si256(
+            _mm256_and_si256(
+                ahead(_mm256_slli_epi32(pawns, 4)),
+                ahead(_mm256_srli_epi32(pawns, 4)),
+            ),
+            theirs,
+        );
+        // Bit 3 per move: one for a push, a double push or a capture, two for a square
+        // taken from both sides.
+        let moves = _mm256_add_epi32(
+            _mm256_srli_epi32(
+                _mm256_or_si256(_mm256_or_si256(pushed, double), captures),
+                3,
+            ),
+            _mm256_srli_epi32(captures_twice, 3),
+        );
+        let moves = _mm256_and_si256(moves, _mm256_set1_epi32(0x3333_3333));
+        // Four on the last rank: the count shifted up two bits there.
+        let last = lane(last);
+        _mm256_or_si256(
+            _mm256_andnot_si256(last, moves),
+            _mm256_slli_epi32(_mm256_and_si256(last, moves), 2),
+        )
+    }
+}
+
+/// The sum of every nibble of `leaps`, `slides` and `more` (each nibble at most 9).
+#[inline(always)]
+unsafe fn nibble_total(leaps: __m256i, slides: __m256i, more: __m256i) -> u32 {
+    unsafe {
+        // Nibble sums (at most 9 each) to byte sums (at most 54), then the bytes added up.
+        let bytes = _mm256_add_epi8(byte_sums(leaps), byte_sums(slides));
         let sums = _mm256_sad_epu8(
-            _mm256_add_epi8(byte_sums(leaps), byte_sums(slides)),
+            _mm256_add_epi8(bytes, byte_sums(more)),
             _mm256_setzero_si256(),
         );
         let halves = _mm_add_epi64(
@@ -353,14 +418,21 @@ pub unsafe fn attacks_of(board: &Ccr, by: Colour) -> [u32; 8] {
     unsafe { store(table(load(board), by)) }
 }
 
-/// The board's eight rank words, one per lane (an unaligned 32-byte load).
+/// The board's eight rank words, one per lane, loaded as two 16-byte halves: make writes a
+/// board in 16-byte stores, and a 32-byte load of a board just made would wait for both to
+/// retire (a store-forwarding stall), where each half forwards from its own store.
 ///
 /// # Safety
 /// The caller must run with AVX2 enabled.
 #[inline(always)]
 pub unsafe fn load(board: &Ccr) -> __m256i {
     // SAFETY: the board is 32 readable bytes; callers run with AVX2 enabled.
-    unsafe { _mm256_loadu_si256(board.0.as_ptr().cast()) }
+    unsafe {
+        let words = board.0.as_ptr();
+        let low = _mm_loadu_si128(words.cast());
+        let high = _mm_loadu_si128(words.add(4).cast());
+        _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1)
+    }
 }
 
 /// The eight lanes as a table.

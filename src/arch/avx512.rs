@@ -306,3 +306,449 @@ pub unsafe fn attacks_of_pair(a: &Ccr, b: &Ccr, by: (Colour, Colour), out: &mut 
         );
     }
 }
+
+/// The constant rows of [`attacks_and_moves`] for one colour of `them`.
+#[repr(C, align(64))]
+struct CountRows {
+    /// `vpermi2d` indices moving the first half's lanes 1, 2 and 4 ranks toward rank 8 and
+    /// the second half's as many toward rank 1 (index 16 takes a zero).
+    up_down: [[u32; 16]; 3],
+    /// The first half's lanes in place, the second half's 1, 2 and 4 ranks toward rank 8.
+    still_up: [[u32; 16]; 3],
+    /// The first half's lanes in place, the second half's 1, 2 and 4 ranks toward rank 1.
+    still_down: [[u32; 16]; 3],
+    /// `vpsllvd` / `vpsrlvd` counts moving the first half 1, 2 and 4 files and leaving the
+    /// second half in place.
+    first_half_files: [[u32; 16]; 3],
+    /// Both halves one rank in the enemy pawns' direction.
+    pawn: [u32; 16],
+    /// Both halves one rank in our pawns' direction.
+    ahead: [u32; 16],
+    /// All ones on the lanes of the rank our double pushes cross, in both halves.
+    third: [u32; 16],
+    /// All ones on the first half and on the second half's lane of our last rank: what of
+    /// the pawns' count each half keeps (the second counts the promotions three more times).
+    pawn_keep: [u32; 16],
+    /// All ones on the second half.
+    second_half: [u32; 16],
+    /// The second `vpermi2d` table: the zeroes a rank move shifts in.
+    zero: [u32; 16],
+    /// `0x8888_8888` when the enemy is Black (its pieces then read as white), else 0.
+    colour: u32,
+    /// `0x7777_7777`, the low three bits of every nibble.
+    low: u32,
+    /// `0x8888_8888`, the high bit of every nibble.
+    high: u32,
+    /// `0x1111_1111`, the low bit of every nibble.
+    ones: u32,
+    /// `0x0F0F_0F0F`, the low nibble of every byte.
+    byte_low: u32,
+    /// The white piece codes pawn..king in every nibble, then the black ones.
+    codes: [u32; 12],
+}
+
+/// `vpermi2d` indices: the first half's lanes `first` ranks and the second half's `second`
+/// ranks (positive toward rank 8, lane `i` takes lane `i + k`), a lane with no source 16.
+const fn ranks_by_half(first: i32, second: i32) -> [u32; 16] {
+    let mut index = [16u32; 16];
+    let mut lane = 0;
+    while lane < 16 {
+        let (half, rank) = (lane / 8 * 8, (lane % 8) as i32);
+        let k = if lane < 8 { first } else { second };
+        let source = rank + k;
+        if source >= 0 && source < 8 {
+            index[lane] = (half as i32 + source) as u32;
+        }
+        lane += 1;
+    }
+    index
+}
+
+/// The rows for the table of `them` (and the count of the other side's moves).
+const fn count_rows(them: Colour) -> CountRows {
+    let mut codes = [0u32; 12];
+    let mut piece = 0;
+    while piece < 6 {
+        codes[piece] = (PieceCode::PAWN as u32 + piece as u32) * 0x1111_1111;
+        codes[piece + 6] = (8 + PieceCode::PAWN as u32 + piece as u32) * 0x1111_1111;
+        piece += 1;
+    }
+    let mut first_half_files = [[0u32; 16]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut lane = 0;
+        while lane < 8 {
+            first_half_files[k][lane] = 4 << k;
+            lane += 1;
+        }
+        k += 1;
+    }
+    let black = matches!(them, Colour::Black);
+    // Our third and last ranks' lanes.
+    let (third_lane, last_lane) = if black { (5, 0) } else { (2, 7) };
+    let (mut third, mut pawn_keep, mut second_half) = ([0u32; 16], [0u32; 16], [0u32; 16]);
+    let mut lane = 0;
+    while lane < 16 {
+        third[lane] = if lane % 8 == third_lane { !0 } else { 0 };
+        pawn_keep[lane] = if lane < 8 || lane == 8 + last_lane {
+            !0
+        } else {
+            0
+        };
+        second_half[lane] = if lane < 8 { 0 } else { !0 };
+        lane += 1;
+    }
+    CountRows {
+        up_down: [
+            ranks_by_half(1, -1),
+            ranks_by_half(2, -2),
+            ranks_by_half(4, -4),
+        ],
+        still_up: [
+            ranks_by_half(0, 1),
+            ranks_by_half(0, 2),
+            ranks_by_half(0, 4),
+        ],
+        still_down: [
+            ranks_by_half(0, -1),
+            ranks_by_half(0, -2),
+            ranks_by_half(0, -4),
+        ],
+        first_half_files,
+        pawn: if black {
+            ranks_by_half(-1, -1)
+        } else {
+            ranks_by_half(1, 1)
+        },
+        ahead: if black {
+            ranks_by_half(1, 1)
+        } else {
+            ranks_by_half(-1, -1)
+        },
+        third,
+        pawn_keep,
+        second_half,
+        zero: [0; 16],
+        colour: if black { 0x8888_8888 } else { 0 },
+        low: 0x7777_7777,
+        high: 0x8888_8888,
+        ones: 0x1111_1111,
+        byte_low: 0x0F0F_0F0F,
+        codes,
+    }
+}
+
+/// The rows for `them` White and Black.
+static COUNT_ROWS: [CountRows; 2] = [count_rows(Colour::White), count_rows(Colour::Black)];
+
+/// What [`attacks_and_moves`] writes in memory: the kernel has eight vector registers
+/// in 32-bit mode, so the sets it keeps for later go here, and the table comes back here.
+#[repr(C, align(64))]
+struct CountFrame {
+    /// The sliders of both sides with their fill bits (rook directions, then diagonals), the
+    /// enemy pawns' attacks, `0xF` on every square without a piece of the side to move, and
+    /// `0x1` on our king's steps onto those (first half): written and read by the kernel.
+    sets: [[u32; 16]; 5],
+    table: [u32; 8],
+}
+
+/// A move of `$src` into zmm2 by `$k` (1, 2 or 4) steps: the rank move of index row
+/// `$ranks`, then the file shift `$files` (`none`, `a`/`h` for both halves, `first_a`/`first_h`
+/// for the first half only).
+macro_rules! pair_move {
+    ($src:literal, $ranks:ident, $files:ident, $k:literal) => {
+        concat!(
+            "vmovdqa32 zmm2, zmmword ptr [{k} + {",
+            stringify!($ranks),
+            $k,
+            "}]\n",
+            "vpermi2d zmm2, ",
+            $src,
+            ", zmmword ptr [{k} + {zero}]\n",
+            pair_move!(@files $files, $k),
+        )
+    };
+    (@files none, $k:literal) => { "" };
+    (@files a, $k:literal) => { concat!("vpslld zmm2, zmm2, {s", $k, "}\n") };
+    (@files h, $k:literal) => { concat!("vpsrld zmm2, zmm2, {s", $k, "}\n") };
+    (@files first_a, $k:literal) => {
+        concat!("vpsllvd zmm2, zmm2, zmmword ptr [{k} + {files", $k, "}]\n")
+    };
+    (@files first_h, $k:literal) => {
+        concat!("vpsrlvd zmm2, zmm2, zmmword ptr [{k} + {files", $k, "}]\n")
+    };
+}
+
+/// Adds one move set in zmm2 (the last direction's squares, the pieces' fill bits on them)
+/// to the table (zmm7, ORed) and its bit 3s, the side to move's, to the count (zmm6, one per
+/// nibble). Leaves zmm2 spent.
+macro_rules! take_moves {
+    () => {
+        concat!(
+            "vpord zmm7, zmm7, zmm2\n",
+            "vpsrld zmm2, zmm2, 3\n",
+            "vpandd zmm2, zmm2, dword ptr [{k} + {ones}]{{1to16}}\n",
+            "vpaddd zmm6, zmm6, zmm2\n",
+        )
+    };
+}
+
+/// The Kogge–Stone fill of two directions at once, one per half, from the sliders in frame
+/// set `$set` through the empty squares (zmm1), taken by [`take_moves`]. zmm3 is the
+/// generator, zmm4 the propagator; `0xF8` is `A | (B & C)`.
+macro_rules! pair_ray {
+    ($set:literal, $ranks:ident, $files:ident) => {
+        concat!(
+            "vmovdqa32 zmm3, zmmword ptr [{f} + 64 * ",
+            $set,
+            "]\n",
+            "vmovdqa32 zmm4, zmm1\n",
+            pair_move!("zmm3", $ranks, $files, "1"),
+            "vpternlogd zmm3, zmm4, zmm2, 0xF8\n",
+            pair_move!("zmm4", $ranks, $files, "1"),
+            "vpandd zmm4, zmm4, zmm2\n",
+            pair_move!("zmm3", $ranks, $files, "2"),
+            "vpternlogd zmm3, zmm4, zmm2, 0xF8\n",
+            pair_move!("zmm4", $ranks, $files, "2"),
+            "vpandd zmm4, zmm4, zmm2\n",
+            pair_move!("zmm3", $ranks, $files, "4"),
+            "vpternlogd zmm3, zmm4, zmm2, 0xF8\n",
+            pair_move!("zmm3", $ranks, $files, "1"),
+            take_moves!(),
+        )
+    };
+}
+
+/// One knight leap of both halves (toward rank 8 in the first, rank 1 in the second) from
+/// the knights in zmm3, taken by [`take_moves`].
+macro_rules! knight_pair {
+    ($ranks:ident, $files:ident, $k:literal, $shift:literal) => {
+        concat!(
+            "vmovdqa32 zmm2, zmmword ptr [{k} + {", stringify!($ranks), $k, "}]\n",
+            "vpermi2d zmm2, zmm3, zmmword ptr [{k} + {zero}]\n",
+            pair_move!(@files $files, $shift),
+            take_moves!(),
+        )
+    };
+}
+
+/// [`super::avx2::attacks_and_moves`] with two directions in each `zmm` register: the
+/// attack table of `them` on `board` and how many moves the other side's knights, bishops,
+/// rooks and queens not on `pinned` (`0xF` per square) have onto the squares its own pieces
+/// leave free.
+///
+/// The board is in both halves of every register, and each fill moves the first half one
+/// way and the second half another: the rook lines as (toward file a, toward rank 8) and
+/// (toward file h, toward rank 1), a per-half shift count and a per-half lane index doing
+/// both at once; the diagonals as the pairs toward rank 8 and rank 1 that share a file
+/// direction; the knight leaps likewise. So four fills make the eight rays, and the table is
+/// the two halves ORed. As in the AVX2 kernel the enemy's pieces carry their class bits and
+/// ours bit 3; per half no two pieces reach a square from the same direction, so the count
+/// of a nibble stays below 16 until the halves' byte sums are added.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline]
+pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) -> ([u32; 8], u32) {
+    let rows = &COUNT_ROWS[them as usize];
+    let mut frame = std::mem::MaybeUninit::<CountFrame>::uninit();
+    let f = frame.as_mut_ptr();
+    let count: u32;
+    // SAFETY: the CPU has AVX-512F (the caller's contract). The template reads the 32 bytes
+    // of `board` and of `pinned` (read where they are: a copy's narrower stores would stall
+    // the 32-byte loads), writes the frame's four sets before it reads them and writes
+    // `table`, all at offsets inside `*f` (from `offset_of!`, 64-byte aligned where a `zmm`
+    // moves whole), and reads aligned rows and dwords inside `*rows`.
+    // It uses zmm0-zmm7 only, declared clobbered by the C ABI (which also covers
+    // `vzeroupper`), one output register, no flags and no stack.
+    unsafe {
+        asm!(
+            // Both halves: the board, its empty squares (zmm1, 0xF each), then the colours
+            // flipped so that the enemy reads as white (zmm0).
+            "vmovdqu xmm0, xmmword ptr [{board}]",
+            "vinserti128 ymm0, ymm0, xmmword ptr [{board} + 16], 1",
+            "vinserti64x4 zmm0, zmm0, ymm0, 1",
+            "vpandd zmm1, zmm0, dword ptr [{k} + {low}]{{1to16}}",
+            "vpaddd zmm1, zmm1, dword ptr [{k} + {low}]{{1to16}}",
+            "vpternlogd zmm1, zmm0, dword ptr [{k} + {high}]{{1to16}}, 0x02",
+            "vpsrld zmm2, zmm1, 3",
+            "vpsubd zmm2, zmm1, zmm2",
+            "vpord zmm1, zmm1, zmm2",
+            "vpxord zmm0, zmm0, dword ptr [{k} + {colour}]{{1to16}}",
+            // Bit 3 where no pinned piece stands (zmm5).
+            "vmovdqu xmm5, xmmword ptr [{pinned}]",
+            "vinserti128 ymm5, ymm5, xmmword ptr [{pinned} + 16], 1",
+            "vinserti64x4 zmm5, zmm5, ymm5, 1",
+            "vpandnd zmm5, zmm5, dword ptr [{k} + {high}]{{1to16}}",
+            // Set 3: 0xF off our pieces (bit 3 now, unless empty), `~A | B` = 0xCF.
+            "vpandd zmm3, zmm0, dword ptr [{k} + {high}]{{1to16}}",
+            "vpsrld zmm2, zmm3, 3",
+            "vpsubd zmm2, zmm3, zmm2",
+            "vpord zmm3, zmm3, zmm2",
+            "vpternlogd zmm3, zmm1, zmm1, 0xCF",
+            "vmovdqa32 zmmword ptr [{f} + 192], zmm3",
+            // Set 4: our king's steps (0001b) onto set 3, both halves' rank moves ORed into
+            // the first (a VEX instruction clears the second).
+            squares_of!("zmm3", "11"),
+            "vpsrld zmm3, zmm3, 3",
+            sideways!("zmm4", "zmm3", "1"),
+            "vpord zmm3, zmm3, zmm4",
+            "vmovdqa32 zmm2, zmmword ptr [{k} + {up_down1}]",
+            "vpermi2d zmm2, zmm3, zmmword ptr [{k} + {zero}]",
+            "vpord zmm4, zmm4, zmm2",
+            "vextracti64x4 ymm2, zmm4, 1",
+            "vpor ymm4, ymm4, ymm2",
+            "vpandd zmm4, zmm4, zmmword ptr [{f} + 192]",
+            "vmovdqa32 zmmword ptr [{f} + 256], zmm4",
+            // Set 2: the enemy pawns' attacks (the pawn class, 1000b, is their high bit).
+            squares_of!("zmm3", "0"),
+            sideways!("zmm4", "zmm3", "1"),
+            "vmovdqa32 zmm3, zmmword ptr [{k} + {pawn}]",
+            "vpermi2d zmm3, zmm4, zmmword ptr [{k} + {zero}]",
+            "vmovdqa32 zmmword ptr [{f} + 128], zmm3",
+            // The enemy king (0001b): beside in the table, the three squares above in the
+            // first half and below in the second.
+            squares_of!("zmm3", "5"),
+            "vpsrld zmm3, zmm3, 3",
+            sideways!("zmm7", "zmm3", "1"),
+            "vpord zmm3, zmm3, zmm7",
+            "vmovdqa32 zmm4, zmmword ptr [{k} + {up_down1}]",
+            "vpermi2d zmm4, zmm3, zmmword ptr [{k} + {zero}]",
+            "vpord zmm7, zmm7, zmm4",
+            // Knights: theirs 0100b, our free ones bit 3 (`A | (B & C)` = 0xF8); two ranks
+            // and one file, one rank and two files, toward rank 8 and rank 1 in the halves.
+            squares_of!("zmm3", "1"),
+            "vpsrld zmm3, zmm3, 1",
+            squares_of!("zmm4", "7"),
+            "vpternlogd zmm3, zmm4, zmm5, 0xF8",
+            "vmovdqa32 zmmword ptr [{f} + 64], zmm3",
+            // Our free pawns (bit 3), one rank ahead (zmm4): captures onto the enemy's
+            // pieces (zmm2, set 3 but the empty squares) from either side, pushes onto empty
+            // squares, double pushes from those on the third rank; one per move and nibble in
+            // the count (zmm6), at most two. The first half keeps it, the second only the last
+            // rank's, tripled: a promotion is four moves.
+            squares_of!("zmm3", "6"),
+            "vpandd zmm3, zmm3, zmm5",
+            "vmovdqa32 zmm4, zmmword ptr [{k} + {ahead}]",
+            "vpermi2d zmm4, zmm3, zmmword ptr [{k} + {zero}]",
+            "vpandnd zmm2, zmm1, zmmword ptr [{f} + 192]",
+            "vpslld zmm3, zmm4, 4",
+            "vpandd zmm3, zmm3, zmm2",
+            "vpsrld zmm6, zmm3, 3",
+            "vpsrld zmm3, zmm4, 4",
+            "vpandd zmm3, zmm3, zmm2",
+            "vpsrld zmm3, zmm3, 3",
+            "vpaddd zmm6, zmm6, zmm3",
+            "vpandd zmm4, zmm4, zmm1",
+            "vpsrld zmm3, zmm4, 3",
+            "vpaddd zmm6, zmm6, zmm3",
+            "vpandd zmm4, zmm4, zmmword ptr [{k} + {third}]",
+            "vmovdqa32 zmm3, zmmword ptr [{k} + {ahead}]",
+            "vpermi2d zmm3, zmm4, zmmword ptr [{k} + {zero}]",
+            "vpandd zmm3, zmm3, zmm1",
+            "vpsrld zmm3, zmm3, 3",
+            "vpaddd zmm6, zmm6, zmm3",
+            "vpandd zmm6, zmm6, zmmword ptr [{k} + {pawn_keep}]",
+            "vpslld zmm3, zmm6, 1",
+            "vpandd zmm3, zmm3, zmmword ptr [{k} + {second_half}]",
+            "vpaddd zmm6, zmm6, zmm3",
+            "vmovdqa32 zmm3, zmmword ptr [{f} + 64]",
+            knight_pair!(up_down, a, "2", "1"),
+            knight_pair!(up_down, h, "2", "1"),
+            knight_pair!(up_down, a, "1", "2"),
+            knight_pair!(up_down, h, "1", "2"),
+            // Sliders: queens 0001b (theirs) in both sets (zmm3), rooks 0010b in set 0,
+            // bishops 0100b in set 1, our free ones bit 3 (`(A & B) | C` = 0xEA).
+            squares_of!("zmm3", "4"),
+            "vpsrld zmm3, zmm3, 3",
+            squares_of!("zmm4", "10"),
+            "vpternlogd zmm3, zmm4, zmm5, 0xF8",
+            squares_of!("zmm4", "9"),
+            "vpternlogd zmm4, zmm5, zmm3, 0xEA",
+            "vmovdqa32 zmmword ptr [{f}], zmm4",
+            squares_of!("zmm4", "8"),
+            "vpternlogd zmm4, zmm5, zmm3, 0xEA",
+            squares_of!("zmm3", "2"),
+            "vpsrld zmm3, zmm3, 1",
+            "vpord zmm4, zmm4, zmm3",
+            "vmovdqa32 zmmword ptr [{f} + 64], zmm4",
+            squares_of!("zmm3", "3"),
+            "vpsrld zmm3, zmm3, 2",
+            "vpord zmm3, zmm3, zmmword ptr [{f}]",
+            "vmovdqa32 zmmword ptr [{f}], zmm3",
+            // The eight rays, two per fill.
+            pair_ray!("0", still_up, first_a),
+            pair_ray!("0", still_down, first_h),
+            pair_ray!("1", up_down, a),
+            pair_ray!("1", up_down, h),
+            // The table: the halves ORed, our bit 3s out, the pawns' class in.
+            "vpandd zmm7, zmm7, dword ptr [{k} + {low}]{{1to16}}",
+            "vextracti64x4 ymm2, zmm7, 1",
+            "vpor ymm7, ymm7, ymm2",
+            "vpor ymm7, ymm7, ymmword ptr [{f} + 128]",
+            "vmovdqu ymmword ptr [{f} + {table}], ymm7",
+            // Our king's steps onto squares the table leaves free (`(A | B) & C` = 0xA8: the
+            // high bit of every attacked square), into the count's first half.
+            "vpandd zmm2, zmm7, dword ptr [{k} + {low}]{{1to16}}",
+            "vpaddd zmm2, zmm2, dword ptr [{k} + {low}]{{1to16}}",
+            "vpternlogd zmm2, zmm7, dword ptr [{k} + {high}]{{1to16}}, 0xA8",
+            "vpsrld zmm2, zmm2, 3",
+            "vpandnd zmm2, zmm2, zmmword ptr [{f} + 256]",
+            // The count: our moves onto set 3 and the king's, at most 11 a nibble in the
+            // first half and 14 in the second; nibble sums to byte sums, the halves added,
+            // then all bytes.
+            "vpandd zmm6, zmm6, zmmword ptr [{f} + 192]",
+            "vpaddd zmm6, zmm6, zmm2",
+            "vpsrld zmm2, zmm6, 4",
+            "vpandd zmm6, zmm6, dword ptr [{k} + {byte_low}]{{1to16}}",
+            "vpandd zmm2, zmm2, dword ptr [{k} + {byte_low}]{{1to16}}",
+            "vpaddd zmm6, zmm6, zmm2",
+            "vextracti64x4 ymm2, zmm6, 1",
+            "vpaddb ymm6, ymm6, ymm2",
+            "vpxor xmm2, xmm2, xmm2",
+            "vpsadbw ymm6, ymm6, ymm2",
+            "vextracti128 xmm2, ymm6, 1",
+            "vpaddq xmm6, xmm6, xmm2",
+            "vpshufd xmm2, xmm6, 0x4E",
+            "vpaddq xmm6, xmm6, xmm2",
+            "vmovd eax, xmm6",
+            "vzeroupper",
+            f = in(reg) f,
+            k = in(reg) std::ptr::from_ref(rows),
+            board = in(reg) board.0.as_ptr(),
+            pinned = in(reg) pinned.as_ptr(),
+            out("eax") count,
+            table = const offset_of!(CountFrame, table),
+            up_down1 = const offset_of!(CountRows, up_down),
+            up_down2 = const offset_of!(CountRows, up_down) + 64,
+            up_down4 = const offset_of!(CountRows, up_down) + 128,
+            still_up1 = const offset_of!(CountRows, still_up),
+            still_up2 = const offset_of!(CountRows, still_up) + 64,
+            still_up4 = const offset_of!(CountRows, still_up) + 128,
+            still_down1 = const offset_of!(CountRows, still_down),
+            still_down2 = const offset_of!(CountRows, still_down) + 64,
+            still_down4 = const offset_of!(CountRows, still_down) + 128,
+            files1 = const offset_of!(CountRows, first_half_files),
+            files2 = const offset_of!(CountRows, first_half_files) + 64,
+            files4 = const offset_of!(CountRows, first_half_files) + 128,
+            pawn = const offset_of!(CountRows, pawn),
+            ahead = const offset_of!(CountRows, ahead),
+            third = const offset_of!(CountRows, third),
+            pawn_keep = const offset_of!(CountRows, pawn_keep),
+            second_half = const offset_of!(CountRows, second_half),
+            zero = const offset_of!(CountRows, zero),
+            colour = const offset_of!(CountRows, colour),
+            low = const offset_of!(CountRows, low),
+            high = const offset_of!(CountRows, high),
+            ones = const offset_of!(CountRows, ones),
+            byte_low = const offset_of!(CountRows, byte_low),
+            codes = const offset_of!(CountRows, codes),
+            s1 = const 4,
+            s2 = const 8,
+            s4 = const 16,
+            clobber_abi("C"),
+            options(nostack, preserves_flags),
+        );
+        (std::ptr::addr_of!((*f).table).read(), count)
+    }
+}

@@ -38,19 +38,43 @@ pub struct Cpu {
 }
 
 impl Cpu {
-    /// Asks the CPU (the crate's only feature detection).
+    /// Asks the CPU (the crate's only feature detection), then leaves out the tiers above
+    /// the one `CCR_SIMD_MAX` names, if it names one.
     fn detect() -> Cpu {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        {
-            Cpu {
-                ssse3: is_x86_feature_detected!("ssse3"),
-                avx2: is_x86_feature_detected!("avx2"),
-                avx512f: is_x86_feature_detected!("avx512f"),
-            }
-        }
+        let found = Cpu {
+            ssse3: is_x86_feature_detected!("ssse3"),
+            avx2: is_x86_feature_detected!("avx2"),
+            avx512f: is_x86_feature_detected!("avx512f"),
+        };
         #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
-        {
-            Cpu::default()
+        let found = Cpu::default();
+        match std::env::var_os("CCR_SIMD_MAX") {
+            Some(name) => found.capped(&name.to_string_lossy()),
+            None => found,
+        }
+    }
+
+    /// The features of tiers up to `max` (`none`, `ssse3`, `avx2` or `avx512`), so that the
+    /// lower tiers' code can be run and measured on a CPU that has more; any other name
+    /// leaves them all, with one line on the standard error.
+    fn capped(self, max: &str) -> Cpu {
+        let rank = |tier: &str| {
+            ["none", "ssse3", "avx2", "avx512"]
+                .iter()
+                .position(|&t| t == tier)
+        };
+        let Some(max) = rank(max) else {
+            let _ = writeln!(
+                std::io::stderr(),
+                "ccr: CCR_SIMD_MAX={max} is not none, ssse3, avx2 or avx512; ignored"
+            );
+            return self;
+        };
+        Cpu {
+            ssse3: self.ssse3 && max >= 1,
+            avx2: self.avx2 && max >= 2,
+            avx512f: self.avx512f && max >= 3,
         }
     }
 
@@ -189,8 +213,11 @@ pub fn runs(tier: Tier, test: &str) -> bool {
     if missing.is_empty() {
         return true;
     }
+    let capped = std::env::var("CCR_SIMD_MAX")
+        .map(|max| format!(" (CCR_SIMD_MAX={max})"))
+        .unwrap_or_default();
     let line = format!(
-        "SKIPPED tier {} in {test}: CPU lacks {}",
+        "SKIPPED tier {} in {test}: CPU lacks {}{capped}",
         tier.name(),
         missing.join(", ")
     );
@@ -214,4 +241,32 @@ pub fn runs(tier: Tier, test: &str) -> bool {
         "{line}, and CCR_REQUIRE_SIMD requires it"
     );
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cap_leaves_out_the_tiers_above_it() {
+        let all = Cpu {
+            ssse3: true,
+            avx2: true,
+            avx512f: true,
+        };
+        let upto = |ssse3, avx2, avx512f| Cpu {
+            ssse3,
+            avx2,
+            avx512f,
+        };
+        assert_eq!(all.capped("none"), upto(false, false, false));
+        assert_eq!(all.capped("ssse3"), upto(true, false, false));
+        assert_eq!(all.capped("avx2"), upto(true, true, false));
+        assert_eq!(all.capped("avx512"), all);
+        assert_eq!(all.capped("AVX2"), all, "unknown names leave every tier");
+        assert_eq!(
+            upto(true, false, false).capped("avx512"),
+            upto(true, false, false)
+        );
+    }
 }

@@ -42,11 +42,11 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
     ) -> Option<u32>;
 
     /// The attack table of `them` ([`Kernel::attacks`]) and, where the kernel counts by
-    /// sets, [`Kernel::count_piece_moves`] of the other side's knights and sliders not on
-    /// `pinned` (`0xF` per square) onto the squares its own pieces leave free, made by the
-    /// same pass.
+    /// sets, how many moves the other side has but those of its pieces on `pinned` (`0xF`
+    /// per square), en passant and castling, its king's as if not in check, made by the
+    /// same pass: the legal move count of a position without check, pins or en passant.
     #[inline(always)]
-    fn attacks_and_piece_moves(
+    fn attacks_and_moves(
         board: &Ccr,
         occupied: [u32; 8],
         pinned: &[u32; 8],
@@ -119,13 +119,13 @@ impl Kernel for Simd {
     }
 
     #[inline(always)]
-    fn attacks_and_piece_moves(
+    fn attacks_and_moves(
         board: &Ccr,
         occupied: [u32; 8],
         pinned: &[u32; 8],
         them: Colour,
     ) -> ([u32; 8], Option<u32>) {
-        crate::arch::attacks::attacks_and_piece_moves(board, pinned, them, || {
+        crate::arch::attacks::attacks_and_moves(board, pinned, them, || {
             attacks_with_occupancy(board, occupied, them)
         })
     }

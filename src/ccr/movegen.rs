@@ -62,8 +62,8 @@ trait Sink {
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool);
 
     /// The enemy's attack table: `table`'s, unless the sink counts and the kernel `K` makes
-    /// the table together with the count of the side to move's knights and sliders but the
-    /// `pinned` ones (kept for [`Sink::count_by_sets`]).
+    /// the table together with the count of the side to move's moves but the `pinned`
+    /// pieces', en passant and castling (kept for [`Sink::take_counted_moves`]).
     fn enemy_table<K: Kernel>(
         &mut self,
         board: &Ccr,
@@ -73,11 +73,15 @@ trait Sink {
         table: impl FnOnce([u32; 8]) -> [u32; 8],
     ) -> [u32; 8];
 
+    /// Takes the count [`Sink::enemy_table`] made with the table, if it made one: every move
+    /// but the pinned pieces', the en-passant captures and castling, right when the king is
+    /// not in check. Whether it did (then only those are left to generate).
+    fn take_counted_moves(&mut self) -> bool;
+
     /// Takes the moves of the knights, bishops, rooks and queens of `by` on `pieces` onto
     /// the `evasions` that hold no piece of `own` as a number, when the sink only counts and
     /// the kernel `K` counts by sets; whether it did (then the frame must not visit those
-    /// pieces). `unrestricted` says that the king is not in check, so that `evasions` holds
-    /// every square.
+    /// pieces).
     fn count_by_sets<K: Kernel>(
         &mut self,
         pieces: &Ccr,
@@ -85,7 +89,6 @@ trait Sink {
         own: &[u32; 8],
         evasions: &[u32; 8],
         by: Colour,
-        unrestricted: bool,
     ) -> bool;
 }
 
@@ -137,6 +140,11 @@ impl Sink for MoveList {
     }
 
     #[inline(always)]
+    fn take_counted_moves(&mut self) -> bool {
+        false
+    }
+
+    #[inline(always)]
     fn count_by_sets<K: Kernel>(
         &mut self,
         _: &Ccr,
@@ -144,7 +152,6 @@ impl Sink for MoveList {
         _: &[u32; 8],
         _: &[u32; 8],
         _: Colour,
-        _: bool,
     ) -> bool {
         false
     }
@@ -157,9 +164,9 @@ struct Count {
     /// The en-passant captures, counted once their legality is known (at most two).
     en_passant: [Move; 2],
     en_passant_len: usize,
-    /// The moves of the side to move's knights and sliders but the pinned ones onto squares
-    /// without its own pieces, where the kernel made them with the enemy's table.
-    piece_moves: Option<u32>,
+    /// The moves of the side to move but the pinned pieces', en passant and castling, the
+    /// king's as if not in check, where the kernel made them with the enemy's table.
+    counted: Option<u32>,
 }
 
 impl Sink for Count {
@@ -202,10 +209,20 @@ impl Sink for Count {
         if !K::COUNTS_BY_SETS {
             return table(occupied);
         }
-        let (enemy_attacks, piece_moves) =
-            K::attacks_and_piece_moves(board, occupied, pinned, them);
-        self.piece_moves = piece_moves;
+        let (enemy_attacks, counted) = K::attacks_and_moves(board, occupied, pinned, them);
+        self.counted = counted;
         enemy_attacks
+    }
+
+    #[inline(always)]
+    fn take_counted_moves(&mut self) -> bool {
+        match self.counted {
+            Some(moves) => {
+                self.moves += moves;
+                true
+            }
+            None => false,
+        }
     }
 
     #[inline(always)]
@@ -216,14 +233,9 @@ impl Sink for Count {
         own: &[u32; 8],
         evasions: &[u32; 8],
         by: Colour,
-        unrestricted: bool,
     ) -> bool {
         if !K::COUNTS_BY_SETS {
             return false;
-        }
-        if let (true, Some(moves)) = (unrestricted, self.piece_moves) {
-            self.moves += moves;
-            return true;
         }
         let mut targets = *evasions;
         for (t, &o) in targets.iter_mut().zip(own) {
@@ -396,15 +408,22 @@ impl<S: Sink> Gen<'_, S> {
             let toward_h = (here >> 4) & captures;
             self.push_pawns::<1>(word, ahead, toward_h, MoveKind::Normal, promotes);
             if ahead == self.ep_word {
-                // Checked by the filter: it may also answer a check by the captured pawn.
-                let target = self.ep_mask & NIBBLE_LOW_BITS;
-                let from_h = (here << 4) & target;
-                self.push_pawns::<-1>(word, ahead, from_h, MoveKind::EnPassant, false);
-                let from_a = (here >> 4) & target;
-                self.push_pawns::<1>(word, ahead, from_a, MoveKind::EnPassant, false);
-                self.ep_generated |= (from_h | from_a) != 0;
+                self.en_passant(word, here);
             }
         }
+    }
+
+    /// The en-passant captures of the pawns `here` (one bit per pawn, its nibble's lowest)
+    /// in rank word `word`, the word behind the en-passant target's.
+    #[inline(always)]
+    fn en_passant(&mut self, word: usize, here: u32) {
+        // Checked by the filter: it may also answer a check by the captured pawn.
+        let target = self.ep_mask & NIBBLE_LOW_BITS;
+        let from_h = (here << 4) & target;
+        self.push_pawns::<-1>(word, self.ep_word, from_h, MoveKind::EnPassant, false);
+        let from_a = (here >> 4) & target;
+        self.push_pawns::<1>(word, self.ep_word, from_a, MoveKind::EnPassant, false);
+        self.ep_generated |= (from_h | from_a) != 0;
     }
 }
 
@@ -786,36 +805,49 @@ impl Position {
             table[king](&mut g, king_sq.word(), king_sq.mask());
             return;
         }
-        // The frame visits the pieces but the pawns and the pinned pieces; the free pawns
-        // go together, the pinned pieces last.
         let pawn_code = PieceCode::new(us, PieceCode::PAWN).code();
-        let (mut pawns, mut others) = ([0; 8], self.board);
-        for ((p, o), &pins) in pawns.iter_mut().zip(&mut others.0).zip(&danger.pinned) {
-            *p = nibbles_equal(*o, pawn_code) & !pins;
-            *o &= !(*p | pins);
-        }
-        // A count may take the free knights and sliders by sets, leaving the king alone to
-        // its handler.
-        let counted =
-            g.sink
-                .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us, !in_check);
-        let king = PieceCode::new(us, PieceCode::KING).code() as usize;
-        match us {
-            Colour::White => {
-                if counted {
-                    white[king](&mut g, king_sq.word(), king_sq.mask());
+        if !CAPTURES && !in_check && g.sink.take_counted_moves() {
+            // The kernel has counted the free pieces' moves but the en-passant captures.
+            if ep_word < 8 {
+                let behind = if us == Colour::White {
+                    ep_word + 1
                 } else {
-                    frame::run(&others, Pieces::Of(us), white, &mut g);
-                }
-                g.pawns::<true>(&pawns);
+                    ep_word - 1
+                };
+                let here = nibbles_equal(self.board.0[behind], pawn_code) & !danger.pinned[behind];
+                g.en_passant(behind, here & NIBBLE_LOW_BITS);
             }
-            Colour::Black => {
-                if counted {
-                    black[king](&mut g, king_sq.word(), king_sq.mask());
-                } else {
-                    frame::run(&others, Pieces::Of(us), black, &mut g);
+        } else {
+            // The frame visits the pieces but the pawns and the pinned pieces; the free pawns
+            // go together, the pinned pieces last.
+            let (mut pawns, mut others) = ([0; 8], self.board);
+            for ((p, o), &pins) in pawns.iter_mut().zip(&mut others.0).zip(&danger.pinned) {
+                *p = nibbles_equal(*o, pawn_code) & !pins;
+                *o &= !(*p | pins);
+            }
+            // In check, a count may take the free knights and sliders by sets, leaving the
+            // king alone to its handler.
+            let counted = g
+                .sink
+                .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us);
+            let king = PieceCode::new(us, PieceCode::KING).code() as usize;
+            match us {
+                Colour::White => {
+                    if counted {
+                        white[king](&mut g, king_sq.word(), king_sq.mask());
+                    } else {
+                        frame::run(&others, Pieces::Of(us), white, &mut g);
+                    }
+                    g.pawns::<true>(&pawns);
                 }
-                g.pawns::<false>(&pawns);
+                Colour::Black => {
+                    if counted {
+                        black[king](&mut g, king_sq.word(), king_sq.mask());
+                    } else {
+                        frame::run(&others, Pieces::Of(us), black, &mut g);
+                    }
+                    g.pawns::<false>(&pawns);
+                }
             }
         }
         if danger.pinned.iter().fold(0, |any, &w| any | w) != 0 {
