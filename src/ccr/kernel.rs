@@ -11,7 +11,7 @@ use std::fmt::Debug;
 
 pub use crate::arch::Impl;
 use crate::arch::convert::{self, PieceBoards};
-use crate::ccr::attacks::attacks_with_occupancy;
+use crate::ccr::attacks::{attacks_of, attacks_with_occupancy};
 use crate::ccr::board::Ccr;
 use crate::types::Colour;
 
@@ -46,14 +46,9 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
     /// per square), en passant and castling, its king's as if not in check, made by the
     /// same pass: the legal move count of a position without check, pins or en passant.
     #[inline(always)]
-    fn attacks_and_moves(
-        board: &Ccr,
-        occupied: [u32; 8],
-        pinned: &[u32; 8],
-        them: Colour,
-    ) -> ([u32; 8], Option<u32>) {
+    fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) -> ([u32; 8], Option<u32>) {
         let _ = pinned;
-        (Self::attacks(board, occupied, them), None)
+        (attacks_of(board, them), None)
     }
 }
 
@@ -119,15 +114,8 @@ impl Kernel for Simd {
     }
 
     #[inline(always)]
-    fn attacks_and_moves(
-        board: &Ccr,
-        occupied: [u32; 8],
-        pinned: &[u32; 8],
-        them: Colour,
-    ) -> ([u32; 8], Option<u32>) {
-        crate::arch::attacks::attacks_and_moves(board, pinned, them, || {
-            attacks_with_occupancy(board, occupied, them)
-        })
+    fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) -> ([u32; 8], Option<u32>) {
+        crate::arch::attacks::attacks_and_moves(board, pinned, them, || attacks_of(board, them))
     }
 }
 

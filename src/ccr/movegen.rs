@@ -61,23 +61,6 @@ trait Sink {
     /// pushed).
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool);
 
-    /// The enemy's attack table: `table`'s, unless the sink counts and the kernel `K` makes
-    /// the table together with the count of the side to move's moves but the `pinned`
-    /// pieces', en passant and castling (kept for [`Sink::take_counted_moves`]).
-    fn enemy_table<K: Kernel>(
-        &mut self,
-        board: &Ccr,
-        occupied: [u32; 8],
-        pinned: &[u32; 8],
-        them: Colour,
-        table: impl FnOnce([u32; 8]) -> [u32; 8],
-    ) -> [u32; 8];
-
-    /// Takes the count [`Sink::enemy_table`] made with the table, if it made one: every move
-    /// but the pinned pieces', the en-passant captures and castling, right when the king is
-    /// not in check. Whether it did (then only those are left to generate).
-    fn take_counted_moves(&mut self) -> bool;
-
     /// Takes the moves of the knights, bishops, rooks and queens of `by` on `pieces` onto
     /// the `evasions` that hold no piece of `own` as a number, when the sink only counts and
     /// the kernel `K` counts by sets; whether it did (then the frame must not visit those
@@ -128,23 +111,6 @@ impl Sink for MoveList {
     }
 
     #[inline(always)]
-    fn enemy_table<K: Kernel>(
-        &mut self,
-        _: &Ccr,
-        occupied: [u32; 8],
-        _: &[u32; 8],
-        _: Colour,
-        table: impl FnOnce([u32; 8]) -> [u32; 8],
-    ) -> [u32; 8] {
-        table(occupied)
-    }
-
-    #[inline(always)]
-    fn take_counted_moves(&mut self) -> bool {
-        false
-    }
-
-    #[inline(always)]
     fn count_by_sets<K: Kernel>(
         &mut self,
         _: &Ccr,
@@ -164,9 +130,6 @@ struct Count {
     /// The en-passant captures, counted once their legality is known (at most two).
     en_passant: [Move; 2],
     en_passant_len: usize,
-    /// The moves of the side to move but the pinned pieces', en passant and castling, the
-    /// king's as if not in check, where the kernel made them with the enemy's table.
-    counted: Option<u32>,
 }
 
 impl Sink for Count {
@@ -195,34 +158,6 @@ impl Sink for Count {
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool) {
         let captures = &self.en_passant[..self.en_passant_len];
         self.moves += captures.iter().filter(|&&mv| legal(mv)).count() as u32;
-    }
-
-    #[inline(always)]
-    fn enemy_table<K: Kernel>(
-        &mut self,
-        board: &Ccr,
-        occupied: [u32; 8],
-        pinned: &[u32; 8],
-        them: Colour,
-        table: impl FnOnce([u32; 8]) -> [u32; 8],
-    ) -> [u32; 8] {
-        if !K::COUNTS_BY_SETS {
-            return table(occupied);
-        }
-        let (enemy_attacks, counted) = K::attacks_and_moves(board, occupied, pinned, them);
-        self.counted = counted;
-        enemy_attacks
-    }
-
-    #[inline(always)]
-    fn take_counted_moves(&mut self) -> bool {
-        match self.counted {
-            Some(moves) => {
-                self.moves += moves;
-                true
-            }
-            None => false,
-        }
     }
 
     #[inline(always)]
@@ -599,23 +534,32 @@ const KING_SIDE_EMPTY: u32 = 0x0000_0FF0; // f, g
 const QUEEN_SIDE_EMPTY: u32 = 0x0FFF_0000; // b, c, d
 const QUEEN_SIDE_SAFE: u32 = 0x00FF_0000; // c, d
 
-fn castling<S: Sink>(g: &mut Gen<S>, pos: &Position) {
-    let (word, king_side, queen_side) = match pos.side() {
-        Colour::White => (7, CastlingRights::WHITE_KING, CastlingRights::WHITE_QUEEN),
-        Colour::Black => (0, CastlingRights::BLACK_KING, CastlingRights::BLACK_QUEEN),
+/// The rank word the king of `us` castles on.
+fn back_rank(us: Colour) -> usize {
+    match us {
+        Colour::White => 7,
+        Colour::Black => 0,
+    }
+}
+
+/// The castling moves of the side to move (not in check), from its back rank word's
+/// `occupied` squares and the squares its king may not step on, `attacked` (`0xF` masks).
+fn castling<S: Sink>(sink: &mut S, pos: &Position, occupied: u32, attacked: u32) {
+    let (king_side, queen_side) = match pos.side() {
+        Colour::White => (CastlingRights::WHITE_KING, CastlingRights::WHITE_QUEEN),
+        Colour::Black => (CastlingRights::BLACK_KING, CastlingRights::BLACK_QUEEN),
     };
-    let (occupied, attacked) = (g.occupied[word], g.king_danger(word));
-    let king = pos.king(pos.side());
+    let (word, king) = (back_rank(pos.side()), pos.king(pos.side()));
     if pos.castling.contains(king_side) && (occupied | attacked) & KING_SIDE_EMPTY == 0 {
         let to = Square::from_word_mask(word, 0x0000_00F0);
-        g.sink.push(Move::new(king, to, MoveKind::Castle));
+        sink.push(Move::new(king, to, MoveKind::Castle));
     }
     if pos.castling.contains(queen_side)
         && occupied & QUEEN_SIDE_EMPTY == 0
         && attacked & QUEEN_SIDE_SAFE == 0
     {
         let to = Square::from_word_mask(word, 0x00F0_0000);
-        g.sink.push(Move::new(king, to, MoveKind::Castle));
+        sink.push(Move::new(king, to, MoveKind::Castle));
     }
 }
 
@@ -737,11 +681,112 @@ impl Position {
     /// [`Position::count_legal`] on the kernel `K`.
     #[inline]
     pub fn count_legal_with<K: Kernel>(&self) -> u64 {
+        let them = self.side().flip();
         let mut count = Count::default();
-        self.generate::<K, false, _>(&mut count, |occupied| {
-            K::attacks(&self.board, occupied, self.side().flip())
-        });
+        if K::COUNTS_BY_SETS {
+            match self.count_by_kernel::<K>(&mut count) {
+                Ok(()) => return count.moves.into(),
+                Err(table) => self.generate::<K, false, _>(&mut count, |_| table),
+            }
+        } else {
+            self.generate::<K, false, _>(&mut count, |occupied| {
+                K::attacks(&self.board, occupied, them)
+            });
+        }
         count.moves.into()
+    }
+
+    /// The legal moves counted by the kernel `K` with the enemy's table
+    /// ([`Kernel::attacks_and_moves`]), then the pinned pieces, en passant and castling:
+    /// the frame's pieces and the colour masks only where a pin or an en-passant target asks
+    /// for them. In check, or where the CPU lacks the kernel, the table, for
+    /// [`Position::generate`] to count with.
+    #[inline(always)]
+    fn count_by_kernel<K: Kernel>(&self, count: &mut Count) -> Result<(), [u32; 8]> {
+        let us = self.side();
+        let king_sq = self.king(us);
+        // The pins first: the kernel leaves the pinned pieces out of its count.
+        let danger = king_lines(&self.board, king_sq, us);
+        let (enemy_attacks, counted) = K::attacks_and_moves(&self.board, &danger.pinned, us.flip());
+        let Some(moves) = counted else {
+            return Err(enemy_attacks);
+        };
+        if enemy_attacks[king_sq.word()] & king_sq.mask() != 0 {
+            return Err(enemy_attacks);
+        }
+        count.moves = moves;
+        let pinned = danger.pinned.iter().fold(0, |any, &w| any | w) != 0;
+        if pinned || self.en_passant.is_some() {
+            self.pinned_and_en_passant(count, enemy_attacks, &danger.pinned, pinned);
+        }
+        if self.castling.any_of(us) {
+            let word = back_rank(us);
+            let occupied = full_nibbles(occupied_nibbles(self.board.0[word]));
+            let attacked = full_nibbles(occupied_nibbles(enemy_attacks[word]));
+            castling(count, self, occupied, attacked);
+        }
+        Ok(())
+    }
+
+    /// The moves [`Position::count_by_kernel`]'s kernel leaves out but castling, counted
+    /// into `count`: the pieces on `pinned` (if `any_pinned`), each along its pin line, and
+    /// the en-passant captures, each tested; the king not in check.
+    #[cold]
+    #[inline(never)]
+    fn pinned_and_en_passant(
+        &self,
+        count: &mut Count,
+        enemy_attacks: [u32; 8],
+        pinned: &[u32; 8],
+        any_pinned: bool,
+    ) {
+        let us = self.side();
+        let king_sq = self.king(us);
+        let masks = self.board.colour_masks();
+        let (own, theirs) = (masks[us as usize], masks[us.flip() as usize]);
+        let mut occupied = own;
+        for (o, t) in occupied.iter_mut().zip(theirs) {
+            *o |= t;
+        }
+        let (ep_word, ep_mask) = match self.en_passant {
+            Some(sq) => (sq.word(), sq.mask()),
+            None => (usize::MAX, 0),
+        };
+        let mut g = Gen {
+            occupied,
+            own,
+            theirs,
+            enemy_attacks,
+            xrayed: [0; 8],
+            evasions: [!0; 8],
+            king_targets: [!0; 8],
+            ep_word,
+            ep_mask,
+            ep_generated: false,
+            sink: count,
+        };
+        if any_pinned {
+            let table = match us {
+                Colour::White => &Gen::WHITE_MOVES,
+                Colour::Black => &Gen::BLACK_MOVES,
+            };
+            pinned_pieces(&mut g, &self.board, table, king_sq, pinned);
+        }
+        if ep_word < 8 {
+            // The free pawns' captures; the pinned ones' came with their handler.
+            let behind = if us == Colour::White {
+                ep_word + 1
+            } else {
+                ep_word - 1
+            };
+            let pawn_code = PieceCode::new(us, PieceCode::PAWN).code();
+            let here = nibbles_equal(self.board.0[behind], pawn_code) & !pinned[behind];
+            g.en_passant(behind, here & NIBBLE_LOW_BITS);
+        }
+        if g.ep_generated {
+            g.sink
+                .keep_en_passant(|mv| self.en_passant_is_legal(mv, king_sq));
+        }
     }
 
     /// The one generator behind them all: with `CAPTURES` every target mask is narrowed to
@@ -764,10 +809,8 @@ impl Position {
         for (o, t) in occupied.iter_mut().zip(theirs) {
             *o |= t;
         }
-        // The pins first: a count leaves the pinned pieces out of the table's fills.
         let mut danger = king_lines(&self.board, king_sq, us);
-        let enemy_attacks =
-            sink.enemy_table::<K>(&self.board, occupied, &danger.pinned, them, enemy_table);
+        let enemy_attacks = enemy_table(occupied);
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
         danger.complete(&self.board, king_sq, us, in_check);
         let (ep_word, ep_mask) = match self.en_passant {
@@ -805,49 +848,36 @@ impl Position {
             table[king](&mut g, king_sq.word(), king_sq.mask());
             return;
         }
+        // The frame visits the pieces but the pawns and the pinned pieces; the free pawns go
+        // together, the pinned pieces last.
         let pawn_code = PieceCode::new(us, PieceCode::PAWN).code();
-        if !CAPTURES && !in_check && g.sink.take_counted_moves() {
-            // The kernel has counted the free pieces' moves but the en-passant captures.
-            if ep_word < 8 {
-                let behind = if us == Colour::White {
-                    ep_word + 1
+        let (mut pawns, mut others) = ([0; 8], self.board);
+        for ((p, o), &pins) in pawns.iter_mut().zip(&mut others.0).zip(&danger.pinned) {
+            *p = nibbles_equal(*o, pawn_code) & !pins;
+            *o &= !(*p | pins);
+        }
+        // A count may take the free knights and sliders by sets, leaving the king alone to
+        // its handler.
+        let counted = g
+            .sink
+            .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us);
+        let king = PieceCode::new(us, PieceCode::KING).code() as usize;
+        match us {
+            Colour::White => {
+                if counted {
+                    white[king](&mut g, king_sq.word(), king_sq.mask());
                 } else {
-                    ep_word - 1
-                };
-                let here = nibbles_equal(self.board.0[behind], pawn_code) & !danger.pinned[behind];
-                g.en_passant(behind, here & NIBBLE_LOW_BITS);
-            }
-        } else {
-            // The frame visits the pieces but the pawns and the pinned pieces; the free pawns
-            // go together, the pinned pieces last.
-            let (mut pawns, mut others) = ([0; 8], self.board);
-            for ((p, o), &pins) in pawns.iter_mut().zip(&mut others.0).zip(&danger.pinned) {
-                *p = nibbles_equal(*o, pawn_code) & !pins;
-                *o &= !(*p | pins);
-            }
-            // In check, a count may take the free knights and sliders by sets, leaving the
-            // king alone to its handler.
-            let counted = g
-                .sink
-                .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us);
-            let king = PieceCode::new(us, PieceCode::KING).code() as usize;
-            match us {
-                Colour::White => {
-                    if counted {
-                        white[king](&mut g, king_sq.word(), king_sq.mask());
-                    } else {
-                        frame::run(&others, Pieces::Of(us), white, &mut g);
-                    }
-                    g.pawns::<true>(&pawns);
+                    frame::run(&others, Pieces::Of(us), white, &mut g);
                 }
-                Colour::Black => {
-                    if counted {
-                        black[king](&mut g, king_sq.word(), king_sq.mask());
-                    } else {
-                        frame::run(&others, Pieces::Of(us), black, &mut g);
-                    }
-                    g.pawns::<false>(&pawns);
+                g.pawns::<true>(&pawns);
+            }
+            Colour::Black => {
+                if counted {
+                    black[king](&mut g, king_sq.word(), king_sq.mask());
+                } else {
+                    frame::run(&others, Pieces::Of(us), black, &mut g);
                 }
+                g.pawns::<false>(&pawns);
             }
         }
         if danger.pinned.iter().fold(0, |any, &w| any | w) != 0 {
@@ -855,7 +885,8 @@ impl Position {
             pinned_pieces(&mut g, &self.board, table, king_sq, &danger.pinned);
         }
         if !CAPTURES && !in_check && self.castling.any_of(us) {
-            castling(&mut g, self);
+            let word = back_rank(us);
+            castling(g.sink, self, g.occupied[word], g.king_danger(word));
         }
         if g.ep_generated {
             g.sink
