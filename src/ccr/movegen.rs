@@ -716,7 +716,19 @@ impl Position {
         }
         count.moves = moves;
         let pinned = danger.pinned.iter().fold(0, |any, &w| any | w) != 0;
-        if pinned || self.en_passant.is_some() {
+        // An en-passant target with none of our pawns beside it costs nothing (make sets one
+        // after every double push).
+        let capturers = self.en_passant.is_some_and(|sq| {
+            let behind = if us == Colour::White {
+                sq.word() + 1
+            } else {
+                sq.word() - 1
+            };
+            let pawn_code = PieceCode::new(us, PieceCode::PAWN).code();
+            let beside = (sq.mask() << 4) | (sq.mask() >> 4);
+            nibbles_equal(self.board.0[behind], pawn_code) & beside != 0
+        });
+        if pinned || capturers {
             self.pinned_and_en_passant(count, enemy_attacks, &danger.pinned, pinned);
         }
         if self.castling.any_of(us) {
