@@ -207,20 +207,34 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
             ),
         );
 
-        // Every fill ORs into the table and adds its bit 3s, as low bits, to our count.
+        // Every fill ORs into the table and adds its bit 3s, as low bits, to our count. A
+        // kind of piece neither side has is skipped (endings have few kinds, and the same
+        // ones all through a search, so the branches predict well).
         let mut table = king_attacks(squares_of(words, base | PieceCode::KING));
         let mut leaps = _mm256_setzero_si256();
-        for (ranks, files) in [(2, 1), (2, -1), (1, 2), (1, -2)] {
-            for moved in [toward_rank_8(knights, ranks), toward_rank_1(knights, ranks)] {
-                let fill = files_over(moved, files);
-                table = _mm256_or_si256(table, fill);
-                leaps = _mm256_add_epi32(leaps, _mm256_and_si256(_mm256_srli_epi32(fill, 3), low));
+        if _mm256_testz_si256(knights, knights) == 0 {
+            for (ranks, files) in [(2, 1), (2, -1), (1, 2), (1, -2)] {
+                for moved in [toward_rank_8(knights, ranks), toward_rank_1(knights, ranks)] {
+                    let fill = files_over(moved, files);
+                    table = _mm256_or_si256(table, fill);
+                    leaps =
+                        _mm256_add_epi32(leaps, _mm256_and_si256(_mm256_srli_epi32(fill, 3), low));
+                }
             }
         }
         let mut slides = _mm256_setzero_si256();
-        for fill in rays(straight, diagonal, empty) {
-            table = _mm256_or_si256(table, fill);
-            slides = _mm256_add_epi32(slides, _mm256_and_si256(_mm256_srli_epi32(fill, 3), low));
+        let mut take = |fills: [__m256i; 4]| {
+            for fill in fills {
+                table = _mm256_or_si256(table, fill);
+                slides =
+                    _mm256_add_epi32(slides, _mm256_and_si256(_mm256_srli_epi32(fill, 3), low));
+            }
+        };
+        if _mm256_testz_si256(straight, straight) == 0 {
+            take(straight_rays(straight, empty));
+        }
+        if _mm256_testz_si256(diagonal, diagonal) == 0 {
+            take(diagonal_rays(diagonal, empty));
         }
         // Our bit 3s leave the table; the enemy pawns' class takes their place.
         let table = _mm256_or_si256(
@@ -368,11 +382,32 @@ unsafe fn class_nibbles(class: u32) -> __m256i {
 #[inline(always)]
 unsafe fn rays(straight: __m256i, diagonal: __m256i, empty: __m256i) -> [__m256i; 8] {
     unsafe {
+        let ([a, b, c, d], [e, f, g, h]) = (
+            straight_rays(straight, empty),
+            diagonal_rays(diagonal, empty),
+        );
+        [a, b, c, d, e, f, g, h]
+    }
+}
+
+/// The four rook directions' attacks of `straight` through the `empty` squares.
+#[inline(always)]
+unsafe fn straight_rays(straight: __m256i, empty: __m256i) -> [__m256i; 4] {
+    unsafe {
         [
             ray::<-1, 0>(straight, empty),
             ray::<1, 0>(straight, empty),
             ray::<0, 1>(straight, empty),
             ray::<0, -1>(straight, empty),
+        ]
+    }
+}
+
+/// The four diagonal directions' attacks of `diagonal` through the `empty` squares.
+#[inline(always)]
+unsafe fn diagonal_rays(diagonal: __m256i, empty: __m256i) -> [__m256i; 4] {
+    unsafe {
+        [
             ray::<-1, 1>(diagonal, empty),
             ray::<-1, -1>(diagonal, empty),
             ray::<1, 1>(diagonal, empty),

@@ -560,7 +560,7 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
     // `table`, all at offsets inside `*f` (from `offset_of!`, 64-byte aligned where a `zmm`
     // moves whole), and reads aligned rows and dwords inside `*rows`.
     // It uses zmm0-zmm7 only, declared clobbered by the C ABI (which also covers
-    // `vzeroupper`), one output register, no flags and no stack.
+    // `vzeroupper`), one output register, the flags (its branches) and no stack.
     unsafe {
         asm!(
             // Both halves: the board, its empty squares (zmm1, 0xF each), then the colours
@@ -652,11 +652,17 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
             "vpslld zmm3, zmm6, 1",
             "vpandd zmm3, zmm3, zmmword ptr [{k} + {second_half}]",
             "vpaddd zmm6, zmm6, zmm3",
+            // A kind of piece neither side has is skipped (endings have few kinds, and the
+            // same ones all through a search, so the branches predict well); both halves
+            // hold the same sets, so the first tells.
             "vmovdqa32 zmm3, zmmword ptr [{f} + 64]",
+            "vptest ymm3, ymm3",
+            "jz 3f",
             knight_pair!(up_down, a, "2", "1"),
             knight_pair!(up_down, h, "2", "1"),
             knight_pair!(up_down, a, "1", "2"),
             knight_pair!(up_down, h, "1", "2"),
+            "3:",
             // Sliders: queens 0001b (theirs) in both sets (zmm3), rooks 0010b in set 0,
             // bishops 0100b in set 1, our free ones bit 3 (`(A & B) | C` = 0xEA).
             squares_of!("zmm3", "4"),
@@ -677,10 +683,17 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
             "vpord zmm3, zmm3, zmmword ptr [{f}]",
             "vmovdqa32 zmmword ptr [{f}], zmm3",
             // The eight rays, two per fill.
+            "vptest ymm3, ymm3",
+            "jz 4f",
             pair_ray!("0", still_up, first_a),
             pair_ray!("0", still_down, first_h),
+            "4:",
+            "vmovdqa ymm3, ymmword ptr [{f} + 64]",
+            "vptest ymm3, ymm3",
+            "jz 5f",
             pair_ray!("1", up_down, a),
             pair_ray!("1", up_down, h),
+            "5:",
             // The table: the halves ORed, our bit 3s out, the pawns' class in.
             "vpandd zmm7, zmm7, dword ptr [{k} + {low}]{{1to16}}",
             "vextracti64x4 ymm2, zmm7, 1",
@@ -747,7 +760,7 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
             s2 = const 8,
             s4 = const 16,
             clobber_abi("C"),
-            options(nostack, preserves_flags),
+            options(nostack),
         );
         (std::ptr::addr_of!((*f).table).read(), count)
     }
