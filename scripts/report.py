@@ -45,7 +45,7 @@ GOALS_BEFORE_COMMIT = "b64ce01"
 # The names the report gives the subjects measured.
 SUBJECT_NAMES = {
     ("ccr", "portable"): "C.C.R. (portable)",
-    ("ccr", "simd"): "C.C.R. + AVX2 attack table",
+    ("ccr", "simd"): "C.C.R. + SIMD kernel",
     ("ccr", "asm"): "C.C.R. + assembly",
     ("bitboard", "portable"): "C.C.R. → bitboards (portable conversion)",
     ("bitboard", "simd"): "C.C.R. → bitboards (SIMD conversion)",
@@ -133,11 +133,12 @@ def load(data_dir):
     # finished: its shards' costs come before their merge).
     # The search-speed goal: two commits' builds compared by scripts/arch-pairs.py, not a step.
     # The table's memory (prefetch, huge pages): the same, before and after that change.
-    for name in ("keys-scale-shards", "keys-scale", "search-speed", "table-memory"):
+    for name in ("keys-scale-shards", "keys-scale", "search-speed", "table-memory", "count-functions"):
         path = os.path.join(data_dir, name + ".tsv")
         found[name] = Data(path) if os.path.exists(path) else None
-    for name in ("perft", "instructions", "bench", "bench-instructions", "bench-profile"):
-        name_compilers(found[name])
+    for name in ("perft", "instructions", "bench", "bench-instructions", "bench-profile", "count-functions"):
+        if found[name] is not None:
+            name_compilers(found[name])
     return found
 
 
@@ -424,6 +425,80 @@ def goal_met(c, target):
     return f"within the rounds ({'above' if c.median >= target else 'below'} at the median)"
 
 
+# The pure generation goals (bulk counts against ccr's magic bitboards and cozy-chess):
+# (key, goal, architecture, the C.C.R. (None: its best kernel), against, target, before).
+# "Before" is docs/data/perft.tsv at 126b684174 (shallower bulk depths, AVX2, AMD EPYC).
+GENERATION_GOALS = [
+    ("portable_i686", "portable C.C.R. ÷ magic bitboards, i686", "i686", ("ccr", "portable"),
+     ("bitboard-native", "portable"), 1.0, 0.79),
+    ("portable_x86_64", "portable C.C.R. ÷ magic bitboards, x86_64", "x86_64", ("ccr", "portable"),
+     ("bitboard-native", "portable"), 0.6, 0.41),
+    ("best_i686", "best C.C.R. kernel ÷ magic bitboards, i686", "i686", None,
+     ("bitboard-native", "portable"), 1.3, 1.10),
+    ("best_x86_64", "best C.C.R. kernel ÷ magic bitboards, x86_64", "x86_64", None,
+     ("bitboard-native", "portable"), 1.0, 0.64),
+    ("best_cozy_x86_64", "best C.C.R. kernel ÷ cozy-chess, x86_64", "x86_64", None,
+     ("cozy-chess", "-"), 1.0, None),
+]
+
+
+def generation_goals(perft, v):
+    """The pure generation goals: the C.C.R.'s bulk count (portable, and its best kernel by
+    median speed, SIMD or assembly) against ccr's magic bitboards and cozy-chess, round by round."""
+    kernels = [k for k in (("ccr", "simd"), ("ccr", "asm")) if k in perft.subjects]
+    rows = []
+    for key, goal, arch, subject, base, target, before in GENERATION_GOALS:
+        subject = subject or max(kernels, key=lambda k: perft.speed(k, arch, "bulk"))
+        c = perft.versus(subject, base, arch, "bulk")
+        met = goal_met(c, target)
+        v[f"generation_{key}"] = c.text(2)
+        rows.append([goal, f"≥ {target:.2f}", "—" if before is None else fmt(before, 2),
+                     f"{c.text(2)} ({SUBJECT_NAMES[subject]})", met])
+    return table(["goal (bulk count, speed ratio; rounds in brackets)", "target", "before (`126b684`)",
+                  "this run", "met"], rows, ["---", "---:", "---:", "---:", "---"])
+
+
+def short_function(name):
+    """A symbol as the table shows it: its last two path segments, generics dropped."""
+    name = re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", name))
+    return "::".join(name.split("::")[-2:]).strip(":") or name
+
+
+def count_profile(data, v):
+    """The bulk count's instructions per leaf by function (callgrind, the six positions
+    summed), the C.C.R. portable and with its SIMD kernel against magic bitboards, per
+    architecture; functions under 2 per leaf in every column summed as `(other)`."""
+    if data is None:
+        return "*Not measured in this data (`scripts/reproduce.py --steps instructions` measures it).*"
+    columns = [(arch, s) for arch in ("x86_64", "i686")
+               for s in (("ccr", "portable"), ("ccr", "simd"), ("bitboard-native", "portable"))]
+    per_leaf, totals = {}, {}
+    for arch, subject in columns:
+        rows = data.where(subject=subject[0], impl=subject[1], arch=arch,
+                          compiler=build_compiler(data, arch))
+        leaves = sum(int(r["leaves"]) for r in rows if r["function"] == "(other)")
+        if not leaves:
+            continue
+        for r in rows:
+            name = short_function(r["function"]) if r["function"] != "(other)" else "(other)"
+            key = (arch, subject)
+            per_leaf.setdefault(name, {}).setdefault(key, 0.0)
+            per_leaf[name][key] += int(r["instructions"]) / leaves
+            totals[key] = totals.get(key, 0.0) + int(r["instructions"]) / leaves
+    shown = {n: c for n, c in per_leaf.items() if n != "(other)" and max(c.values()) >= 2}
+    other = {k: totals[k] - sum(c.get(k, 0.0) for c in shown.values()) for k in totals}
+    order = sorted(shown, key=lambda n: -max(shown[n].values()))
+    body = [[f"`{n}`"] + [fmt(shown[n][k], 0) if k in shown[n] else "" for k in columns] for n in order]
+    body.append(["(other)"] + [fmt(other[k], 0) if k in other else "" for k in columns])
+    body.append(["**total**"] + [f"**{fmt(totals[k], 0)}**" if k in totals else "" for k in columns])
+    for k in totals:
+        v[f"count_ipl_{k[1][0]}_{k[1][1]}_{k[0]}".replace("-", "_")] = fmt(totals[k], 0)
+    names = {("ccr", "portable"): "C.C.R. portable", ("ccr", "simd"): "C.C.R. SIMD (AVX2)",
+             ("bitboard-native", "portable"): "magic bitboards"}
+    return table(["function (instructions per leaf)"] + [f"{names[s]}, {a}" for a, s in columns], body,
+                 ["---"] + ["---:"] * len(columns))
+
+
 def goals_table(perft, instructions, engine, portable, v):
     """The performance goals: the C.C.R. as the engine generates (`engine`, the SIMD kernel)
     against the crates and against itself on the other architecture, each with its target and
@@ -659,6 +734,8 @@ def values(d):
     best = max(perft.speed(s, "x86_64") for s in perft.subjects if s[0] in ("shakmaty", "cozy-chess", "chess"))
     v["ccr_vs_best_crate"] = fmt(perft.speed(ccr, "x86_64") / best, 2)
     v["table_goals"] = goals_table(perft, d["instructions"], ("ccr", "simd"), ccr, v)
+    v["table_generation_goals"] = generation_goals(perft, v)
+    v["table_count_profile"] = count_profile(d["count-functions"], v)
     speed = d["search-speed"]
     v["table_search_speed"] = (search_speed(speed) if speed else
                                "*Not measured in this data directory (no search-speed.tsv).*")

@@ -85,9 +85,14 @@ CCR_SUBJECTS = [("ccr", "portable"), ("ccr", "simd"), ("ccr", "asm"),
                 ("bitboard", "portable"), ("bitboard", "simd"), ("bitboard", "asm"),
                 ("bitboard-native", "portable"), ("rotated", "portable"), ("x88", "portable")]
 CRATES = ["shakmaty", "cozy-chess", "chess"]
-# Perft depths per position (benches/common `perft_depth`: 10-100 ms a run), made and bulk.
-DEPTHS = {"startpos": (5, 5), "kiwipete": (4, 4), "position3": (5, 6),
-          "position4": (4, 5), "position5": (4, 4), "position6": (4, 4)}
+# Perft depths per position, made (benches/common `perft_depth`: 10-100 ms a run) and bulk
+# (0.05-1 s a run on the fastest subjects: the depths at which pure generation is judged).
+DEPTHS = {"startpos": (5, 6), "kiwipete": (4, 5), "position3": (5, 7),
+          "position4": (4, 5), "position5": (4, 5), "position6": (4, 5)}
+# The subjects whose bulk count is broken down by function under callgrind, and the depths.
+COUNT_PROFILED = [("ccr", "portable"), ("ccr", "simd"), ("bitboard-native", "portable")]
+COUNT_PROFILE_DEPTHS = {"startpos": 4, "kiwipete": 3, "position3": 5, "position4": 4,
+                        "position5": 3, "position6": 3}
 # The Rust tests that check the paper's exact claims: the unit tests (Table 1, the geometry, the
 # worked examples, sizes, the conversion) and the test files of the paper's figures, the attack
 # tables, the keys and the hybrid's evaluator.
@@ -456,9 +461,56 @@ def callgrind(command):
     return max(int(c) for c in counts)
 
 
+def callgrind_functions(command):
+    """callgrind's instructions per function of a command, {symbol: instructions}, each
+    function's own (what it inlined counts as its own)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + command,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"callgrind {' '.join(command)}: {done.stderr.strip()[-1000:]}")
+        shown = run(["callgrind_annotate", "--threshold=100", out]).stdout
+    functions = {}
+    for count, name in re.findall(r"^\s*([\d,]+) \([\s\d.]+%\)\s+\S*?:(.+?)(?: \[.*\])?$", shown, re.M):
+        functions[name] = functions.get(name, 0) + int(count.replace(",", ""))
+    return functions
+
+
+def step_count_profile(args, binaries):
+    """The bulk count's instructions by function under callgrind: the C.C.R. (portable and
+    as the engine generates) and ccr's magic bitboards, on every build. valgrind decodes no
+    AVX-512, so the SIMD kernel measured is the AVX2 one (the portable code on i686, where
+    valgrind's 32-bit mode decodes no AVX2 either)."""
+    positions = [p for p in standard() if not args.quick or p[0] == "kiwipete"]
+    table = Table(os.path.join(args.data, "count-functions.tsv"), args.size,
+                  "valgrind --tool=callgrind ccr perft D --bulk (D per position: " +
+                  ", ".join(f"{k} {v}" for k, v in COUNT_PROFILE_DEPTHS.items()) +
+                  "); every function's own instructions (inlined code counts as its caller's), those "
+                  "under 0.5% of the run summed as `(other)`; compiler: the rustc that built the binary",
+                  ["arch", "compiler", "subject", "impl", "position", "leaves", "function", "instructions"])
+    for build in binaries.builds:
+        log(f"instructions: bulk counts by function, {build}")
+        for subject, impl in COUNT_PROFILED:
+            for ident, fen, counts in positions:
+                depth = COUNT_PROFILE_DEPTHS[ident]
+                command = binaries.perft_command(build, subject, impl, depth, fen, True)
+                functions = callgrind_functions(command)
+                total = sum(functions.values())
+                other = 0
+                for name, count in sorted(functions.items(), key=lambda kv: -kv[1]):
+                    if count >= total / 200:
+                        table.row(BUILDS[build]["arch"], compiler(build), subject, impl, ident, counts[depth],
+                                  name.replace("\t", " "), count)
+                    else:
+                        other += count
+                table.row(BUILDS[build]["arch"], compiler(build), subject, impl, ident, counts[depth], "(other)",
+                          other)
+
+
 def step_instructions(args, binaries):
     """Instructions per leaf of perft 3 under callgrind, every subject and build, start-up
-    subtracted."""
+    subtracted; then the bulk count by function ([`step_count_profile`])."""
     positions = [p for p in standard() if not args.quick or p[0] == "kiwipete"]
     start = standard()[0]
     table = Table(os.path.join(args.data, "instructions.tsv"), args.size,
@@ -474,6 +526,7 @@ def step_instructions(args, binaries):
             for ident, fen, counts in positions:
                 full = callgrind(binaries.perft_command(build, subject, impl, 3, fen, False))
                 table.row(BUILDS[build]["arch"], compiler(build), subject, impl, ident, counts[3], full - base)
+    step_count_profile(args, binaries)
 
 
 def step_costs(args, binaries):
