@@ -23,6 +23,19 @@ pub fn attacks_of(
     portable(board, by)
 }
 
+/// Whether the CPU runs the counts below (AVX2).
+#[inline]
+pub fn counts() -> bool {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        super::cpu().avx2
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    {
+        false
+    }
+}
+
 /// How many moves the knights, bishops, rooks and queens of `by` on `pieces` have onto
 /// `targets`, counted by the same fills as the tables (AVX2), or `None` where the CPU lacks
 /// AVX2 (the caller then counts them piece by piece).

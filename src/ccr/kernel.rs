@@ -31,6 +31,13 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
     /// kernel without the count pays nothing for asking).
     const COUNTS_BY_SETS: bool;
 
+    /// Whether this CPU runs the kernel's counts ([`Kernel::count_piece_moves`] and
+    /// [`Kernel::attacks_and_moves`] give one).
+    #[inline(always)]
+    fn counts() -> bool {
+        false
+    }
+
     /// How many moves the knights, bishops, rooks and queens of `by` on `pieces` have onto
     /// `targets` (`0xF` per square), the rays blocked by `occupied`, counted by sets; `None`
     /// where the kernel has no such count (the frame's handlers count them one by one).
@@ -90,6 +97,11 @@ impl Kernel for Portable {
 impl Kernel for Simd {
     const IMPL: Impl = Impl::Simd;
     const COUNTS_BY_SETS: bool = true;
+
+    #[inline(always)]
+    fn counts() -> bool {
+        crate::arch::attacks::counts()
+    }
 
     #[inline(always)]
     fn attacks(board: &Ccr, occupied: [u32; 8], by: Colour) -> [u32; 8] {

@@ -683,7 +683,7 @@ impl Position {
     pub fn count_legal_with<K: Kernel>(&self) -> u64 {
         let them = self.side().flip();
         let mut count = Count::default();
-        if K::COUNTS_BY_SETS {
+        if K::COUNTS_BY_SETS && K::counts() {
             match self.count_by_kernel::<K>(&mut count) {
                 Ok(()) => return count.moves.into(),
                 Err(table) => self.generate::<K, false, _>(&mut count, |_| table),
@@ -699,8 +699,7 @@ impl Position {
     /// The legal moves counted by the kernel `K` with the enemy's table
     /// ([`Kernel::attacks_and_moves`]), then the pinned pieces, en passant and castling:
     /// the frame's pieces and the colour masks only where a pin or an en-passant target asks
-    /// for them. In check, or where the CPU lacks the kernel, the table, for
-    /// [`Position::generate`] to count with.
+    /// for them. In check, the table, for [`Position::generate`] to count with.
     #[inline(always)]
     fn count_by_kernel<K: Kernel>(&self, count: &mut Count) -> Result<(), [u32; 8]> {
         let us = self.side();
