@@ -452,6 +452,8 @@ def generation_goals(perft, v):
         c = perft.versus(subject, base, arch, "bulk")
         met = goal_met(c, target)
         v[f"generation_{key}"] = c.text(2)
+        v[f"generation_{key}_met"] = met
+        v[f"generation_{key}_positions"] = positions_text(per_position(perft, subject, base, arch, "bulk"))
         rows.append([goal, f"≥ {target:.2f}", "—" if before is None else fmt(before, 2),
                      f"{c.text(2)} ({SUBJECT_NAMES[subject]})", met])
     return table(["goal (bulk count, speed ratio; rounds in brackets)", "target", "before (`126b684`)",
@@ -491,8 +493,14 @@ def count_profile(data, v):
     body = [[f"`{n}`"] + [fmt(shown[n][k], 0) if k in shown[n] else "" for k in columns] for n in order]
     body.append(["(other)"] + [fmt(other[k], 0) if k in other else "" for k in columns])
     body.append(["**total**"] + [f"**{fmt(totals[k], 0)}**" if k in totals else "" for k in columns])
+    groups = {"table": r"^attacks::", "handlers": r"^movegen::(pawn|knight|bishop|rook|queen|king|pinned_pieces)$",
+              "kernel": r"^avx2::attacks_and_moves$", "pins": r"^checks::king_lines$", "walk": r"^perft::count"}
     for k in totals:
-        v[f"count_ipl_{k[1][0]}_{k[1][1]}_{k[0]}".replace("-", "_")] = fmt(totals[k], 0)
+        slug = f"{k[1][0]}_{k[1][1]}_{k[0]}".replace("-", "_")
+        v[f"count_ipl_{slug}"] = fmt(totals[k], 0)
+        for group, pattern in groups.items():
+            v[f"count_ipl_{slug}_{group}"] = fmt(sum(c.get(k, 0.0) for n, c in per_leaf.items()
+                                                     if re.search(pattern, n)), 0)
     names = {("ccr", "portable"): "C.C.R. portable", ("ccr", "simd"): "C.C.R. SIMD (AVX2)",
              ("bitboard-native", "portable"): "magic bitboards"}
     return table(["function (instructions per leaf)"] + [f"{names[s]}, {a}" for a, s in columns], body,
@@ -655,6 +663,8 @@ def values(d):
     meta = d["perft"].meta
     v["machine"] = meta.get("machine", "?")
     v["cpu_features"] = meta.get("cpu features", "?")
+    v["perft_cpu_features_word"] = ("this run's CPU does" if "avx512f" in v["cpu_features"].split() else
+                                    "this run's CPU does not: its counts are the AVX2 kernel's")
     v["compilers"] = meta.get("compilers", "?")
     v["commit"] = meta.get("commit", "?")
     v["date"] = meta.get("date", "?")[:10]

@@ -1,6 +1,8 @@
 //! Two boards in one `zmm` register (AVX-512F): board `a` in lanes 0-7, board `b` in lanes
 //! 8-15, each with its own colour, so one pass builds two tables — of two boards, or of both
-//! colours of one.
+//! colours of one ([`attacks_of_pair`]). The bulk count's kernel ([`attacks_and_moves`])
+//! holds one board in both halves instead and moves each half its own way, so that one fill
+//! makes two directions of travel.
 //!
 //! Written with `asm!`, not intrinsics: the AVX-512 intrinsics and `target_feature(enable =
 //! "avx512f")` are stable only from Rust 1.89, and the crate builds with 1.85 (its

@@ -24,10 +24,13 @@
 //! The generator hands its moves to a [`Sink`]: the [`MoveList`], or a [`Count`] when only
 //! their number is wanted (perft's last ply). A count adds a whole rank word's leaper, king
 //! or pawn targets with one popcount instead of listing them one by one; only an en-passant
-//! capture is still kept aside for its legality test. On a vector kernel a count takes the
-//! knights' and sliders' moves by sets too: the free ones' from the very fills that build
-//! the enemy's table (the pins are found first, along the king's lines), or in check from a
-//! pass of their own onto the evasion squares; only the king is then left to its handler. Each sink has its own monomorphised copy of the one generator, so
+//! capture is still kept aside for its legality test. On a vector kernel a count is mostly
+//! not the generator's at all (`Position::count_by_kernel`): the pins are found first, along
+//! the king's lines, and the very fills that build the enemy's table count every move of the
+//! free pieces, pawns and king included; out of check only the pinned pieces, en passant and
+//! castling are left, and a node without them builds no generator state. In check the table
+//! goes to the generator, whose count takes the free knights and sliders by sets onto the
+//! evasion squares and leaves the king to its handler. Each sink has its own monomorphised copy of the one generator, so
 //! the list's copy never asks which sink it fills.
 
 use crate::ccr::attacks::AttackBlock;
