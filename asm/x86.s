@@ -1,5 +1,5 @@
 # 32-bit x86 (i686) assembly of the C.C.R. routines, assembled by `global_asm!` (Intel
-# syntax, no prefixes); the interface is the one src/asm.rs declares, cdecl: arguments on
+# syntax, no prefixes); the interface is the one src/arch/asm.rs declares, cdecl: arguments on
 # the stack, a u64 returned in edx:eax, ebx/esi/edi/ebp saved by the callee. Scalar
 # general-purpose-register code in the paper's style: rank words in registers, shifts and
 # `and` as the edge test (a mask shifted off the word, a word index leaving 0..8), BSR/BSF

@@ -1,4 +1,4 @@
-# x86-64 assembly of the C.C.R. routines (the interface of src/asm.rs), assembled by
+# x86-64 assembly of the C.C.R. routines (the interface of src/arch/asm.rs), assembled by
 # `global_asm!` (Intel syntax, no prefixes), System V calling convention: arguments in rdi,
 # rsi, rdx, rcx, r8; u32 arguments arrive with the upper half of their register undefined,
 # so every index is zero-extended with a 32-bit move before it addresses memory. Scalar
@@ -30,7 +30,7 @@
 #   the paper's branch-free edge test in its plainest form.
 # - slider_targets: beats the compiler in time and instructions: the rank in one
 #   subtraction and one BSR, the other six rays in two loops of three masks, where the twin
-#   (src/asm.rs, the plain reference) walks each ray on its own.
+#   (the ray walk of src/arch/asm.rs's tests) walks each ray on its own.
 
     .text
 

@@ -5,14 +5,14 @@
 //!
 //! The symbols are `extern "C"` (System V on x86-64, cdecl on i686), one per routine:
 //!
-//! | routine                  | portable twin                          |
-//! |--------------------------|----------------------------------------|
-//! | `ccr_asm_convert`        | [`crate::arch::convert::portable`]     |
-//! | `ccr_asm_attacks_of`     | the frame's `ccr::attacks::attacks_of` |
-//! | `ccr_asm_slider_targets` | the ray walk of the tests              |
-//! | `ccr_asm_board_key`      | `benches/asm_kit` (benchmark only)     |
-//! | `ccr_asm_knight_targets` | `benches/asm_kit` (benchmark only)     |
-//! | `ccr_asm_king_targets`   | `benches/asm_kit` (benchmark only)     |
+//! | routine                  | portable twin                            |
+//! |--------------------------|------------------------------------------|
+//! | `ccr_asm_convert`        | [`crate::arch::convert::portable`]       |
+//! | `ccr_asm_attacks_of`     | the frame's `ccr::attacks::attacks_of`   |
+//! | `ccr_asm_slider_targets` | the ray walk of the tests                |
+//! | `ccr_asm_board_key`      | `benches/common/asm.rs` (benchmark only) |
+//! | `ccr_asm_knight_targets` | `benches/common/asm.rs` (benchmark only) |
+//! | `ccr_asm_king_targets`   | `benches/common/asm.rs` (benchmark only) |
 //!
 //! The last three lose to the compiler's code and serve only their benchmarks: they stay in
 //! the assembly files (one `global_asm!` per architecture), and the benchmarks declare and
