@@ -18,7 +18,8 @@ Steps, in order (each writes DIR/<step>.tsv, or the files named):
                standard positions: `ccr perft` for every representation x implementation and
                the oracle crates (examples/crate_perft.rs: shakmaty, cozy-chess, chess), on
                every build, in rounds that rotate the builds' order; every count is checked
-               against tests/data/standard-perft.epd
+               against tests/data/standard-perft.epd. On a CPU with AVX-512F also the kernel
+               held to AVX2 (CCR_SIMD_MAX=avx2), to set the two against each other
   instructions perft 3 counted by callgrind, start-up left out (perft 1 of the start
                position subtracted), per leaf
   costs        instructions per call of the operations the paper prices (attack tables and
@@ -84,6 +85,10 @@ EXTRA_STEPS = ("scale",)
 CCR_SUBJECTS = [("ccr", "portable"), ("ccr", "simd"), ("ccr", "asm"),
                 ("bitboard", "portable"), ("bitboard", "simd"), ("bitboard", "asm"),
                 ("bitboard-native", "portable"), ("rotated", "portable"), ("x88", "portable")]
+# The engine's kernel held to AVX2 (CCR_SIMD_MAX), perft only and only on a CPU with AVX-512F,
+# where `--impl simd` would otherwise run the AVX-512 kernels: the one figure that sets them
+# against AVX2 on the same machine.
+CAPPED = ("ccr", "simd-avx2")
 CRATES = ["shakmaty", "cozy-chess", "chess"]
 # Perft depths per position, made (benches/common `perft_depth`: 10-100 ms a run) and bulk
 # (0.05-1 s a run on the fastest subjects: the depths at which pure generation is judged).
@@ -358,6 +363,9 @@ class Binaries:
         """The perft command line of a subject (a ccr representation or a crate)."""
         if subject in CRATES:
             command = [self.crates(build), subject, str(depth), "--fen", fen]
+        elif (subject, impl) == CAPPED:
+            command = ["env", "CCR_SIMD_MAX=avx2", self.ccr(build), "perft", str(depth), "--fen", fen,
+                       "--repr", subject, "--impl", "simd"]
         else:
             command = [self.ccr(build), "perft", str(depth), "--fen", fen, "--repr", subject, "--impl", impl]
         return command + (["--bulk"] if bulk else [])
@@ -435,6 +443,8 @@ def step_perft(args, binaries):
                   "parsing); compiler: the rustc that built the binary",
                   ["round", "arch", "compiler", "subject", "impl", "leaves", "position", "depth", "nodes", "seconds"])
     subjects = offered(binaries)
+    if ("ccr", "simd") in subjects and "avx512f" in cpu()[1]:
+        subjects.insert(subjects.index(("ccr", "simd")) + 1, CAPPED)
     builds = binaries.builds
     for r in range(1, rounds + 1):
         shift = (r - 1) % len(builds)
