@@ -807,6 +807,10 @@ def values(d):
     # The search: ccr bench on both architectures.
     bench = d["bench"]
     bench_speed = Bench(bench)
+    # The search's signature: the nodes of `ccr bench` with the frame evaluator, which every
+    # build and round must agree on.
+    signatures = sorted({int(r["nodes"]) for r in bench.rows if r["eval"] == "frame"})
+    v["bench_signature"] = " and ".join(f"{n:,}" for n in signatures)
     brows = []
     for evaluator in ("frame", "bitboards"):
         nps = {a: median(bench_speed.speeds(a, evaluator)) for a in ("x86_64", "i686")}
