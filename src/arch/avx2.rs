@@ -17,6 +17,10 @@
 //! nibbles of WHITE_ATTACKS / BLACK_ATTACKS directly. The twin is the frame's
 //! `crate::ccr::attacks::attacks_of`; tests prove them equal on every square.
 //!
+//! No closures in a `#[target_feature]` function here, only `#[inline(always)]` helpers:
+//! rustc 1.85, the i686 toolchain, compiles a closure without its caller's features, and
+//! every intrinsic in it becomes a call (the count ran 3.6 times slower on i686 so).
+//!
 //! [`load`], [`table`] and [`store`] are the kernel's pieces, public so that a caller with
 //! AVX2 enabled can interleave several boards (the batch benchmark of `benches/attacks.rs`).
 
@@ -223,18 +227,11 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
             }
         }
         let mut slides = _mm256_setzero_si256();
-        let mut take = |fills: [__m256i; 4]| {
-            for fill in fills {
-                table = _mm256_or_si256(table, fill);
-                slides =
-                    _mm256_add_epi32(slides, _mm256_and_si256(_mm256_srli_epi32(fill, 3), low));
-            }
-        };
         if _mm256_testz_si256(straight, straight) == 0 {
-            take(straight_rays(straight, empty));
+            take_fills(&mut table, &mut slides, straight_rays(straight, empty));
         }
         if _mm256_testz_si256(diagonal, diagonal) == 0 {
-            take(diagonal_rays(diagonal, empty));
+            take_fills(&mut table, &mut slides, diagonal_rays(diagonal, empty));
         }
         // Our bit 3s leave the table; the enemy pawns' class takes their place.
         let table = _mm256_or_si256(
@@ -265,6 +262,44 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
     }
 }
 
+/// ORs each of `fills` into `table` and adds its bit 3s, as low bits, to `count`.
+///
+/// A function, not a closure in its caller: rustc 1.85, the i686 toolchain, compiles a
+/// closure inside a `#[target_feature(enable = "avx2")]` function without the feature, and
+/// every intrinsic in it becomes a call.
+#[inline(always)]
+unsafe fn take_fills(table: &mut __m256i, count: &mut __m256i, fills: [__m256i; 4]) {
+    unsafe {
+        let low = _mm256_set1_epi32(0x1111_1111);
+        for fill in fills {
+            *table = _mm256_or_si256(*table, fill);
+            *count = _mm256_add_epi32(*count, _mm256_and_si256(_mm256_srli_epi32(fill, 3), low));
+        }
+    }
+}
+
+/// Every lane's nibbles one rank ahead of `by`'s pawns.
+#[inline(always)]
+unsafe fn pawn_step(x: __m256i, by: Colour) -> __m256i {
+    unsafe {
+        match by {
+            Colour::White => toward_rank_8(x, 1),
+            Colour::Black => toward_rank_1(x, 1),
+        }
+    }
+}
+
+/// All ones in lane `word` (a rank word), zero in the others.
+#[inline(always)]
+unsafe fn lane(word: i32) -> __m256i {
+    unsafe {
+        _mm256_cmpeq_epi32(
+            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+            _mm256_set1_epi32(word),
+        )
+    }
+}
+
 /// Per square, how many moves the pawns of `by` on `pawns` (bit 3 each) have onto it: a
 /// push onto an `empty` square (`0xF` each), a double push from the start rank, a capture
 /// of a piece on `theirs` (`0xF` each) from either side; four on the last rank, one per
@@ -272,28 +307,18 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
 #[inline(always)]
 unsafe fn pawn_moves(pawns: __m256i, empty: __m256i, theirs: __m256i, by: Colour) -> __m256i {
     unsafe {
-        let ahead = |x| match by {
-            Colour::White => toward_rank_8(x, 1),
-            Colour::Black => toward_rank_1(x, 1),
-        };
         // The rank a double push crosses (the third of `by`), and its last rank.
         let (third, last) = match by {
             Colour::White => (5, 0),
             Colour::Black => (2, 7),
         };
-        let lane = |w: i32| {
-            _mm256_cmpeq_epi32(
-                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-                _mm256_set1_epi32(w),
-            )
-        };
-        let pushed = _mm256_and_si256(ahead(pawns), empty);
-        let double = _mm256_and_si256(ahead(_mm256_and_si256(pushed, lane(third))), empty);
-        let captures = _mm256_and_si256(ahead(sideways(pawns, 1)), theirs);
+        let pushed = _mm256_and_si256(pawn_step(pawns, by), empty);
+        let double = _mm256_and_si256(pawn_step(_mm256_and_si256(pushed, lane(third)), by), empty);
+        let captures = _mm256_and_si256(pawn_step(sideways(pawns, 1), by), theirs);
         let captures_twice = _mm256_and_si256(
             _mm256_and_si256(
-                ahead(_mm256_slli_epi32(pawns, 4)),
-                ahead(_mm256_srli_epi32(pawns, 4)),
+                pawn_step(_mm256_slli_epi32(pawns, 4), by),
+                pawn_step(_mm256_srli_epi32(pawns, 4), by),
             ),
             theirs,
         );
