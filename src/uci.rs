@@ -34,6 +34,8 @@ const HASH: (usize, usize, usize) = (16, 1, 65_536);
 const THREADS: (usize, usize, usize) = (1, 1, 256);
 /// Default, smallest and largest move overhead, ms.
 const OVERHEAD: (u64, u64, u64) = (30, 0, 5_000);
+/// Default, smallest and largest number of best lines reported (MultiPV).
+const MULTIPV: (usize, usize, usize) = (1, 1, 256);
 /// The most positions one `genfens` writes: it runs on the command thread (so that a `quit`
 /// after it waits for its positions), a few milliseconds a position, so it ends within
 /// about a minute.
@@ -92,6 +94,8 @@ pub struct Uci {
     /// How many threads the machine runs at once: the search uses no more.
     cores: usize,
     overhead: Duration,
+    /// The `MultiPV` option: how many best root moves the next search reports.
+    multipv: usize,
     /// The `Eval` option: the evaluator of the next search.
     evaluator: Evaluator,
     searcher: Option<Searcher>,
@@ -126,6 +130,7 @@ impl Uci {
             threads: THREADS.0,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             overhead: Duration::from_millis(OVERHEAD.0),
+            multipv: MULTIPV.0,
             evaluator: Evaluator::default(),
             searcher: None,
             running: None,
@@ -257,6 +262,10 @@ impl Uci {
             OVERHEAD.0, OVERHEAD.1, OVERHEAD.2
         ));
         self.out.line("option name Ponder type check default false");
+        self.out.line(&format!(
+            "option name MultiPV type spin default {} min {} max {}",
+            MULTIPV.0, MULTIPV.1, MULTIPV.2
+        ));
         let vars: Vec<String> = Evaluator::ALL
             .iter()
             .map(|e| format!("var {}", e.name()))
@@ -320,6 +329,9 @@ impl Uci {
             }),
             "move overhead" => number((OVERHEAD.1, OVERHEAD.2)).map(|ms| {
                 self.overhead = Duration::from_millis(ms);
+            }),
+            "multipv" => number((MULTIPV.1 as u64, MULTIPV.2 as u64)).map(|n| {
+                self.multipv = n as usize;
             }),
             "clear hash" => {
                 self.tt.clear();
@@ -438,6 +450,7 @@ impl Uci {
             mate: request.mate,
             time: None,
             searchmoves: request.searchmoves,
+            multipv: self.multipv,
         };
         if let Some(movetime) = request.movetime {
             limits.time = Some(time::fixed(movetime, self.overhead));
@@ -635,9 +648,10 @@ pub fn info_line(info: &Info) -> String {
     let nps = info.nodes * 1000 / ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
     format!(
-        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
+        info.multipv,
         info.score,
         info.nodes,
         nps,
@@ -934,7 +948,14 @@ mod tests {
     fn handshake_lists_the_options() {
         let out = session("uci\n");
         assert!(out.starts_with(&format!("id name {NAME}\nid author ")));
-        for option in ["Hash", "Threads", "Clear Hash", "Move Overhead", "Eval"] {
+        for option in [
+            "Hash",
+            "Threads",
+            "Clear Hash",
+            "Move Overhead",
+            "MultiPV",
+            "Eval",
+        ] {
             assert!(out.contains(&format!("option name {option} type")), "{out}");
         }
         assert!(out.ends_with("uciok\n"));
