@@ -20,6 +20,7 @@ use crate::history::History;
 use crate::search::room::{Reservation, give_back_freed_memory};
 use crate::search::time::{self, Clock};
 use crate::search::tt::TranspositionTable;
+use crate::search::wdl::wdl;
 use crate::search::{Control, Info, Limits, SEARCH_HEADROOM, SEARCH_STACKS, Search};
 use crate::types::{Colour, Move};
 
@@ -96,6 +97,8 @@ pub struct Uci {
     overhead: Duration,
     /// The `MultiPV` option: how many best root moves the next search reports.
     multipv: usize,
+    /// The `UCI_ShowWDL` option: `info` lines carry win, draw and loss chances.
+    show_wdl: bool,
     /// The `Eval` option: the evaluator of the next search.
     evaluator: Evaluator,
     searcher: Option<Searcher>,
@@ -131,6 +134,7 @@ impl Uci {
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             overhead: Duration::from_millis(OVERHEAD.0),
             multipv: MULTIPV.0,
+            show_wdl: false,
             evaluator: Evaluator::default(),
             searcher: None,
             running: None,
@@ -266,6 +270,8 @@ impl Uci {
             "option name MultiPV type spin default {} min {} max {}",
             MULTIPV.0, MULTIPV.1, MULTIPV.2
         ));
+        self.out
+            .line("option name UCI_ShowWDL type check default false");
         let vars: Vec<String> = Evaluator::ALL
             .iter()
             .map(|e| format!("var {}", e.name()))
@@ -333,6 +339,17 @@ impl Uci {
             "multipv" => number((MULTIPV.1 as u64, MULTIPV.2 as u64)).map(|n| {
                 self.multipv = n as usize;
             }),
+            "uci_showwdl" => match value.as_deref() {
+                Some("true") => {
+                    self.show_wdl = true;
+                    Ok(())
+                }
+                Some("false") => {
+                    self.show_wdl = false;
+                    Ok(())
+                }
+                _ => Err("option UCI_ShowWDL is true or false".to_string()),
+            },
             "clear hash" => {
                 self.tt.clear();
                 Ok(())
@@ -476,6 +493,7 @@ impl Uci {
             threads: self.threads.min(self.cores),
             evaluator: self.evaluator,
             infinite: request.infinite,
+            show_wdl: self.show_wdl,
         };
         match self.submit(job) {
             Ok(()) => {
@@ -608,6 +626,8 @@ struct Job {
     /// `go infinite`: hold `bestmove` until `stop`. (A pondering search holds it until
     /// `ponderhit` or `stop`, then ends as the same search without pondering would.)
     infinite: bool,
+    /// `UCI_ShowWDL`: each `info` line with win, draw and loss chances.
+    show_wdl: bool,
 }
 
 impl Job {
@@ -623,9 +643,10 @@ impl Job {
             evaluator: self.evaluator,
         };
         let out = self.out.clone();
+        let wdl_at = self.show_wdl.then(|| self.root.fullmove_number());
         // `bestmove` goes out as soon as the main thread has it, before the helper threads
         // are joined.
-        search.run_then(&mut |info| out.line(&info_line(info)), |outcome| {
+        search.run_then(&mut |info| out.line(&info_line(info, wdl_at)), |outcome| {
             while !self.control.stop.load(Relaxed)
                 && (self.infinite || self.control.pondering.load(Relaxed))
             {
@@ -642,17 +663,23 @@ impl Job {
     }
 }
 
-/// An iteration's `info` line.
-pub fn info_line(info: &Info) -> String {
+/// An iteration's `info` line; with `wdl_at`, the root's move number, it gives the score's
+/// win, draw and loss chances too (`wdl W D L`, per mille).
+pub fn info_line(info: &Info, wdl_at: Option<u16>) -> String {
     let ms = info.time.as_millis() as u64;
     let nps = info.nodes * 1000 / ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    let wdl = wdl_at.map_or(String::new(), |move_number| {
+        let [w, d, l] = wdl(info.score, move_number);
+        format!(" wdl {w} {d} {l}")
+    });
     format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.score,
+        wdl,
         info.nodes,
         nps,
         info.hashfull,

@@ -13,6 +13,7 @@ pub mod room;
 pub mod see;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
