@@ -134,7 +134,8 @@ def load(data_dir):
     # finished: its shards' costs come before their merge).
     # The search-speed goal: two commits' builds compared by scripts/arch-pairs.py, not a step.
     # The table's memory (prefetch, huge pages): the same, before and after that change.
-    for name in ("keys-scale-shards", "keys-scale", "search-speed", "table-memory", "count-functions"):
+    # The win/draw/loss model: fitted by scripts/wdl.py to the games, not a step.
+    for name in ("keys-scale-shards", "keys-scale", "search-speed", "table-memory", "count-functions", "wdl"):
         path = os.path.join(data_dir, name + ".tsv")
         found[name] = Data(path) if os.path.exists(path) else None
     for name in ("perft", "instructions", "bench", "bench-instructions", "bench-profile", "count-functions"):
@@ -1005,7 +1006,32 @@ def values(d):
                                 else "every position of the test's random games (their number is recorded in "
                                 "`tests.tsv` from the next `make reproduce STEPS=tests`)")
     v["run"] = lambda names: provenance(d, names)
+    wdl_values(d["wdl"], v)
     return v, perft
+
+
+def wdl_values(data, v):
+    """The win/draw/loss model's fit: its size, parameters and a(m), b(m) at a few moves."""
+    if data is None:
+        v["wdl_fit"] = "*Not fitted in this data directory (no wdl.tsv).*"
+        return
+    params = {r["key"]: float(r["value"]) for r in data.rows if r["table"] == "param"}
+    a = [params[k] for k in ("a0", "a1", "a2", "a3")]
+    b = [params[k] for k in ("b0", "b1", "b2", "b3")]
+
+    def cubic(c, move):
+        m = min(max(move, 8), 120) / 32
+        return ((c[0] * m + c[1]) * m + c[2]) * m + c[3]
+
+    rows = [[str(move), fmt(cubic(a, move), 0), fmt(cubic(b, move), 0),
+             fmt(100 / (1 + math.exp((cubic(a, move) - 100) / cubic(b, move))) * 10, 0)]
+            for move in (10, 20, 30, 40, 60, 80)]
+    v["wdl_fit"] = (
+        f"Fitted to {data.meta.get('samples', '?')}; mean log-likelihood {data.meta.get('mean log-likelihood', '?')} "
+        f"(`{data.meta.get('what', '?')}`). Parameters: a = ({', '.join(f'{x:.3f}' for x in a)}), "
+        f"b = ({', '.join(f'{x:.3f}' for x in b)}), highest power first.\n\n" +
+        table(["move", "a(m): the score that wins half the games, cp", "b(m): its spread, cp",
+               "a score of +100 cp wins, per mille"], rows))
 
 
 def benchmarks_values(perft, d, v):
@@ -1534,8 +1560,34 @@ def plots(d, v, perft, out):
     fig.savefig(os.path.join(out, "ccr-vs-bitboards.svg"), metadata=meta)
     plt.close(fig)
 
+    # 6. The win/draw/loss model against the games it was fitted to, per group of move numbers.
+    if d["wdl"] is not None:
+        bins = [r for r in d["wdl"].rows if r["table"] == "bin"]
+        groups = list(dict.fromkeys(r["key"] for r in bins))
+        fig, axes = plt.subplots(1, len(groups), figsize=(3 * len(groups), 3.2), sharey=True, squeeze=False)
+        for ax, group in zip(axes[0], groups):
+            rows_g = [r for r in bins if r["key"] == group]
+            x = [int(r["value"]) for r in rows_g]
+            for kind, colour in (("win", "#2ca02c"), ("draw", "#7f7f7f"), ("loss", "#d62728")):
+                ax.plot(x, [float(r[f"games_{kind}"]) for r in rows_g], "o", color=colour, markersize=3,
+                        label=f"games: {kind}")
+                ax.plot(x, [float(r[f"model_{kind}"]) for r in rows_g], "-", color=colour, linewidth=1,
+                        label=f"model: {kind}")
+            ax.set_title(f"moves {group.replace('-999', ' and later')}", fontsize=8)
+            ax.set_xlabel("ccr's score, centipawns")
+            ax.grid(alpha=0.3)
+        axes[0][0].set_ylabel("share of the games")
+        axes[0][0].legend(fontsize=6, loc="center left")
+        fig.suptitle("UCI_ShowWDL's model against ccr's games (points: the games' outcomes per 50 cp bin; "
+                     "lines: the model)", fontsize=8)
+        fig.text(0.01, 0.005, f"{d['wdl'].meta.get('samples', '?')[:110]}", fontsize=6, color="#555555")
+        fig.tight_layout(rect=(0, 0.04, 1, 1))
+        fig.savefig(os.path.join(out, "wdl.svg"), metadata=meta)
+        plt.close(fig)
 
-PLOTS = ("ccr-vs-bitboards.svg", "arch-ratio.svg", "perft-speed.svg", "keys-birthday.svg", "strength.svg")
+
+PLOTS = ("ccr-vs-bitboards.svg", "arch-ratio.svg", "perft-speed.svg", "keys-birthday.svg", "strength.svg",
+         "wdl.svg")
 
 
 def caption_of(data):

@@ -20,6 +20,7 @@ use crate::history::History;
 use crate::search::room::{Reservation, give_back_freed_memory};
 use crate::search::time::{self, Clock};
 use crate::search::tt::TranspositionTable;
+use crate::search::wdl::wdl;
 use crate::search::{Control, Info, Limits, SEARCH_HEADROOM, SEARCH_STACKS, Search};
 use crate::types::{Colour, Move};
 
@@ -34,6 +35,8 @@ const HASH: (usize, usize, usize) = (16, 1, 65_536);
 const THREADS: (usize, usize, usize) = (1, 1, 256);
 /// Default, smallest and largest move overhead, ms.
 const OVERHEAD: (u64, u64, u64) = (30, 0, 5_000);
+/// Default, smallest and largest number of best lines reported (MultiPV).
+const MULTIPV: (usize, usize, usize) = (1, 1, 256);
 /// The most positions one `genfens` writes: it runs on the command thread (so that a `quit`
 /// after it waits for its positions), a few milliseconds a position, so it ends within
 /// about a minute.
@@ -92,6 +95,10 @@ pub struct Uci {
     /// How many threads the machine runs at once: the search uses no more.
     cores: usize,
     overhead: Duration,
+    /// The `MultiPV` option: how many best root moves the next search reports.
+    multipv: usize,
+    /// The `UCI_ShowWDL` option: `info` lines carry win, draw and loss chances.
+    show_wdl: bool,
     /// The `Eval` option: the evaluator of the next search.
     evaluator: Evaluator,
     searcher: Option<Searcher>,
@@ -126,6 +133,8 @@ impl Uci {
             threads: THREADS.0,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             overhead: Duration::from_millis(OVERHEAD.0),
+            multipv: MULTIPV.0,
+            show_wdl: false,
             evaluator: Evaluator::default(),
             searcher: None,
             running: None,
@@ -257,6 +266,12 @@ impl Uci {
             OVERHEAD.0, OVERHEAD.1, OVERHEAD.2
         ));
         self.out.line("option name Ponder type check default false");
+        self.out.line(&format!(
+            "option name MultiPV type spin default {} min {} max {}",
+            MULTIPV.0, MULTIPV.1, MULTIPV.2
+        ));
+        self.out
+            .line("option name UCI_ShowWDL type check default false");
         let vars: Vec<String> = Evaluator::ALL
             .iter()
             .map(|e| format!("var {}", e.name()))
@@ -321,6 +336,20 @@ impl Uci {
             "move overhead" => number((OVERHEAD.1, OVERHEAD.2)).map(|ms| {
                 self.overhead = Duration::from_millis(ms);
             }),
+            "multipv" => number((MULTIPV.1 as u64, MULTIPV.2 as u64)).map(|n| {
+                self.multipv = n as usize;
+            }),
+            "uci_showwdl" => match value.as_deref() {
+                Some("true") => {
+                    self.show_wdl = true;
+                    Ok(())
+                }
+                Some("false") => {
+                    self.show_wdl = false;
+                    Ok(())
+                }
+                _ => Err("option UCI_ShowWDL is true or false".to_string()),
+            },
             "clear hash" => {
                 self.tt.clear();
                 Ok(())
@@ -438,6 +467,7 @@ impl Uci {
             mate: request.mate,
             time: None,
             searchmoves: request.searchmoves,
+            multipv: self.multipv,
         };
         if let Some(movetime) = request.movetime {
             limits.time = Some(time::fixed(movetime, self.overhead));
@@ -463,6 +493,7 @@ impl Uci {
             threads: self.threads.min(self.cores),
             evaluator: self.evaluator,
             infinite: request.infinite,
+            show_wdl: self.show_wdl,
         };
         match self.submit(job) {
             Ok(()) => {
@@ -595,6 +626,8 @@ struct Job {
     /// `go infinite`: hold `bestmove` until `stop`. (A pondering search holds it until
     /// `ponderhit` or `stop`, then ends as the same search without pondering would.)
     infinite: bool,
+    /// `UCI_ShowWDL`: each `info` line with win, draw and loss chances.
+    show_wdl: bool,
 }
 
 impl Job {
@@ -610,9 +643,10 @@ impl Job {
             evaluator: self.evaluator,
         };
         let out = self.out.clone();
+        let wdl_at = self.show_wdl.then(|| self.root.fullmove_number());
         // `bestmove` goes out as soon as the main thread has it, before the helper threads
         // are joined.
-        search.run_then(&mut |info| out.line(&info_line(info)), |outcome| {
+        search.run_then(&mut |info| out.line(&info_line(info, wdl_at)), |outcome| {
             while !self.control.stop.load(Relaxed)
                 && (self.infinite || self.control.pondering.load(Relaxed))
             {
@@ -629,16 +663,23 @@ impl Job {
     }
 }
 
-/// An iteration's `info` line.
-pub fn info_line(info: &Info) -> String {
+/// An iteration's `info` line; with `wdl_at`, the root's move number, it gives the score's
+/// win, draw and loss chances too (`wdl W D L`, per mille).
+pub fn info_line(info: &Info, wdl_at: Option<u16>) -> String {
     let ms = info.time.as_millis() as u64;
     let nps = info.nodes * 1000 / ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    let wdl = wdl_at.map_or(String::new(), |move_number| {
+        let [w, d, l] = wdl(info.score, move_number);
+        format!(" wdl {w} {d} {l}")
+    });
     format!(
-        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
+        info.multipv,
         info.score,
+        wdl,
         info.nodes,
         nps,
         info.hashfull,
@@ -934,7 +975,14 @@ mod tests {
     fn handshake_lists_the_options() {
         let out = session("uci\n");
         assert!(out.starts_with(&format!("id name {NAME}\nid author ")));
-        for option in ["Hash", "Threads", "Clear Hash", "Move Overhead", "Eval"] {
+        for option in [
+            "Hash",
+            "Threads",
+            "Clear Hash",
+            "Move Overhead",
+            "MultiPV",
+            "Eval",
+        ] {
             assert!(out.contains(&format!("option name {option} type")), "{out}");
         }
         assert!(out.ends_with("uciok\n"));

@@ -13,6 +13,7 @@ pub mod room;
 pub mod see;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -52,6 +53,9 @@ pub struct Limits {
     pub time: Option<Budget>,
     /// Search only these root moves (empty = all).
     pub searchmoves: Vec<Move>,
+    /// How many best root moves to find, each with its own score and line (MultiPV; 0
+    /// counts as 1, and there are never more than the legal root moves).
+    pub multipv: usize,
 }
 
 /// Flags the protocol thread sets while a search runs.
@@ -156,6 +160,8 @@ pub struct Info {
     pub hashfull: u32,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Which line this is, 1 for the best (MultiPV).
+    pub multipv: usize,
 }
 
 /// What a search found.
@@ -270,6 +276,15 @@ struct Worker<'a> {
     root_moves: Vec<Move>,
     /// Nodes searched below each root move (in `root_moves`' order) since the search began.
     root_nodes: Vec<u64>,
+    /// Root moves already given a line in this iteration: the next line's search leaves
+    /// them out (MultiPV).
+    excluded: Vec<Move>,
+}
+
+/// One root move's line of an iteration: its score and principal variation.
+struct Line {
+    score: i32,
+    pv: Vec<Move>,
 }
 
 impl<'a> Worker<'a> {
@@ -314,6 +329,7 @@ impl<'a> Worker<'a> {
             static_evals: [-INFINITY; MAX_PLY + 1],
             root_nodes: vec![0; root_moves.len()],
             root_moves,
+            excluded: Vec::new(),
         }
     }
 
@@ -394,61 +410,80 @@ impl<'a> Worker<'a> {
             outcome.score = if root.in_check() { -MATE } else { 0 };
             return outcome;
         }
-        let mut score: i32 = 0;
+        // Helpers search one line: they only fill the table for the main thread.
+        let wanted = if self.id == 0 {
+            limits.multipv.clamp(1, self.root_moves.len())
+        } else {
+            1
+        };
+        // Each line's score in the last iteration, the centre of its aspiration window.
+        let mut scores = vec![0; wanted];
         for depth in 1..=max_depth {
             // Helpers start at staggered depths so the threads spread over the tree.
             if self.id != 0 && depth < 1 + (self.id as i32 & 1) {
                 continue;
             }
             self.seldepth = 0;
-            let mut window = ASPIRATION_WINDOW;
-            let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && score.abs() < MATE_BOUND
-            {
-                (score - window, score + window)
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            loop {
-                let result = self.negamax(&root, root_key, depth, alpha, beta, 0, false);
+            let mut lines: Vec<Line> = Vec::with_capacity(wanted);
+            for &last in &scores {
+                let score = self.aspiration(&root, root_key, depth, last);
                 if self.stopped {
                     break;
                 }
-                if result <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (result - window).max(-INFINITY);
-                } else if result >= beta {
-                    beta = (result + window).min(INFINITY);
-                } else {
-                    score = result;
+                let pv = self.pv[0][..self.pv_len[0]].to_vec();
+                let Some(&first) = pv.first() else {
+                    // No move raised alpha (none should, with the window widened to hold the
+                    // score): the line cannot be told from the next.
                     break;
-                }
-                window *= 2;
+                };
+                self.excluded.push(first);
+                lines.push(Line { score, pv });
             }
+            self.excluded.clear();
             if self.stopped {
-                // A root move that raised alpha in the unfinished iteration was searched
-                // in full and beat the moves before it (the previous best comes first):
-                // it is the better move to play.
-                if self.pv_len[0] > 0 {
-                    outcome.best = Some(self.pv[0][0]);
-                    outcome.ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
+                if lines.is_empty() {
+                    // A root move that raised alpha in the unfinished first line was
+                    // searched in full and beat the moves before it (the previous best
+                    // comes first): it is the better move to play.
+                    if self.pv_len[0] > 0 {
+                        outcome.best = Some(self.pv[0][0]);
+                        outcome.ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
+                    }
+                } else {
+                    // The best line of this depth is complete; later ones may not be.
+                    let best = lines.iter().max_by_key(|l| l.score).expect("a line");
+                    outcome.best = best.pv.first().copied().or(outcome.best);
+                    outcome.ponder = best.pv.get(1).copied();
                 }
                 break;
             }
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
-            outcome.best = pv.first().copied().or(outcome.best);
-            outcome.ponder = pv.get(1).copied();
+            if lines.is_empty() {
+                break;
+            }
+            // A later line can come out above an earlier one (the table moved between
+            // them): the lines are reported best first.
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            for (last, line) in scores.iter_mut().zip(&lines) {
+                *last = line.score;
+            }
+            let score = lines[0].score;
+            outcome.best = lines[0].pv.first().copied().or(outcome.best);
+            outcome.ponder = lines[0].pv.get(1).copied();
             outcome.score = score;
             outcome.depth = depth;
             if self.id == 0 {
-                report(&Info {
-                    depth,
-                    seldepth: self.seldepth,
-                    score: Score::from_search(score),
-                    nodes: self.total_nodes(),
-                    time: self.start.elapsed(),
-                    hashfull: self.search.tt.hashfull(),
-                    pv,
-                });
+                for (index, line) in lines.into_iter().enumerate() {
+                    report(&Info {
+                        depth,
+                        seldepth: self.seldepth,
+                        score: Score::from_search(line.score),
+                        nodes: self.total_nodes(),
+                        time: self.start.elapsed(),
+                        hashfull: self.search.tt.hashfull(),
+                        pv: line.pv,
+                        multipv: index + 1,
+                    });
+                }
                 if let Some(mate) = limits.mate {
                     if let Score::Mate(n) = Score::from_search(score) {
                         if n > 0 && n <= mate {
@@ -470,6 +505,32 @@ impl<'a> Worker<'a> {
             }
         }
         outcome
+    }
+
+    /// One line's search at `depth`, in a window around `last` (its score an iteration
+    /// earlier) widened until the score falls inside; meaningless once stopped.
+    fn aspiration(&mut self, root: &Position, root_key: u64, depth: i32, last: i32) -> i32 {
+        let mut window = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && last.abs() < MATE_BOUND {
+            (last - window, last + window)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let result = self.negamax(root, root_key, depth, alpha, beta, 0, false);
+            if self.stopped {
+                return result;
+            }
+            if result <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (result - window).max(-INFINITY);
+            } else if result >= beta {
+                beta = (result + window).min(INFINITY);
+            } else {
+                return result;
+            }
+            window *= 2;
+        }
     }
 
     /// The share of the search's nodes, in per-mille, that went below `best` at the root
@@ -594,7 +655,7 @@ impl<'a> Worker<'a> {
         let mut list = MoveList::new();
         pos.generate_legal_in(&block, &mut list);
         if ply == 0 {
-            list.retain(|m| self.root_moves.contains(&m));
+            list.retain(|m| self.root_moves.contains(&m) && !self.excluded.contains(&m));
         }
         if list.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
@@ -732,6 +793,11 @@ impl<'a> Worker<'a> {
             // Every move was pruned (only quiet ones are): the position is no better than
             // what the pruning assumed.
             return alpha;
+        }
+        if ply == 0 && !self.excluded.is_empty() {
+            // The best of the root moves left is not the root's best move: the table
+            // keeps the first line's.
+            return best;
         }
         let bound = Bound::of(best, original_alpha, beta);
         self.search.tt.store(

@@ -217,3 +217,91 @@ fn counts_the_quiescence_nodes_and_the_copies() {
         outcome.counts
     );
 }
+
+#[test]
+fn multipv_reports_the_best_root_moves_each_with_its_line() {
+    // Two rooks, two mates in one on the back rank: they are the first two lines, and the
+    // third is another move that mates no sooner.
+    let fen = "7k/6pp/8/8/8/8/8/RR4K1 w - - 0 1";
+    let limits = Limits {
+        depth: Some(5),
+        multipv: 3,
+        ..Limits::default()
+    };
+    let (outcome, infos) = search(fen, limits);
+    let last: Vec<&Info> = infos.iter().filter(|i| i.depth == outcome.depth).collect();
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let firsts: Vec<String> = last.iter().map(|i| i.pv[0].to_string()).collect();
+    let mut mates = firsts[..2].to_vec();
+    mates.sort();
+    assert_eq!(mates, ["a1a8", "b1b8"], "{firsts:?}");
+    assert!(last[..2].iter().all(|i| i.score == Score::Mate(1)));
+    assert!(!matches!(last[2].score, Score::Mate(1)), "{:?}", last[2]);
+    assert_eq!(outcome.best, Some(last[0].pv[0]));
+    // Every iteration reports its lines best first, each from a different root move.
+    for depth in 1..=outcome.depth {
+        let lines: Vec<&Info> = infos.iter().filter(|i| i.depth == depth).collect();
+        assert_eq!(lines.len(), 3, "depth {depth}");
+        let scores: Vec<i32> = lines.iter().map(|i| search_score(i.score)).collect();
+        assert!(
+            scores.windows(2).all(|w| w[0] >= w[1]),
+            "depth {depth}: {scores:?}"
+        );
+        let mut moves: Vec<Move> = lines.iter().map(|i| i.pv[0]).collect();
+        moves.sort_by_key(|m| m.to_string());
+        moves.dedup();
+        assert_eq!(moves.len(), 3, "depth {depth}");
+    }
+}
+
+/// A reported score on the search's scale, for ordering.
+fn search_score(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE - 2 * n + 1,
+        Score::Mate(n) => -MATE - 2 * n,
+    }
+}
+
+#[test]
+fn multipv_lines_are_as_many_as_the_root_moves_allowed() {
+    let pos = Position::startpos();
+    let allowed: Vec<Move> = ["e2e4", "g1f3"]
+        .iter()
+        .map(|m| pos.parse_uci_move(m).unwrap())
+        .collect();
+    let (outcome, infos) = search(
+        crate::ccr::fen::STARTPOS,
+        Limits {
+            depth: Some(4),
+            searchmoves: allowed.clone(),
+            multipv: 5,
+            ..Limits::default()
+        },
+    );
+    let last: Vec<&Info> = infos.iter().filter(|i| i.depth == 4).collect();
+    assert_eq!(last.len(), 2);
+    assert!(last.iter().all(|i| allowed.contains(&i.pv[0])));
+    assert_ne!(last[0].pv[0], last[1].pv[0]);
+    assert_eq!(outcome.best, Some(last[0].pv[0]));
+}
+
+#[test]
+fn one_line_is_the_search_without_multipv() {
+    let with = |multipv| {
+        search(
+            KIWIPETE,
+            Limits {
+                depth: Some(7),
+                multipv,
+                ..Limits::default()
+            },
+        )
+    };
+    let ((a, infos_a), (b, _)) = (with(0), with(1));
+    assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+    assert!(infos_a.iter().all(|i| i.multipv == 1));
+}

@@ -22,6 +22,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 
 P = "test_protocol."
+M = "test_multipv."
 # fault -> tests that must fail with it.
 EXPECT = {
     "no_move_overhead": [P + "Handshake.test_uci_ids_options_uciok", "test_client.Client.test_id_and_options"],
@@ -79,6 +80,12 @@ EXPECT = {
     "eof_hang": [P + "Quit.test_stdin_closed_exits"],
     "long_line_hang": [P + "Malformed.test_very_long_lines"],
     "utf8_crash": [P + "Malformed.test_binary_junk"],
+    "multipv_ignored": [M + "ThroughPythonChess.test_lines_best_first", M + "ThroughPythonChess.test_the_two_mates_come_first",
+                        M + "ThroughPythonChess.test_searchmoves_bound_the_lines", M + "OnThePipe.test_go_mate",
+                        M + "OnThePipe.test_bestmove_and_ponder_are_the_first_line",
+                        M + "OnThePipe.test_pondering_with_lines"],
+    "multipv_reversed": [M + "ThroughPythonChess.test_lines_best_first", M + "ThroughPythonChess.test_the_two_mates_come_first",
+                         M + "OnThePipe.test_go_mate", M + "OnThePipe.test_bestmove_and_ponder_are_the_first_line"],
 }
 
 

@@ -56,6 +56,8 @@ FAULTS = {
     "eof_hang": "end of input does not end the engine",
     "long_line_hang": "a line over 100,000 characters hangs the input loop",
     "utf8_crash": "input that is not UTF-8 kills the engine",
+    "multipv_ignored": "setoption name MultiPV is accepted and ignored (one line per depth)",
+    "multipv_reversed": "the lines of a depth are numbered worst first (multipv k becomes N + 1 - k)",
 }
 
 FAULT = os.environ.get("FAULT", "")
@@ -92,6 +94,7 @@ class Proxy:
         self.held: list = []
         self.ponder_lock = threading.Lock()
         self.options = {}  # name -> (type, min, max)
+        self.multipv = 1
         threading.Thread(target=self.pump, daemon=True).start()
 
     def send(self, line: str) -> None:
@@ -127,6 +130,9 @@ class Proxy:
                 if FAULT == "bad_pv" and "pv" in toks:
                     i = toks.index("pv")
                     toks = toks[:i + 1] + toks[i + 1:][::-1]
+                if FAULT == "multipv_reversed" and "multipv" in toks and self.multipv > 1:
+                    i = toks.index("multipv") + 1
+                    toks[i] = str(self.multipv + 1 - int(toks[i]))
                 if FAULT == "mate_as_cp" and "score" in toks and toks[toks.index("score") + 1] == "mate":
                     i = toks.index("score")
                     toks[i + 1:i + 3] = ["cp", "32000" if int(toks[i + 2]) > 0 else "-32000"]
@@ -283,6 +289,10 @@ class Proxy:
             self.bad(f"no option {name!r}")
             return
         kind, lo, hi = self.options[name]
+        if name == "MultiPV":
+            self.multipv = int(value or "1")
+            if FAULT == "multipv_ignored":
+                return
         if kind == "spin":
             try:
                 x = int(value or "")
