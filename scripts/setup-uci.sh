@@ -78,3 +78,23 @@ fi
 for bin in "${ENGINES[@]}"; do
     [[ -x /usr/games/$bin ]] || die "/usr/games/$bin missing after install"
 done
+
+# --- test data: python-chess's Polyglot book and 3-4-piece Syzygy tables ---------------------
+# python-chess's source distribution ships them for its own tests; they go to
+# target/test-data/ (ignored by git), where the book and tablebase tests look for them.
+DATA_DIR="$(cd "$(dirname "$0")/.." && pwd)/target/test-data"
+if [[ ! -f $DATA_DIR/polyglot/performance.bin || ! -f $DATA_DIR/syzygy/KQvK.rtbw ]]; then
+    echo "setup-uci: python-chess $PYTHON_CHESS_VERSION's test data (its source distribution, pip download) into $DATA_DIR"
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"; rm -f "${log:-}"' EXIT
+    python3 -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
+        --dest "$work" "chess==$PYTHON_CHESS_VERSION" >"$work/log" 2>&1 \
+        || die "pip download chess==$PYTHON_CHESS_VERSION failed: $(grep -v '^\s*$' "$work/log" | tail -1)"
+    tar -xzf "$work"/chess-*.tar.gz -C "$work" || die "cannot unpack python-chess's source distribution"
+    src=$(echo "$work"/chess-*/data)
+    [[ -f $src/polyglot/performance.bin && -f $src/syzygy/regular/KQvK.rtbw ]] \
+        || die "python-chess's source distribution lacks data/polyglot/performance.bin or data/syzygy/regular"
+    mkdir -p "$DATA_DIR/polyglot" "$DATA_DIR/syzygy"
+    cp "$src/polyglot/performance.bin" "$DATA_DIR/polyglot/"
+    cp "$src"/syzygy/regular/*.rtb[wz] "$DATA_DIR/syzygy/"
+fi

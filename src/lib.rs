@@ -26,6 +26,7 @@
 pub mod arch;
 pub mod bench;
 pub mod bitboard;
+pub mod book;
 pub mod ccr;
 pub mod eval;
 pub mod history;

@@ -14,6 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+
+use crate::book::{Book, pick};
 use crate::ccr::Position;
 use crate::eval::Evaluator;
 use crate::history::History;
@@ -101,6 +105,12 @@ pub struct Uci {
     show_wdl: bool,
     /// The `Eval` option: the evaluator of the next search.
     evaluator: Evaluator,
+    /// The `OwnBook` option: play from the book while it has a move.
+    own_book: bool,
+    /// The book `BookFile` names, if it could be opened.
+    book: Option<Book>,
+    /// Draws the book's moves (seeded from the clock: games differ).
+    draws: Xoshiro256PlusPlus,
     searcher: Option<Searcher>,
     running: Option<Running>,
 }
@@ -136,6 +146,9 @@ impl Uci {
             multipv: MULTIPV.0,
             show_wdl: false,
             evaluator: Evaluator::default(),
+            own_book: false,
+            book: None,
+            draws: Xoshiro256PlusPlus::seed_from_u64(clock_seed()),
             searcher: None,
             running: None,
         }
@@ -272,6 +285,10 @@ impl Uci {
         ));
         self.out
             .line("option name UCI_ShowWDL type check default false");
+        self.out
+            .line("option name OwnBook type check default false");
+        self.out
+            .line("option name BookFile type string default <empty>");
         let vars: Vec<String> = Evaluator::ALL
             .iter()
             .map(|e| format!("var {}", e.name()))
@@ -354,6 +371,26 @@ impl Uci {
                 self.tt.clear();
                 Ok(())
             }
+            "ownbook" => match value.as_deref() {
+                Some("true") => {
+                    self.own_book = true;
+                    Ok(())
+                }
+                Some("false") => {
+                    self.own_book = false;
+                    Ok(())
+                }
+                _ => Err("option OwnBook is true or false".to_string()),
+            },
+            "bookfile" => match value.as_deref().unwrap_or("") {
+                "" | "<empty>" => {
+                    self.book = None;
+                    Ok(())
+                }
+                path => Book::open(std::path::Path::new(path))
+                    .map(|book| self.book = Some(book))
+                    .map_err(|e| format!("option BookFile not changed: {}", quote(&e))),
+            },
             "ponder" => match value.as_deref() {
                 Some("true") | Some("false") => Ok(()),
                 _ => Err("option Ponder is true or false".to_string()),
@@ -460,6 +497,12 @@ impl Uci {
         for problem in problems {
             self.info_string(&problem);
         }
+        if self.own_book && !request.infinite && !request.ponder && request.mate.is_none() {
+            if let Some(mv) = self.book_move(&request.searchmoves) {
+                self.info_string(&format!("book move {mv}"));
+                return self.out.line(&format!("bestmove {mv}"));
+            }
+        }
         let us = self.position.side();
         let mut limits = Limits {
             depth: request.depth,
@@ -519,6 +562,26 @@ impl Uci {
 }
 
 impl Uci {
+    /// A move of the book for the position, drawn by the entries' weights, among
+    /// `searchmoves` if any; `None` out of book (or when the book cannot be read, which an
+    /// `info string` says).
+    fn book_move(&mut self, searchmoves: &[Move]) -> Option<Move> {
+        let book = self.book.as_mut()?;
+        let moves = match book.moves(&self.position) {
+            Ok(moves) => moves,
+            Err(e) => {
+                let text = format!("cannot read the book: {e}; searching");
+                self.info_string(&text);
+                return None;
+            }
+        };
+        let allowed: Vec<_> = moves
+            .into_iter()
+            .filter(|m| searchmoves.is_empty() || searchmoves.contains(&m.mv))
+            .collect();
+        pick(&allowed, self.draws.next_u64())
+    }
+
     /// Hands `job` to the search thread, starting it first if there is none (or it is gone).
     fn submit(&mut self, job: Job) -> std::io::Result<()> {
         let job = match &self.searcher {
@@ -661,6 +724,14 @@ impl Job {
             self.out.line(&line);
         });
     }
+}
+
+/// A seed that differs from one engine start to the next.
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    now.as_nanos() as u64 ^ u64::from(std::process::id()).rotate_left(32)
 }
 
 /// An iteration's `info` line; with `wdl_at`, the root's move number, it gives the score's
@@ -981,6 +1052,8 @@ mod tests {
             "Clear Hash",
             "Move Overhead",
             "MultiPV",
+            "OwnBook",
+            "BookFile",
             "Eval",
         ] {
             assert!(out.contains(&format!("option name {option} type")), "{out}");

@@ -699,6 +699,38 @@ fn key_one_line_per_fen() {
 }
 
 #[test]
+fn key_polyglot_gives_the_formats_keys() {
+    // The keys the Polyglot book format's specification lists for a line from the start:
+    // after 1. e4 no black pawn stands beside e4, so e3 does not count; after 2. e5 f5 the
+    // e5 pawn does, so f6 counts.
+    let cases = [
+        (STARTPOS_FEN, "463b96181691fc9c"),
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            "823c9b50fd114196",
+        ),
+        (
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "22a48b5a8e47ff78",
+        ),
+        (
+            "rnbq1bnr/ppp1pkpp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR w - - 0 4",
+            "00fdd303c946bdd9",
+        ),
+    ];
+    let input: String = cases.iter().map(|(fen, _)| format!("{fen}\n")).collect();
+    let out = key_run(&["--polyglot"], &input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    let want: Vec<&str> = cases.iter().map(|(_, key)| *key).collect();
+    assert_eq!(lines, want);
+    // Refused before standard input is read.
+    let out = key_run(&["--polyglot", "--zobrist"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn key_rejects_a_bad_line_and_writes_nothing() {
     let out = key_run(&[], &format!("{STARTPOS_FEN}\nnot a fen\n"));
     assert_eq!(out.status.code(), Some(2));

@@ -3,6 +3,7 @@
 use std::io;
 
 use ccr::Position;
+use ccr::book::polyglot_key;
 use ccr_keystats::Zobrist;
 
 use super::on_board::OnBoard;
@@ -12,13 +13,16 @@ use super::{Failure, emit};
 #[derive(clap::Args)]
 pub struct Args {
     /// The Zobrist baseline instead of the rotation key.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "polyglot")]
     zobrist: bool,
+    /// The Polyglot book key instead of the rotation key.
+    #[arg(long)]
+    polyglot: bool,
 }
 
 /// Runs `ccr key`.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let Args { zobrist } = args;
+    let Args { zobrist, polyglot } = args;
     let input = read_stdin()?;
     // 17 bytes per key line, reserved fallibly: the input can be as long as the user likes.
     let mut out = String::new();
@@ -34,6 +38,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
             .map_err(|e| Failure(format!("invalid FEN: line {}: {e}", number + 1)))?;
         let key = if zobrist {
             Zobrist::get().key(&OnBoard(&pos))
+        } else if polyglot {
+            polyglot_key(&pos)
         } else {
             pos.key()
         };
