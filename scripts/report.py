@@ -330,6 +330,16 @@ def spread_text(values, digits=1, scale=1.0):
 # against on the first screen of docs/PAPER.md.
 CCR = ("ccr", "portable")
 KERNEL = ("ccr", "simd")
+
+
+def one_board_register(perft):
+    """The kernel that holds one board in a 256-bit register (the kernel held to AVX2 where the
+    CPU has AVX-512, else the kernel itself), and its speed against the portable frame per
+    architecture and measure."""
+    capped = ("ccr", "simd-avx2")
+    ymm = capped if capped in perft.subjects else KERNEL
+    return ymm, {(a, l): perft.versus(ymm, ("ccr", "portable"), a, l)
+                 for a in ("x86_64", "i686") for l in ("made", "bulk")}
 HEADLINE_BOARDS = [(("bitboard-native", "portable"), "magic bitboards"),
                    (("rotated", "portable"), "rotated bitboards"),
                    (("x88", "portable"), "0x88")]
@@ -781,8 +791,7 @@ def values(d):
             speedups.append([SUBJECT_NAMES[s]] + cells)
     # The 256-bit register: the kernel held to AVX2 where the CPU has AVX-512, else the kernel itself.
     capped = ("ccr", "simd-avx2")
-    ymm = capped if capped in perft.subjects else KERNEL
-    narrow = {(a, l): perft.versus(ymm, ccr, a, l) for a in ("x86_64", "i686") for l in ("made", "bulk")}
+    ymm, narrow = one_board_register(perft)
     v["registers_claim"] = (
         "an AVX2 `ymm` register holds one board: the kernel with AVX2" +
         (" alone (`CCR_SIMD_MAX=avx2`)" if ymm == capped else "") + " runs perft, against the portable frame, " +
@@ -800,7 +809,6 @@ def values(d):
     else:
         v["registers_claim"] += (", where the CPU has AVX-512F. This run's CPU has none, so no figure here sets "
                                  "AVX-512 against AVX2")
-    v["registers_narrow"] = narrow
     v["table_speedups"] = table(["against its portable twin (rounds)", "x86_64 speed, made", "x86_64 speed, counted",
                                  "x86_64 instr. (made)", "i686 speed, made", "i686 speed, counted",
                                  "i686 instr. (made)"], speedups)
@@ -1304,7 +1312,7 @@ def verdicts(v, perft, bench):
     v["verdict_quiescence"] = ("differs, on `ccr bench`'s sampled time: ccr's quiescence search (captures and queen "
                                "promotions) is leaner than the paper's (checks, promotions)" if qmax < 50 else
                                "reproduced, on `ccr bench`'s sampled time")
-    simd = v.pop("registers_narrow")
+    _, simd = one_board_register(perft)
     faster = all(c.relation() == "faster than" for c in simd.values())
     v["verdict_registers"] = (
         ("reproduced" if faster else "differs in speed") + " for a 256-bit register, on perft speed against the "

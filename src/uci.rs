@@ -320,6 +320,12 @@ impl Uci {
                 quote(&name)
             ));
         }
+        // A check option's value; the error names the option as the GUI spelt it.
+        let check = |option: &str| match value.as_deref() {
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
+            _ => Err(format!("option {option} is true or false")),
+        };
         let number = |range: (u64, u64)| -> Result<u64, String> {
             let text = value.as_deref().unwrap_or("");
             match text.parse::<u64>() {
@@ -356,32 +362,12 @@ impl Uci {
             "multipv" => number((MULTIPV.1 as u64, MULTIPV.2 as u64)).map(|n| {
                 self.multipv = n as usize;
             }),
-            "uci_showwdl" => match value.as_deref() {
-                Some("true") => {
-                    self.show_wdl = true;
-                    Ok(())
-                }
-                Some("false") => {
-                    self.show_wdl = false;
-                    Ok(())
-                }
-                _ => Err("option UCI_ShowWDL is true or false".to_string()),
-            },
+            "uci_showwdl" => check("UCI_ShowWDL").map(|on| self.show_wdl = on),
             "clear hash" => {
                 self.tt.clear();
                 Ok(())
             }
-            "ownbook" => match value.as_deref() {
-                Some("true") => {
-                    self.own_book = true;
-                    Ok(())
-                }
-                Some("false") => {
-                    self.own_book = false;
-                    Ok(())
-                }
-                _ => Err("option OwnBook is true or false".to_string()),
-            },
+            "ownbook" => check("OwnBook").map(|on| self.own_book = on),
             "bookfile" => match value.as_deref().unwrap_or("") {
                 "" | "<empty>" => {
                     self.book = None;
@@ -391,10 +377,7 @@ impl Uci {
                     .map(|book| self.book = Some(book))
                     .map_err(|e| format!("option BookFile not changed: {}", quote(&e))),
             },
-            "ponder" => match value.as_deref() {
-                Some("true") | Some("false") => Ok(()),
-                _ => Err("option Ponder is true or false".to_string()),
-            },
+            "ponder" => check("Ponder").map(|_| ()),
             "eval" => {
                 let text = value.as_deref().unwrap_or("");
                 match Evaluator::from_name(&text.to_ascii_lowercase()) {

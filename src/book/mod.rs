@@ -153,10 +153,13 @@ impl Book {
         let mut bytes = [0u8; ENTRY as usize];
         self.file.seek(SeekFrom::Start(index * ENTRY))?;
         self.file.read_exact(&mut bytes)?;
-        let key = u64::from_be_bytes(bytes[0..8].try_into().expect("eight bytes"));
-        let mv = u16::from_be_bytes([bytes[8], bytes[9]]);
-        let weight = u16::from_be_bytes([bytes[10], bytes[11]]);
-        Ok((key, mv, weight))
+        let [k0, k1, k2, k3, k4, k5, k6, k7, m0, m1, w0, w1, ..] = bytes;
+        let key = u64::from_be_bytes([k0, k1, k2, k3, k4, k5, k6, k7]);
+        Ok((
+            key,
+            u16::from_be_bytes([m0, m1]),
+            u16::from_be_bytes([w0, w1]),
+        ))
     }
 }
 

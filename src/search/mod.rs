@@ -441,19 +441,16 @@ impl<'a> Worker<'a> {
             }
             self.excluded.clear();
             if self.stopped {
-                if lines.is_empty() {
+                if let Some(best) = lines.iter().max_by_key(|l| l.score) {
+                    // The best line of this depth is complete; later ones may not be.
+                    outcome.best = best.pv.first().copied().or(outcome.best);
+                    outcome.ponder = best.pv.get(1).copied();
+                } else if self.pv_len[0] > 0 {
                     // A root move that raised alpha in the unfinished first line was
                     // searched in full and beat the moves before it (the previous best
                     // comes first): it is the better move to play.
-                    if self.pv_len[0] > 0 {
-                        outcome.best = Some(self.pv[0][0]);
-                        outcome.ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
-                    }
-                } else {
-                    // The best line of this depth is complete; later ones may not be.
-                    let best = lines.iter().max_by_key(|l| l.score).expect("a line");
-                    outcome.best = best.pv.first().copied().or(outcome.best);
-                    outcome.ponder = best.pv.get(1).copied();
+                    outcome.best = Some(self.pv[0][0]);
+                    outcome.ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
                 }
                 break;
             }

@@ -348,6 +348,25 @@ class WatchdogCase(unittest.TestCase):
         super().tearDown()
 
 
+class ClientCase(WatchdogCase):
+    """The engine driven by python-chess as a GUI would (`SimpleEngine.popen_uci`), one per
+    test, in `self.engine`."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        if not os.path.exists(ENGINE):
+            raise unittest.SkipTest(f"{ENGINE} not built")
+        import chess.engine
+        self.engine = chess.engine.SimpleEngine.popen_uci([ENGINE] + ENGINE_ARGS, timeout=10, cwd=str(REPO))
+        self.addCleanup(self.close)
+
+    def close(self) -> None:
+        try:
+            self.engine.quit()
+        except Exception:
+            self.engine.close()
+
+
 class EngineCase(WatchdogCase):
     """A fresh engine per test, after `uci`/`uciok`; at the end the engine must still be
     running, answer isready with no stray bestmove, and quit with exit status 0. A test that

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import logging
-import os
 import time
 import unittest
 
 import chess
 import chess.engine
 
-from harness import ENGINE, ENGINE_ARGS, REPO, WatchdogCase
+from harness import ClientCase
 
 logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
 
@@ -18,20 +17,7 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 MATE_IN_2 = ("8/8/5R2/8/8/R1K5/1p1p4/1k6 w - - 0 1", "f6f1")
 
 
-class Client(WatchdogCase):
-    def setUp(self):
-        super().setUp()
-        if not os.path.exists(ENGINE):
-            raise unittest.SkipTest(f"{ENGINE} not built")
-        self.engine = chess.engine.SimpleEngine.popen_uci([ENGINE] + ENGINE_ARGS, timeout=10, cwd=str(REPO))
-        self.addCleanup(self.close)
-
-    def close(self):
-        try:
-            self.engine.quit()
-        except Exception:
-            self.engine.close()
-
+class Client(ClientCase):
     def play(self, board, limit, **kw) -> chess.engine.PlayResult:
         res = self.engine.play(board, limit, **kw)
         if res.move is None or res.move not in board.legal_moves:

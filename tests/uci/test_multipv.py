@@ -5,15 +5,13 @@ streams and pondering."""
 from __future__ import annotations
 
 import logging
-import os
 import time
 import unittest
 
 import chess
 import chess.engine
 
-from harness import (ENGINE, ENGINE_ARGS, IS_CCR, REPO, EngineCase, WatchdogCase, bestmove_of, board_after,
-                     parse_info)
+from harness import IS_CCR, ClientCase, EngineCase, bestmove_of, board_after, parse_info
 
 logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
 
@@ -28,20 +26,7 @@ def ordering(score: chess.engine.PovScore) -> int:
     return score.white().score(mate_score=100_000)
 
 
-class ThroughPythonChess(WatchdogCase):
-    def setUp(self):
-        super().setUp()
-        if not os.path.exists(ENGINE):
-            raise unittest.SkipTest(f"{ENGINE} not built")
-        self.engine = chess.engine.SimpleEngine.popen_uci([ENGINE] + ENGINE_ARGS, timeout=10, cwd=str(REPO))
-        self.addCleanup(self.close)
-
-    def close(self):
-        try:
-            self.engine.quit()
-        except Exception:
-            self.engine.close()
-
+class ThroughPythonChess(ClientCase):
     def check_lines(self, board, infos, count):
         """`count` lines, numbered 1.., distinct legal first moves, legal variations, best first."""
         self.assertEqual([i.get("multipv") for i in infos], list(range(1, count + 1)), infos)

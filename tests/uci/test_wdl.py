@@ -3,29 +3,15 @@ adding up to 1000, from the side to move's view, following the score; none when 
 
 from __future__ import annotations
 
-import os
 import unittest
 
 import chess
 import chess.engine
 
-from harness import ENGINE, ENGINE_ARGS, IS_CCR, REPO, WatchdogCase
+from harness import IS_CCR, ClientCase
 
 
-class ShowWDL(WatchdogCase):
-    def setUp(self):
-        super().setUp()
-        if not os.path.exists(ENGINE):
-            raise unittest.SkipTest(f"{ENGINE} not built")
-        self.engine = chess.engine.SimpleEngine.popen_uci([ENGINE] + ENGINE_ARGS, timeout=10, cwd=str(REPO))
-        self.addCleanup(self.close)
-
-    def close(self):
-        try:
-            self.engine.quit()
-        except Exception:
-            self.engine.close()
-
+class ShowWDL(ClientCase):
     def wdl(self, fen, depth=6):
         info = self.engine.analyse(chess.Board(fen), chess.engine.Limit(depth=depth))
         self.assertIn("wdl", info, info)
