@@ -96,7 +96,7 @@ test: setup-tests lint
 # (CCR_SIMD_MAX), so that the AVX2 kernels run end to end on a CPU that would pick AVX-512.
 # The tiers above the cap are skipped by design there, so they are neither logged nor required.
 test-avx2:
-	env -u CCR_REQUIRE_SIMD -u CCR_SIMD_SKIP_LOG CCR_SIMD_MAX=avx2 $(CARGO) test --release --lib --test perft
+	env -u CCR_REQUIRE_SIMD -u CCR_SIMD_SKIP_LOG CCR_SIMD_MAX=avx2 $(CARGO) test --release --lib --test perft --test chess960
 
 # The fast Rust tests in the dev profile, where debug_assert! and overflow checks are on:
 # all of them but the perft counts of tests/perft.rs, the perft samples against

@@ -46,7 +46,10 @@ pub use arch::{Impl, Tier};
 #[cfg(ccr_asm)]
 pub use ccr::Asm;
 pub use ccr::attacks::AttackBlock;
-pub use ccr::{CastlingRights, Ccr, FenError, Invariant, Kernel, Portable, Position, Simd};
+pub use ccr::{
+    CastlingRights, Ccr, FenError, Invariant, Kernel, Notation, Portable, Position, RookFiles,
+    Simd,
+};
 pub use moves::MoveList;
 pub use perft::{Leaves, divide, perft};
 pub use repr::{CcrWith, Repr, Representation, Variant, WithRepresentation};

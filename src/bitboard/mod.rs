@@ -38,7 +38,7 @@ use crate::bitboard::movegen::{MagicLines, PieceSets};
 use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::make::CASTLING_KEPT;
 use crate::ccr::validate::{self, State};
-use crate::ccr::{CastlingRights, Ccr, Invariant, Position};
+use crate::ccr::{CastlingRights, Ccr, Invariant, Position, RookFiles};
 use crate::moves::MoveList;
 use crate::repr::Representation;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
@@ -265,6 +265,7 @@ impl Bitboards {
         State {
             side: self.side,
             castling: self.castling.bits(),
+            rook_files: RookFiles::STANDARD,
             en_passant: self.en_passant,
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,

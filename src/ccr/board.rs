@@ -2,7 +2,7 @@
 
 use std::hash::{Hash, Hasher};
 
-use crate::types::{Colour, PieceCode, Square};
+use crate::types::{Colour, Move, PieceCode, Square};
 
 /// The Compact Chessboard Representation: eight rank words, rank 8 first, file a in the
 /// most significant nibble of each word (README, "The representation").
@@ -207,6 +207,76 @@ impl CastlingRights {
     }
 }
 
+/// The files of the rooks the castling rights castle with, one per right, for Chess960.
+///
+/// [`RookFiles::STANDARD`] is standard chess: the king on the e-file and the rooks of the
+/// rights held in the corners, where the generator and make take their fixed-square paths.
+/// Any other setup keeps the files of all four rights (those of rights not held mean
+/// nothing) and is castled by the general Chess960 rules.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct RookFiles(u16);
+
+impl RookFiles {
+    /// Standard chess: the king on the e-file, the king side rook on h, the queen side on a.
+    pub const STANDARD: RookFiles = RookFiles(0);
+    /// The mark of a Chess960 setup, beside the four 4-bit files.
+    const CHESS960: u16 = 0x8888;
+
+    /// The files (a = 0) of the rooks of the rights in [`CastlingRights::EACH`] order; a
+    /// setup that is standard (every file a corner's, `king_on_e`) is [`RookFiles::STANDARD`].
+    pub const fn new(files: [u8; 4], king_on_e: bool) -> RookFiles {
+        if king_on_e && files[0] == 7 && files[1] == 0 && files[2] == 7 && files[3] == 0 {
+            return RookFiles::STANDARD;
+        }
+        let packed = (files[0] & 7) as u16
+            | ((files[1] & 7) as u16) << 4
+            | ((files[2] & 7) as u16) << 8
+            | ((files[3] & 7) as u16) << 12;
+        RookFiles(packed | Self::CHESS960)
+    }
+
+    /// Whether this is standard chess's setup.
+    #[inline]
+    pub const fn is_standard(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The rook file (a = 0) of right `index` (0 `K`, 1 `Q`, 2 `k`, 3 `q`).
+    #[inline]
+    pub const fn file(self, index: usize) -> u8 {
+        if self.is_standard() {
+            if index & 1 == 0 { 7 } else { 0 }
+        } else {
+            (self.0 >> (4 * (index & 3))) as u8 & 7
+        }
+    }
+
+    /// The square of the rook of right `index`, on its colour's back rank.
+    #[inline]
+    pub const fn rook_square(self, index: usize) -> Square {
+        let rank = if index < 2 { 0 } else { 7 };
+        Square::from_file_rank(self.file(index), rank)
+    }
+
+    /// A castling move's rook squares, from and to: the king side rook (the king's target
+    /// on the g-file) ends on f, the queen side one on d.
+    #[inline]
+    pub fn castling_rook(self, mv: Move) -> (Square, Square) {
+        let (from, to) = (mv.from(), mv.to());
+        let rank = from.rank();
+        let king_side = to.file() == 6;
+        let index = 2 * (rank != 0) as usize + !king_side as usize;
+        let rook_to = Square::from_file_rank(if king_side { 5 } else { 3 }, rank);
+        (self.rook_square(index), rook_to)
+    }
+
+    /// The files of the rights `rights` holds, by right (`None` for a right not held): what
+    /// tells two positions' castling apart.
+    pub fn held(self, rights: CastlingRights) -> [Option<u8>; 4] {
+        std::array::from_fn(|i| rights.contains(CastlingRights::EACH[i]).then(|| self.file(i)))
+    }
+}
+
 /// The largest half-move clock a position holds: the 75-move rule ends every game by 150
 /// plies.
 pub const MAX_HALFMOVE_CLOCK: u16 = 150;
@@ -252,6 +322,8 @@ pub struct Position {
     pub(in crate::ccr) irreversible: u32,
     /// Remaining castling rights.
     pub(in crate::ccr) castling: CastlingRights,
+    /// The files of the castling rooks (standard, or a Chess960 setup).
+    pub(in crate::ccr) rook_files: RookFiles,
     /// The square a pawn skipped on the last move (as FEN records it), if any.
     pub(in crate::ccr) en_passant: Option<Square>,
     /// Each side's king square, indexed by [`Colour`]; kept so legality tests need no scan.
@@ -275,7 +347,15 @@ impl Hash for Position {
 }
 
 /// What a FEN of a position records (the king squares follow from the board).
-type Fields = (Ccr, Colour, CastlingRights, Option<Square>, u16, u16);
+type Fields = (
+    Ccr,
+    Colour,
+    CastlingRights,
+    [Option<u8>; 4],
+    Option<Square>,
+    u16,
+    u16,
+);
 
 impl Position {
     /// The position of these parts (unchecked: the FEN parser and [`Position::from_parts`]
@@ -283,11 +363,12 @@ impl Position {
     pub(in crate::ccr) fn assemble(
         board: Ccr,
         side: Colour,
-        castling: CastlingRights,
+        castling: (CastlingRights, RookFiles),
         en_passant: Option<Square>,
         clocks: (u16, u16),
         kings: [Square; 2],
     ) -> Position {
+        let (castling, rook_files) = castling;
         let (halfmove_clock, fullmove_number) = clocks;
         let ply = 2 * (u32::from(fullmove_number).max(1) - 1) + side as u32;
         Position {
@@ -295,6 +376,7 @@ impl Position {
             ply,
             irreversible: ply.wrapping_sub(halfmove_clock.into()),
             castling,
+            rook_files,
             en_passant,
             kings,
         }
@@ -306,6 +388,7 @@ impl Position {
             self.board,
             self.side(),
             self.castling,
+            self.rook_files.held(self.castling),
             self.en_passant,
             self.halfmove_clock(),
             self.fullmove_number(),
@@ -332,6 +415,26 @@ impl Position {
     #[inline]
     pub fn castling(&self) -> CastlingRights {
         self.castling
+    }
+
+    /// The files of the castling rooks.
+    #[inline]
+    pub fn rook_files(&self) -> RookFiles {
+        self.rook_files
+    }
+
+    /// Whether castling here needs Chess960's rules: a right held whose king or rook does
+    /// not start on its standard square.
+    #[inline]
+    pub fn is_chess960(&self) -> bool {
+        !self.rook_files.is_standard()
+            && CastlingRights::EACH
+                .iter()
+                .enumerate()
+                .any(|(i, &right)| self.castling.contains(right) && {
+                    let king = self.king(if i < 2 { Colour::White } else { Colour::Black });
+                    king.file() != 4 || self.rook_files.file(i) != if i & 1 == 0 { 7 } else { 0 }
+                })
     }
 
     /// The square a pawn skipped on the last move (as FEN records it), if any.

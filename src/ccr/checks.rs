@@ -152,8 +152,9 @@ impl Position {
     /// Only what the move changes can start a check: the piece it puts on a square (the
     /// moved or promoted piece, or the castling rook) attacking the king, or a line through
     /// a square it empties (the from square, the pawn taken en passant, the king's square
-    /// when castling) uncovering a slider. Filling a square can only block a line, and
-    /// nothing lies beyond a corner, where the castling rook starts. So it rewrites the rank
+    /// when castling, and a Chess960 castling rook's) uncovering a slider. Filling a square
+    /// can only block a line, and nothing lies beyond a corner, where a standard castling
+    /// rook starts. So it rewrites the rank
     /// words the move changes (castling and en passant stay inside them) on a scratch
     /// board and asks the leaper test at the target and the slider test along the lines
     /// from the enemy king through those squares.
@@ -178,11 +179,15 @@ impl Position {
                 after.set(third, PieceCode::EMPTY);
             }
             MoveKind::Castle => {
-                let (rook_from, rook_to) = if to.file() == 6 { (7, 5) } else { (0, 3) };
-                let rank = from.rank();
-                third = Square::from_file_rank(rook_to, rank);
-                after.set(Square::from_file_rank(rook_from, rank), PieceCode::EMPTY);
+                let (rook_from, rook_to) = self.rook_files.castling_rook(mv);
+                third = rook_to;
+                after.set(rook_from, PieceCode::EMPTY);
+                after.set(to, PieceCode::new(us, PieceCode::KING));
                 after.set(third, PieceCode::new(us, PieceCode::ROOK));
+                // A Chess960 rook leaves a square inside the back rank, which may open it.
+                if !self.rook_files.is_standard() && slider_through(&after, king, rook_from, us) {
+                    return true;
+                }
             }
             _ => {}
         }

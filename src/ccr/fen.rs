@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use crate::ccr::board::{CastlingRights, Ccr, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, Position};
+use crate::ccr::board::{
+    CastlingRights, Ccr, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, Position, RookFiles,
+};
 use crate::ccr::checks::is_attacked;
 use crate::ccr::validate::{
     self, CASTLING_HOMES, back_rank_pawn, castling_pieces_present, en_passant_is_possible,
@@ -52,10 +54,14 @@ pub enum FenError {
     BadSideToMove(String),
     /// The side that is not to move is in check.
     OpponentInCheck,
-    /// A castling field that is not `-` or a set of distinct `KQkq` letters.
+    /// A castling field that is not `-` or a set of distinct rights, each a letter of
+    /// `KQkq` or a rook's file (Shredder-FEN and X-FEN, `A`-`H` for White, `a`-`h` for Black).
     BadCastlingField(String),
     /// A castling right whose king or rook is not on its home square.
     CastlingWithoutPieces(char),
+    /// A castling right whose king or rook stands off standard chess's squares, read
+    /// without Chess960.
+    NeedsChess960(char),
     /// An en-passant field that is not `-` or a square.
     BadEnPassantField(String),
     /// An en-passant square that no pawn can just have skipped.
@@ -101,13 +107,21 @@ impl fmt::Display for FenError {
             FenError::BadCastlingField(s) => {
                 write!(
                     f,
-                    "castling field must be '-' or distinct letters of 'KQkq', found {s:?}"
+                    "castling field must be '-' or distinct rights, each a letter of 'KQkq' \
+                     or a rook's file (A-H, a-h), found {s:?}"
                 )
             }
             FenError::CastlingWithoutPieces(c) => {
                 write!(
                     f,
                     "castling right '{c}' without king and rook on their home squares"
+                )
+            }
+            FenError::NeedsChess960(c) => {
+                write!(
+                    f,
+                    "castling right '{c}' is a Chess960 setup (king or rook off e1/e8, a1/h1, \
+                     a8/h8): read it with Chess960 on"
                 )
             }
             FenError::BadEnPassantField(s) => {
@@ -142,6 +156,25 @@ impl Position {
     /// assert_eq!(p.board().0, [0x0000E000, 0, 0, 0, 0x20, 0x1000, 0x40306000, 0]);
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::parse_fen(fen, false)
+    }
+
+    /// Parses a FEN as [`Position::from_fen`] does, with the castling field read for
+    /// Chess960 too: a right is `K`/`Q` (`k`/`q`) for the outermost rook on that side of
+    /// the king (X-FEN) or the rook's file letter (Shredder-FEN, `A`-`H`, `a`-`h`).
+    ///
+    /// ```
+    /// # use ccr::Position;
+    /// let p = Position::from_fen_chess960("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+    /// assert!(p.is_chess960());
+    /// assert!(Position::from_fen(&p.to_fen()).is_err());
+    /// ```
+    pub fn from_fen_chess960(fen: &str) -> Result<Position, FenError> {
+        Position::parse_fen(fen, true)
+    }
+
+    /// Parses a FEN, reading its castling field for Chess960 when `chess960`.
+    pub fn parse_fen(fen: &str, chess960: bool) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
             return Err(FenError::FieldCount(fields.len()));
@@ -153,7 +186,7 @@ impl Position {
             other => return Err(FenError::BadSideToMove(other.to_string())),
         };
         let kings = check_men(&board)?;
-        let castling = parse_castling(fields[2], &board)?;
+        let castling = parse_castling(fields[2], &board, kings, chess960)?;
         let en_passant = parse_en_passant(fields[3], &board, side)?;
         let halfmove_clock = parse_clock(fields.get(4), HALFMOVE, 0..=MAX_HALFMOVE_CLOCK)?;
         let fullmove_number = parse_clock(fields.get(5), FULLMOVE, 1..=MAX_FULLMOVE_NUMBER)?;
@@ -198,7 +231,7 @@ impl Position {
         Position::assemble(
             board,
             side,
-            castling,
+            (castling, RookFiles::STANDARD),
             en_passant,
             (halfmove_clock, fullmove_number),
             kings,
@@ -216,7 +249,7 @@ impl Position {
         Ok(Position::assemble(
             self.board,
             self.side(),
-            self.castling,
+            (self.castling, self.rook_files),
             self.en_passant,
             (halfmove_clock, fullmove_number),
             self.kings,
@@ -263,9 +296,9 @@ impl Position {
         if self.castling.is_empty() {
             out.push('-');
         }
-        for right in CastlingRights::EACH {
+        for (index, right) in CastlingRights::EACH.into_iter().enumerate() {
             if self.castling.contains(right) {
-                out.extend(right.fen_char());
+                out.push(self.castling_letter(index));
             }
         }
         match self.en_passant {
@@ -279,6 +312,41 @@ impl Position {
         ));
         out
     }
+}
+
+impl Position {
+    /// The FEN letter of held right `index`: `K`/`Q` (`k`/`q`) for standard chess and for
+    /// the outermost rook on its side of the king, else the rook's file (X-FEN).
+    fn castling_letter(&self, index: usize) -> char {
+        let rook = self.rook_files.rook_square(index);
+        let colour = if index < 2 { Colour::White } else { Colour::Black };
+        let outermost = outermost_rook(&self.board, self.king(colour), index & 1 == 0);
+        let letter = if self.rook_files.is_standard() || outermost == Some(rook) {
+            [b'k', b'q'][index & 1]
+        } else {
+            b'a' + rook.file()
+        };
+        match colour {
+            Colour::White => letter.to_ascii_uppercase() as char,
+            Colour::Black => letter as char,
+        }
+    }
+}
+
+/// The rook of the king's colour on the king's rank farthest from it toward file h
+/// (`king_side`) or file a.
+fn outermost_rook(board: &Ccr, king: Square, king_side: bool) -> Option<Square> {
+    let colour = board.get(king).colour();
+    let rook = PieceCode::new(colour, PieceCode::ROOK);
+    let files: Vec<u8> = if king_side {
+        (king.file() + 1..8).rev().collect()
+    } else {
+        (0..king.file()).collect()
+    };
+    files
+        .into_iter()
+        .map(|file| Square::from_file_rank(file, king.rank()))
+        .find(|&sq| board.get(sq) == rook)
 }
 
 fn parse_placement(text: &str) -> Result<Ccr, FenError> {
@@ -340,28 +408,84 @@ fn king_square(board: &Ccr, colour: Colour) -> Result<Square, FenError> {
     validate::king_square(board, colour).map_err(|count| FenError::KingCount { colour, count })
 }
 
-fn parse_castling(text: &str, board: &Ccr) -> Result<CastlingRights, FenError> {
+/// Reads the castling field: standard chess's `KQkq` (and the corner files' letters), or
+/// with `chess960` X-FEN and Shredder-FEN rights on any setup a Chess960 game can have.
+fn parse_castling(
+    text: &str,
+    board: &Ccr,
+    kings: [Square; 2],
+    chess960: bool,
+) -> Result<(CastlingRights, RookFiles), FenError> {
     if text == "-" {
-        return Ok(CastlingRights::NONE);
+        return Ok((CastlingRights::NONE, RookFiles::STANDARD));
     }
     let bad = || FenError::BadCastlingField(text.to_string());
-    let mut rights = CastlingRights::NONE;
-    for c in text.chars() {
-        let right = CASTLING_HOMES
-            .iter()
-            .position(|&(_, letter, _, _)| letter == c)
-            .map(|index| CastlingRights::EACH[index])
-            .ok_or_else(bad)?;
-        if rights.contains(right) {
-            return Err(bad());
-        }
-        check_castling_right(right, board)?;
-        rights = rights.with(right);
-    }
     if text.is_empty() {
         return Err(bad());
     }
-    Ok(rights)
+    let mut rights = CastlingRights::NONE;
+    let mut files = [7, 0, 7, 0];
+    let mut letters = ['-'; 4];
+    for c in text.chars() {
+        if !c.is_ascii_alphabetic() {
+            return Err(bad());
+        }
+        let colour = if c.is_ascii_uppercase() {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        let king = kings[colour as usize];
+        let back_rank = if colour == Colour::White { 0 } else { 7 };
+        let rook = PieceCode::new(colour, PieceCode::ROOK);
+        let (king_side, file) = match c.to_ascii_lowercase() {
+            side @ ('k' | 'q') if !chess960 => {
+                let index = 2 * colour as usize + usize::from(side == 'q');
+                if !castling_pieces_present(|sq| board.get(sq), index) {
+                    return Err(FenError::CastlingWithoutPieces(c));
+                }
+                (side == 'k', CASTLING_HOMES[index].3.0)
+            }
+            side @ ('k' | 'q') => {
+                let found = (king.rank() == back_rank)
+                    .then(|| outermost_rook(board, king, side == 'k'))
+                    .flatten();
+                let sq = found.ok_or(FenError::CastlingWithoutPieces(c))?;
+                (side == 'k', sq.file())
+            }
+            letter @ 'a'..='h' => {
+                let file = letter as u8 - b'a';
+                if king.rank() != back_rank
+                    || board.get(Square::from_file_rank(file, back_rank)) != rook
+                {
+                    return Err(FenError::CastlingWithoutPieces(c));
+                }
+                (file > king.file(), file)
+            }
+            _ => return Err(bad()),
+        };
+        let index = 2 * colour as usize + usize::from(!king_side);
+        let right = CastlingRights::EACH[index];
+        if rights.contains(right) {
+            return Err(bad());
+        }
+        rights = rights.with(right);
+        files[index] = file;
+        letters[index] = c;
+    }
+    let king_on_e = [Colour::White, Colour::Black]
+        .into_iter()
+        .all(|colour| !rights.any_of(colour) || kings[colour as usize].file() == 4);
+    let rook_files = RookFiles::new(files, king_on_e);
+    if !chess960 && !rook_files.is_standard() {
+        // Some right's king is off the e-file or its rook off the corner.
+        let off = (0..4).find(|&i| {
+            let king = kings[i / 2];
+            letters[i] != '-' && (king.file() != 4 || files[i] != [7, 0][i & 1])
+        });
+        return Err(FenError::NeedsChess960(letters[off.unwrap_or(0)]));
+    }
+    Ok((rights, rook_files))
 }
 
 /// Checks that the king and rook of one castling right (one of [`CastlingRights::EACH`])

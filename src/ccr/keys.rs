@@ -10,7 +10,7 @@
 //! its own offset. A move changes one or two rank words (castling and
 //! en passant stay inside them), so the key is updated from those words alone.
 
-use crate::ccr::board::Position;
+use crate::ccr::board::{CastlingRights, Position, RookFiles};
 use crate::types::{Colour, Move, Square};
 
 /// The rotation applied to each rank word's term: distinct primes below 64, no two of them
@@ -80,6 +80,30 @@ pub const CASTLING_TERMS: [u64; 16] = {
     terms
 };
 
+/// The term of castling right `index` (0 `K`, 1 `Q`, 2 `k`, 3 `q`) with its rook on
+/// `file`: the standard one ([`CASTLING_TERMS`]) on the right's corner, another for each other
+/// file, so that Chess960 setups with the same rights but other rooks key apart.
+const fn castling_term(index: usize, file: u8) -> u64 {
+    let corner = if index & 1 == 0 { 7 } else { 0 };
+    if file == corner {
+        state_term(0x10 + index as u64)
+    } else {
+        state_term(0x40 + 8 * index as u64 + file as u64)
+    }
+}
+
+/// The castling part of a position's key: one term per right held, told apart by its rook's
+/// file.
+#[inline(always)]
+fn castling_key(rights: CastlingRights, files: RookFiles) -> u64 {
+    if files.is_standard() {
+        return CASTLING_TERMS[rights.bits() as usize & 15];
+    }
+    (0..4)
+        .filter(|&i| rights.contains(CastlingRights::EACH[i]))
+        .fold(0, |key, i| key ^ castling_term(i, files.file(i)))
+}
+
 /// The en-passant terms by file (a = 0).
 pub const EN_PASSANT_TERMS: [u64; 8] = {
     let mut terms = [0; 8];
@@ -98,7 +122,7 @@ pub struct RotationKey;
 /// The state part of a key: side, castling rights, en passant.
 #[inline(always)]
 fn state(pos: &Position) -> u64 {
-    let mut key = CASTLING_TERMS[pos.castling.bits() as usize & 15];
+    let mut key = castling_key(pos.castling, pos.rook_files);
     if pos.side() == Colour::Black {
         key ^= SIDE_TERM;
     }
@@ -175,8 +199,8 @@ impl Position {
                 ^ word_term(to_word, after.board.0[to_word]);
         }
         if self.castling != after.castling {
-            key ^= CASTLING_TERMS[self.castling.bits() as usize & 15]
-                ^ CASTLING_TERMS[after.castling.bits() as usize & 15];
+            key ^= castling_key(self.castling, self.rook_files)
+                ^ castling_key(after.castling, after.rook_files);
         }
         if let Some(sq) = self.keyed_en_passant() {
             key ^= EN_PASSANT_TERMS[sq.file() as usize];

@@ -81,16 +81,22 @@ impl Position {
         let piece_type = (piece & 7) as u8;
         // One more ply flips the side and counts both clocks (see `Position`).
         self.ply = self.ply.wrapping_add(1);
-        if piece_type == PieceCode::PAWN || target & to.mask() != 0 {
+        // A Chess960 king may castle onto its own rook: no capture.
+        if piece_type == PieceCode::PAWN
+            || (target & to.mask() != 0 && mv.kind() != MoveKind::Castle)
+        {
             self.irreversible = self.ply;
         }
         if piece_type == PieceCode::KING {
             self.kings[us as usize] = to;
         }
         if !self.castling.is_empty() {
-            self.castling = self
-                .castling
-                .retain_bits(CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()]);
+            let kept = if self.rook_files.is_standard() {
+                CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()]
+            } else {
+                self.chess960_rights_kept(from, to, piece_type == PieceCode::KING, us)
+            };
+            self.castling = self.castling.retain_bits(kept);
         }
         if mv.kind() != MoveKind::Normal {
             self.special(mv, us);
@@ -115,15 +121,13 @@ impl Position {
                 self.en_passant = Some(Square::new((from.index() + to.index()) as u8 / 2));
             }
             MoveKind::Castle => {
-                // The rook jumps over the king within the same rank word.
-                let (rook_from, rook_to) = if to.file() == 6 { (7, 5) } else { (0, 3) };
-                let rank = from.rank();
-                self.board
-                    .set(Square::from_file_rank(rook_from, rank), PieceCode::EMPTY);
-                self.board.set(
-                    Square::from_file_rank(rook_to, rank),
-                    PieceCode::new(us, PieceCode::ROOK),
-                );
+                // The rook jumps over the king within the same rank word. In Chess960 the
+                // king may have landed on the rook, or the rook start on the king's
+                // square: the rook leaves first, then king and rook take their targets.
+                let (rook_from, rook_to) = self.rook_files.castling_rook(mv);
+                self.board.set(rook_from, PieceCode::EMPTY);
+                self.board.set(to, PieceCode::new(us, PieceCode::KING));
+                self.board.set(rook_to, PieceCode::new(us, PieceCode::ROOK));
             }
             MoveKind::EnPassant => {
                 self.board.set(
@@ -139,6 +143,23 @@ impl Position {
                 self.board.set(to, PieceCode::new(us, piece_type));
             }
         }
+    }
+
+    /// The castling rights bits a move from `from` to `to` keeps in a Chess960 setup: a
+    /// king move loses its side's two, a move from or onto a rook's square that rook's.
+    #[cold]
+    fn chess960_rights_kept(&self, from: Square, to: Square, king_moved: bool, us: Colour) -> u8 {
+        let mut kept = 0xF;
+        if king_moved {
+            kept &= !(0b11 << (2 * us as u8));
+        }
+        for index in 0..4 {
+            let rook = self.rook_files.rook_square(index);
+            if rook == from || rook == to {
+                kept &= !(1 << index);
+            }
+        }
+        kept
     }
 
     /// Whether the side to move has a legal en-passant capture onto `en_passant`.

@@ -12,9 +12,10 @@ pub(crate) mod movegen;
 pub mod validate;
 
 pub use crate::moves::MoveList;
-pub use board::{CastlingRights, Ccr, Position};
+pub use board::{CastlingRights, Ccr, Position, RookFiles};
 pub use fen::FenError;
 #[cfg(ccr_asm)]
 pub use kernel::Asm;
 pub use kernel::{Kernel, Portable, Simd};
+pub use movegen::Notation;
 pub use validate::Invariant;

@@ -35,7 +35,7 @@
 
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::{
-    CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, count_nibbles, full_nibbles, nibbles_equal,
+    CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, RookFiles, count_nibbles, full_nibbles, nibbles_equal,
     occupied_nibbles,
 };
 use crate::ccr::checks::{is_attacked, king_lines};
@@ -548,6 +548,9 @@ fn back_rank(us: Colour) -> usize {
 /// The castling moves of the side to move (not in check), from its back rank word's
 /// `occupied` squares and the squares its king may not step on, `attacked` (`0xF` masks).
 fn castling<S: Sink>(sink: &mut S, pos: &Position, occupied: u32, attacked: u32) {
+    if !pos.rook_files.is_standard() {
+        return chess960_castling(sink, pos);
+    }
     let (king_side, queen_side) = match pos.side() {
         Colour::White => (CastlingRights::WHITE_KING, CastlingRights::WHITE_QUEEN),
         Colour::Black => (CastlingRights::BLACK_KING, CastlingRights::BLACK_QUEEN),
@@ -563,6 +566,72 @@ fn castling<S: Sink>(sink: &mut S, pos: &Position, occupied: u32, attacked: u32)
     {
         let to = Square::from_word_mask(word, 0x00F0_0000);
         sink.push(Move::new(king, to, MoveKind::Castle));
+    }
+}
+
+/// How a game writes its moves in UCI text: castling as the king's move to its target
+/// (`e1g1`), or in Chess960 as the king taking its own rook (`e1h1`). The rooks' files are
+/// the game's, so one notation serves every position of a line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Notation {
+    /// Castling written as the king taking its own rook.
+    pub chess960: bool,
+    /// The files of the castling rooks.
+    pub rook_files: RookFiles,
+}
+
+impl Notation {
+    /// The UCI text of `mv`.
+    pub fn text(&self, mv: Move) -> String {
+        if self.chess960 && mv.kind() == MoveKind::Castle {
+            let (rook, _) = self.rook_files.castling_rook(mv);
+            return format!("{}{}", mv.from(), rook);
+        }
+        mv.to_string()
+    }
+
+    /// The UCI texts of `moves`, separated by spaces.
+    pub fn line(&self, moves: &[Move]) -> String {
+        let texts: Vec<String> = moves.iter().map(|&mv| self.text(mv)).collect();
+        texts.join(" ")
+    }
+}
+
+/// The castling moves of the side to move (not in check) in a Chess960 setup, by the
+/// general rule: every square between the king and its target and between the rook and its
+/// target, both included, is empty but for that king and rook, and no square the king
+/// crosses or reaches is attacked with both of them lifted off the board (a rook that
+/// shielded the king's target from a rook or queen on the back rank shields it no more).
+#[cold]
+#[inline(never)]
+fn chess960_castling<S: Sink>(sink: &mut S, pos: &Position) {
+    let us = pos.side();
+    let king = pos.king(us);
+    let first = 2 * us as usize;
+    for index in [first, first + 1] {
+        if !pos.castling.contains(CastlingRights::EACH[index]) {
+            continue;
+        }
+        let rook = pos.rook_files.rook_square(index);
+        let king_side = index & 1 == 0;
+        let (king_to, rook_to) = if king_side { (6, 5) } else { (2, 3) };
+        let rank = king.rank();
+        let span = |a: u8, b: u8| a.min(b)..=a.max(b);
+        let mut lifted = pos.board;
+        lifted.set(king, PieceCode::EMPTY);
+        lifted.set(rook, PieceCode::EMPTY);
+        let blocked = span(king.file(), king_to)
+            .chain(span(rook.file(), rook_to))
+            .any(|file| lifted.get(Square::from_file_rank(file, rank)) != PieceCode::EMPTY);
+        if blocked {
+            continue;
+        }
+        let attacked = span(king.file(), king_to)
+            .any(|file| is_attacked(&lifted, Square::from_file_rank(file, rank), us.flip()));
+        if !attacked {
+            let to = Square::from_file_rank(king_to, rank);
+            sink.push(Move::new(king, to, MoveKind::Castle));
+        }
     }
 }
 
@@ -924,12 +993,39 @@ impl Position {
     }
 
     /// The legal move with this UCI text (`e2e4`, `e7e8q`, `e1g1`), if there is one.
+    /// Castling is also read as the king taking its own rook (`e1h1`).
     pub fn parse_uci_move(&self, text: &str) -> Option<Move> {
-        self.legal_moves()
-            .as_slice()
-            .iter()
-            .copied()
-            .find(|mv| mv.to_string() == text)
+        self.parse_move(text, false)
+    }
+
+    /// The legal move with this UCI text in the notation [`Notation`] writes. With
+    /// `chess960`, castling is only the king taking its own rook (`e1h1`; a king's step onto
+    /// g1 is a king's step); without, it is the king's move to its target (`e1g1`) or the
+    /// king taking its rook, a king's step of the same text coming first.
+    pub fn parse_move(&self, text: &str, chess960: bool) -> Option<Move> {
+        let legal = self.legal_moves();
+        let moves = legal.as_slice().iter().copied();
+        let notation = self.notation(chess960);
+        let found = moves.clone().find(|&mv| notation.text(mv) == text);
+        if found.is_some() || chess960 {
+            return found;
+        }
+        let castling = Notation {
+            chess960: true,
+            rook_files: self.rook_files,
+        };
+        moves
+            .filter(|mv| mv.kind() == MoveKind::Castle)
+            .find(|&mv| castling.text(mv) == text)
+    }
+
+    /// The notation of moves in this position's game: UCI text, castling written as the
+    /// king's move to its target, or with `chess960` as the king taking its own rook.
+    pub fn notation(&self, chess960: bool) -> Notation {
+        Notation {
+            chess960,
+            rook_files: self.rook_files,
+        }
     }
 
     /// Whether the side to move is in check.

@@ -14,7 +14,9 @@
 use std::fmt;
 
 use crate::ccr::attacks::AttackBlock;
-use crate::ccr::board::{CastlingRights, Ccr, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, Position};
+use crate::ccr::board::{
+    CastlingRights, Ccr, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, Position, RookFiles,
+};
 use crate::ccr::checks::is_attacked;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
@@ -211,6 +213,8 @@ pub(crate) struct State {
     pub side: Colour,
     /// The castling rights' bits.
     pub castling: u8,
+    /// The files of the castling rooks.
+    pub rook_files: RookFiles,
     /// The en-passant square, if any.
     pub en_passant: Option<Square>,
     /// Plies since the last capture or pawn move.
@@ -227,13 +231,29 @@ fn is_bad_code(code: PieceCode) -> bool {
 }
 
 /// Checks the castling rights against the board `piece` reads: no bits beyond the four
-/// rights, and each right's king and rook on their home squares.
-fn check_castling(castling: u8, piece: &impl Fn(Square) -> PieceCode) -> Result<(), Invariant> {
+/// rights, and each right's king and rook on their home squares (in a Chess960 setup, the
+/// king on its back rank and the rook on its file there, on the right's side of the king).
+fn check_castling(state: &State, piece: &impl Fn(Square) -> PieceCode) -> Result<(), Invariant> {
+    let castling = state.castling;
     if castling > 0xF {
         return Err(Invariant::CastlingBits(castling));
     }
     for (right, &(bit, letter, _, _)) in CASTLING_HOMES.iter().enumerate() {
-        if castling & bit != 0 && !castling_pieces_present(piece, right) {
+        if castling & bit == 0 {
+            continue;
+        }
+        let present = if state.rook_files.is_standard() {
+            castling_pieces_present(piece, right)
+        } else {
+            let colour = if right < 2 { Colour::White } else { Colour::Black };
+            let (king, rook) = (state.kings[colour as usize], state.rook_files.rook_square(right));
+            let king_side = right & 1 == 0;
+            piece(king) == PieceCode::new(colour, PieceCode::KING)
+                && king.rank() == rook.rank()
+                && piece(rook) == PieceCode::new(colour, PieceCode::ROOK)
+                && (rook.file() > king.file()) == king_side
+        };
+        if !present {
             return Err(Invariant::CastlingWithoutPieces(letter));
         }
     }
@@ -255,14 +275,12 @@ fn check_clocks(state: &State) -> Result<(), Invariant> {
 /// castling rook's two squares or the square of the pawn taken en passant. Every other
 /// square is as it was before the move, so a representation's per-square caches need
 /// checking only here.
-pub(crate) fn touched(mv: Move) -> ([Square; 4], usize) {
+pub(crate) fn touched(mv: Move, rook_files: RookFiles) -> ([Square; 4], usize) {
     let (from, to) = (mv.from(), mv.to());
     match mv.kind() {
         MoveKind::Castle => {
-            let (rook_from, rook_to) = if to.file() == 6 { (7, 5) } else { (0, 3) };
-            let rank = from.rank();
-            let rook = |file| Square::from_file_rank(file, rank);
-            ([from, to, rook(rook_from), rook(rook_to)], 4)
+            let (rook_from, rook_to) = rook_files.castling_rook(mv);
+            ([from, to, rook_from, rook_to], 4)
         }
         MoveKind::EnPassant => {
             let taken = Square::from_file_rank(to.file(), from.rank());
@@ -296,7 +314,8 @@ pub(crate) fn check_move(
         PieceCode::KING if state.kings[mover as usize] != to => {
             return Err(Invariant::KingSquare(mover));
         }
-        PieceCode::KING if piece(from) == placed => {
+        // A Chess960 king may castle without leaving its square.
+        PieceCode::KING if from != to && piece(from) == placed => {
             return Err(Invariant::KingCount {
                 colour: mover,
                 count: 2,
@@ -307,9 +326,13 @@ pub(crate) fn check_move(
         }
         _ => {}
     }
-    let at_risk = RIGHTS_AT[from.index()] | RIGHTS_AT[to.index()];
+    let at_risk = if state.rook_files.is_standard() {
+        RIGHTS_AT[from.index()] | RIGHTS_AT[to.index()]
+    } else {
+        0xF
+    };
     if state.castling & (at_risk | !0xF) != 0 {
-        check_castling(state.castling, &piece)?;
+        check_castling(state, &piece)?;
     }
     if let Some(sq) = state
         .en_passant
@@ -343,7 +366,7 @@ pub(crate) fn validate_board(board: &Ccr, state: &State) -> Result<(), Invariant
             return Err(Invariant::ImpossibleMaterial(colour));
         }
     }
-    check_castling(state.castling, &piece)?;
+    check_castling(state, &piece)?;
     if let Some(sq) = state
         .en_passant
         .filter(|&sq| !en_passant_is_possible(piece, state.side, sq))
@@ -385,6 +408,7 @@ impl Position {
         State {
             side: self.side(),
             castling: self.castling.bits(),
+            rook_files: self.rook_files,
             en_passant: self.en_passant,
             halfmove_clock: self.halfmove_clock(),
             fullmove_number: self.fullmove_number(),

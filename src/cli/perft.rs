@@ -5,9 +5,9 @@ use std::time::Instant;
 
 use ccr::perft::{self, Leaves};
 use ccr::positions::STARTPOS;
-use ccr::{Impl, Position, Repr, Representation, Variant, WithRepresentation};
+use ccr::{Impl, Notation, Position, Repr, Representation, Variant, WithRepresentation};
 
-use super::{Failure, emit, position};
+use super::{Failure, emit};
 
 /// The arguments of `ccr perft`.
 #[derive(clap::Args)]
@@ -35,6 +35,10 @@ pub struct Args {
     /// Print `move: count` for each root move first.
     #[arg(long)]
     divide: bool,
+    /// Chess960: read the FEN's castling field as X-FEN or Shredder-FEN on any setup, and
+    /// write castling as the king taking its own rook (`e1h1`). The C.C.R. only.
+    #[arg(long)]
+    chess960: bool,
 }
 
 /// Runs `ccr perft`.
@@ -46,6 +50,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         implementation,
         bulk,
         divide,
+        chess960,
     } = args;
     let Some(variant) = Variant::new(repr, implementation) else {
         let built: Vec<&str> = repr.implementations().iter().map(|i| i.name()).collect();
@@ -56,7 +61,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
             built.join(", ")
         )));
     };
-    let pos = position(&fen)?;
+    let pos = Position::parse_fen(&fen, chess960).map_err(|e| Failure(format!("invalid FEN: {e}")))?;
+    if pos.is_chess960() && repr != Repr::Ccr {
+        return Err(Failure(format!(
+            "--repr {} does not castle by Chess960's rules; this position needs them (use --repr ccr)",
+            repr.name()
+        )));
+    }
     let leaves = if bulk { Leaves::Bulk } else { Leaves::Make };
     let start = Instant::now();
     let (out, nodes) = variant.dispatch(Count {
@@ -64,6 +75,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         depth,
         leaves,
         divide,
+        notation: pos.notation(chess960),
     });
     let seconds = start.elapsed().as_secs_f64();
     emit(&out)?;
@@ -102,6 +114,7 @@ struct Count<'a> {
     depth: u32,
     leaves: Leaves,
     divide: bool,
+    notation: Notation,
 }
 
 impl WithRepresentation for Count<'_> {
@@ -109,7 +122,7 @@ impl WithRepresentation for Count<'_> {
     type Output = (String, u64);
 
     fn run<R: Representation>(self, _: Variant) -> (String, u64) {
-        count::<R>(self.pos, self.depth, self.leaves, self.divide)
+        count::<R>(self.pos, self.depth, self.leaves, self.divide, self.notation)
     }
 }
 
@@ -119,13 +132,14 @@ fn count<R: Representation>(
     depth: u32,
     leaves: Leaves,
     divide: bool,
+    notation: Notation,
 ) -> (String, u64) {
     let board = R::from_position(pos);
     let mut out = String::new();
     let nodes = if divide {
         let split = perft::divide(&board, depth, leaves);
         for (mv, n) in &split {
-            out.push_str(&format!("{mv}: {n}\n"));
+            out.push_str(&format!("{}: {n}\n", notation.text(*mv)));
         }
         if depth == 0 {
             1

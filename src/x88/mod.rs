@@ -42,7 +42,7 @@ use std::fmt;
 
 use crate::ccr::board::MAX_HALFMOVE_CLOCK;
 use crate::ccr::validate::{self, State};
-use crate::ccr::{CastlingRights, Ccr, Invariant, Position};
+use crate::ccr::{CastlingRights, Ccr, Invariant, Position, RookFiles};
 use crate::moves::MoveList;
 use crate::repr::Representation;
 use crate::types::{Colour, Move, PieceCode, Square};
@@ -193,6 +193,7 @@ impl X88 {
         State {
             side: self.side(),
             castling: self.castling(),
+            rook_files: RookFiles::STANDARD,
             en_passant: (self.ep() != NO_EP).then(|| square(self.ep())),
             halfmove_clock: self.halfmove_clock(),
             fullmove_number: self.fullmove_number(),
@@ -239,7 +240,7 @@ impl X88 {
     /// [`validate::check_move`].
     fn check_move(&self, mv: Move) -> Result<(), Invariant> {
         let lists = [self.pieces(Colour::White), self.pieces(Colour::Black)];
-        let (squares, count) = validate::touched(mv);
+        let (squares, count) = validate::touched(mv, RookFiles::STANDARD);
         for &sq in &squares[..count] {
             let x = X88_OF[sq.index()];
             let code = self.code(x);
