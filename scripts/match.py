@@ -22,6 +22,13 @@ engine's stderr goes to target/match/work/NAME.stderr. Every argument is checked
 first game (numbers against their ranges, --pgn writable, the engines executable); a bad one
 is one `error:` line on stderr and exit status 2.
 
+With --chess960 the games are Chess960: each pair starts from a seeded Chess960 start position
+(or from --openings read as Chess960 FENs), every engine gets UCI_Chess960 and castles as the
+king taking its own rook; an opponent that does not play Chess960 is refused before the first
+game (of Debian's engines Glaurung, Ethereal and Stockfish do):
+
+    python3 scripts/match.py --chess960 --engines glaurung,ethereal --games 20 --tc 10+0.1
+
 Output per opponent: W/D/L from ccr's side, score, Elo difference with a 95 % interval
 (logistic model; standard error of the mean game score from the per-game trinomial
 variance) and LOS. Used by the UCI tests (tests/uci/) for their full games too.
@@ -46,6 +53,7 @@ import datetime
 import logging
 import math
 import os
+import random
 import re
 import signal
 import socket
@@ -165,6 +173,7 @@ def known_engines(ccr: str) -> Dict[str, EngineSpec]:
             "gnuchess", "uci", [f"{g}/gnuchess", "--uci"], {"Hash": 64, "OwnBook": False}
         ),
         "stockfish": EngineSpec("stockfish", "uci", [f"{g}/stockfish"], {"Threads": 1, "Hash": 64}),
+        "ethereal": EngineSpec("ethereal", "uci", [f"{g}/ethereal-chess"], {"Threads": 1, "Hash": 64}),
     }
 
 
@@ -325,10 +334,21 @@ class Opening:
     board: chess.Board  # the opening position, with the opening moves on its stack if known
 
 
-def load_openings(path: Path) -> List[Opening]:
+def chess960_openings(count: int, seed: int) -> List[Opening]:
+    """`count` Chess960 start positions (distinct while there are any left), drawn by a
+    generator seeded with `seed`, named by their number (Scharnagl's numbering, 518 being
+    the standard position)."""
+    rng = random.Random(seed)
+    numbers = rng.sample(range(960), min(count, 960))
+    numbers += [rng.randrange(960) for _ in range(count - len(numbers))]
+    return [Opening(f"Chess960 #{n}", chess.Board.from_chess960_pos(n)) for n in numbers]
+
+
+def load_openings(path: Path, chess960: bool = False) -> List[Opening]:
     """EPD lines; `#` lines are comments. The `c1` operation, if present, holds the opening
     as UCI moves from the initial position (needed by engines without setboard); `id` or
-    `c0` names it."""
+    `c0` names it. With `chess960` the castling fields are read as X-FEN or Shredder-FEN
+    and castling moves as the king taking its rook."""
     out: List[Opening] = []
     try:
         lines = path.read_text().splitlines()
@@ -341,13 +361,13 @@ def load_openings(path: Path) -> List[Opening]:
         if not line or line.startswith("#"):
             continue
         try:
-            board, ops = chess.Board.from_epd(line)
+            board, ops = chess.Board.from_epd(line, chess960=chess960)
         except ValueError as err:
             raise MatchError(f"{path}:{n}: bad EPD: {err}") from None
         name = str(ops.get("id") or ops.get("c0") or f"line {n}")
         moves = ops.get("c1")
         if moves:
-            replay = chess.Board()
+            replay = chess.Board(chess960=chess960)
             for uci in str(moves).split():
                 try:
                     replay.push_uci(uci)
@@ -798,13 +818,21 @@ def recorded_games(pgn_path: Path, names: List[str], tc: TimeControl,
 def main(argv: Optional[List[str]] = None) -> int:
     ap = Parser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engines", default="phalanx,sjeng",
-                    help="comma-separated opponents: phalanx, sjeng, fairymax, glaurung, toga2, gnuchess, stockfish (default: phalanx,sjeng)")
+                    help="comma-separated opponents: phalanx, sjeng, fairymax, glaurung, toga2, gnuchess, stockfish, "
+                         "ethereal (default: phalanx,sjeng)")
     ap.add_argument("--games", type=int, default=40,
                     help=f"games per opponent, rounded up to even, 1 to {MOST_GAMES} (default 40)")
     ap.add_argument("--tc", default="10+0.1", help="time control [MOVES/]BASE[+INC] in seconds (default 10+0.1)")
     ap.add_argument("--concurrency", type=int, default=1,
                     help=f"games at once, 1 to {MOST_CONCURRENCY} (default 1; the machine has 2 cores)")
-    ap.add_argument("--openings", default=str(DEFAULT_OPENINGS), help="EPD file (default tests/data/openings.epd)")
+    ap.add_argument("--openings", default=None,
+                    help="EPD file (default tests/data/openings.epd; with --chess960, Chess960 start positions)")
+    ap.add_argument("--chess960", action="store_true",
+                    help="play Chess960 (UCI_Chess960): each game pair starts from a Chess960 start position "
+                         "drawn by a generator seeded with --chess960-seed, or from --openings read as "
+                         "Chess960 FENs (X-FEN or Shredder-FEN castling)")
+    ap.add_argument("--chess960-seed", type=int, default=960,
+                    help="the seed of --chess960's start positions (default 960)")
     ap.add_argument("--pgn", default=str(REPO / "target" / "match" / "games.pgn"),
                     help="PGN output (appended; checked writable before the first game)")
     ap.add_argument("--ccr", default=DEFAULT_CCR,
@@ -895,6 +923,23 @@ def check_engine(name: str, path: str) -> None:
         raise MatchError(f"{name}: {path} is not an executable file")
 
 
+def check_chess960(spec: EngineSpec) -> None:
+    """The engine plays Chess960: a UCI engine offers UCI_Chess960, an xboard engine the
+    variant fischerandom (python-chess would otherwise send it Chess960 castling it reads
+    as a king's move)."""
+    player = Player(spec)
+    try:
+        engine = player.start()
+        if spec.protocol == "uci":
+            plays = "UCI_Chess960" in engine.options
+        else:
+            plays = "fischerandom" in str(getattr(engine.protocol, "features", {}).get("variants", ""))
+    finally:
+        player.close()
+    if not plays:
+        raise MatchError(f"{spec.name} does not play Chess960 (no UCI_Chess960 / variant fischerandom)")
+
+
 def check_pgn(path: Path) -> None:
     """The PGN must be a file this process can append to, before any game is played (a
     directory or an unwritable place would otherwise fail after the first game)."""
@@ -950,13 +995,22 @@ def run(args: argparse.Namespace) -> int:
         adj.draw_cp, adj.draw_moves, adj.draw_after = parse_numbers(
             "--draw", args.draw, "CP:MOVES:FROM", "10:8:40",
             [("CP", 1, MOST_CP), ("MOVES", 1, MOST_MOVES), ("FROM", 1, MOST_MOVES)])
-    openings = load_openings(Path(args.openings))
+    games_per = args.games + (args.games % 2)
+    if args.chess960 and args.openings is None:
+        openings = chess960_openings(games_per // 2, args.chess960_seed)
+        args.openings = f"Chess960 start positions, seed {args.chess960_seed}"
+    else:
+        args.openings = args.openings or str(DEFAULT_OPENINGS)
+        openings = load_openings(Path(args.openings), args.chess960)
     for n in names:
         if not specs[n].setboard and any(not o.board.move_stack for o in openings):
             raise MatchError(f"{n} has no setboard: every opening needs its moves (c1) in {args.openings}")
 
     for n in ["ccr"] + names:
         check_engine(n, specs[n].command[0])
+    if args.chess960:
+        for n in ["ccr"] + names:
+            check_chess960(specs[n])
 
     sprt = None
     if args.sprt:
@@ -964,7 +1018,6 @@ def run(args: argparse.Namespace) -> int:
         if len(names) != 1:
             raise MatchError("--sprt tests against one opponent: give --engines one name")
 
-    games_per = args.games + (args.games % 2)
     # Jobs: (opponent, game index); game 2k and 2k+1 share opening k, ccr White then Black.
     jobs = [(n, i) for n in names for i in range(games_per)]
     pgn_path = Path(args.pgn)

@@ -8,7 +8,7 @@
 set -euo pipefail
 
 PYTHON_CHESS_VERSION=1.11.2
-ENGINES=(fairymax phalanx sjeng glaurung gnuchess toga2 stockfish polyglot)
+ENGINES=(fairymax phalanx sjeng glaurung gnuchess toga2 stockfish ethereal-chess polyglot)
 # apt lists older than this (seconds) are refreshed before an install.
 LISTS_MAX_AGE=$((24 * 3600))
 

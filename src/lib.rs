@@ -47,8 +47,7 @@ pub use arch::{Impl, Tier};
 pub use ccr::Asm;
 pub use ccr::attacks::AttackBlock;
 pub use ccr::{
-    CastlingRights, Ccr, FenError, Invariant, Kernel, Notation, Portable, Position, RookFiles,
-    Simd,
+    CastlingRights, Ccr, FenError, Invariant, Kernel, Notation, Portable, Position, RookFiles, Simd,
 };
 pub use moves::MoveList;
 pub use perft::{Leaves, divide, perft};

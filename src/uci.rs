@@ -18,7 +18,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use crate::book::{Book, pick};
-use crate::ccr::Position;
+use crate::ccr::{Notation, Position};
 use crate::eval::Evaluator;
 use crate::history::History;
 use crate::search::room::{Reservation, give_back_freed_memory};
@@ -107,6 +107,9 @@ pub struct Uci {
     evaluator: Evaluator,
     /// The `OwnBook` option: play from the book while it has a move.
     own_book: bool,
+    /// The `UCI_Chess960` option: FEN castling fields read as X-FEN or Shredder-FEN on any
+    /// setup, castling written and read as the king taking its own rook.
+    chess960: bool,
     /// The book `BookFile` names, if it could be opened.
     book: Option<Book>,
     /// Draws the book's moves (seeded from the clock: games differ).
@@ -147,6 +150,7 @@ impl Uci {
             show_wdl: false,
             evaluator: Evaluator::default(),
             own_book: false,
+            chess960: false,
             book: None,
             draws: Xoshiro256PlusPlus::seed_from_u64(clock_seed()),
             searcher: None,
@@ -279,6 +283,8 @@ impl Uci {
             OVERHEAD.0, OVERHEAD.1, OVERHEAD.2
         ));
         self.out.line("option name Ponder type check default false");
+        self.out
+            .line("option name UCI_Chess960 type check default false");
         self.out.line(&format!(
             "option name MultiPV type spin default {} min {} max {}",
             MULTIPV.0, MULTIPV.1, MULTIPV.2
@@ -378,6 +384,7 @@ impl Uci {
                     .map_err(|e| format!("option BookFile not changed: {}", quote(&e))),
             },
             "ponder" => check("Ponder").map(|_| ()),
+            "uci_chess960" => check("UCI_Chess960").map(|on| self.chess960 = on),
             "eval" => {
                 let text = value.as_deref().unwrap_or("");
                 match Evaluator::from_name(&text.to_ascii_lowercase()) {
@@ -447,7 +454,7 @@ impl Uci {
     }
 
     fn set_position(&mut self, args: &[&str]) {
-        match parse_position(args) {
+        match parse_position(args, self.chess960) {
             Ok((position, history)) => {
                 self.position = position;
                 self.history = history;
@@ -476,14 +483,23 @@ impl Uci {
             self.info_string("go: stopping the running search first");
             self.stop_and_wait();
         }
-        let (request, problems) = parse_go(args, &self.position);
+        let (request, problems) = parse_go(args, &self.position, self.chess960);
         for problem in problems {
             self.info_string(&problem);
         }
-        if self.own_book && !request.infinite && !request.ponder && request.mate.is_none() {
+        let notation = self.position.notation(self.chess960);
+        // A Polyglot book keys standard castling only.
+        let bookable = !self.position.is_chess960();
+        if self.own_book
+            && bookable
+            && !request.infinite
+            && !request.ponder
+            && request.mate.is_none()
+        {
             if let Some(mv) = self.book_move(&request.searchmoves) {
-                self.info_string(&format!("book move {mv}"));
-                return self.out.line(&format!("bestmove {mv}"));
+                let text = notation.text(mv);
+                self.info_string(&format!("book move {text}"));
+                return self.out.line(&format!("bestmove {text}"));
             }
         }
         let us = self.position.side();
@@ -520,6 +536,7 @@ impl Uci {
             evaluator: self.evaluator,
             infinite: request.infinite,
             show_wdl: self.show_wdl,
+            notation,
         };
         match self.submit(job) {
             Ok(()) => {
@@ -536,7 +553,7 @@ impl Uci {
                 ));
                 let best = self.position.legal_moves().as_slice().first().copied();
                 self.out.line(&match best {
-                    Some(mv) => format!("bestmove {mv}"),
+                    Some(mv) => format!("bestmove {}", notation.text(mv)),
                     None => "bestmove (none)".to_string(),
                 });
             }
@@ -674,6 +691,8 @@ struct Job {
     infinite: bool,
     /// `UCI_ShowWDL`: each `info` line with win, draw and loss chances.
     show_wdl: bool,
+    /// How the moves are written (castling in Chess960).
+    notation: Notation,
 }
 
 impl Job {
@@ -692,15 +711,20 @@ impl Job {
         let wdl_at = self.show_wdl.then(|| self.root.fullmove_number());
         // `bestmove` goes out as soon as the main thread has it, before the helper threads
         // are joined.
-        search.run_then(&mut |info| out.line(&info_line(info, wdl_at)), |outcome| {
+        let notation = self.notation;
+        let report = &mut |info: &Info| out.line(&info_line(info, wdl_at, notation));
+        search.run_then(report, |outcome| {
             while !self.control.stop.load(Relaxed)
                 && (self.infinite || self.control.pondering.load(Relaxed))
             {
                 std::thread::sleep(Duration::from_millis(1));
             }
+            let text = |mv| notation.text(mv);
             let line = match (outcome.best, outcome.ponder) {
-                (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
-                (Some(best), None) => format!("bestmove {best}"),
+                (Some(best), Some(ponder)) => {
+                    format!("bestmove {} ponder {}", text(best), text(ponder))
+                }
+                (Some(best), None) => format!("bestmove {}", text(best)),
                 (None, _) => "bestmove (none)".to_string(),
             };
             self.active.store(false, Relaxed);
@@ -717,12 +741,11 @@ fn clock_seed() -> u64 {
     now.as_nanos() as u64 ^ u64::from(std::process::id()).rotate_left(32)
 }
 
-/// An iteration's `info` line; with `wdl_at`, the root's move number, it gives the score's
-/// win, draw and loss chances too (`wdl W D L`, per mille).
-pub fn info_line(info: &Info, wdl_at: Option<u16>) -> String {
+/// An iteration's `info` line, its moves in `notation`; with `wdl_at`, the root's move
+/// number, it gives the score's win, draw and loss chances too (`wdl W D L`, per mille).
+pub fn info_line(info: &Info, wdl_at: Option<u16>, notation: Notation) -> String {
     let ms = info.time.as_millis() as u64;
     let nps = info.nodes * 1000 / ms.max(1);
-    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
     let wdl = wdl_at.map_or(String::new(), |move_number| {
         let [w, d, l] = wdl(info.score, move_number);
         format!(" wdl {w} {d} {l}")
@@ -738,7 +761,7 @@ pub fn info_line(info: &Info, wdl_at: Option<u16>) -> String {
         nps,
         info.hashfull,
         ms,
-        pv.join(" ")
+        notation.line(&info.pv)
     )
 }
 
@@ -807,7 +830,7 @@ fn history_of(position: &Position) -> History {
 }
 
 /// `position startpos|fen <fen> [moves <m>…]`: the position and the game's keys.
-fn parse_position(args: &[&str]) -> Result<(Position, History), String> {
+fn parse_position(args: &[&str], chess960: bool) -> Result<(Position, History), String> {
     let moves_at = args.iter().position(|&t| t == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&args[..i], &args[i + 1..]),
@@ -821,15 +844,14 @@ fn parse_position(args: &[&str]) -> Result<(Position, History), String> {
                 quote(&extra.join(" "))
             ));
         }
-        Some((&"fen", fen)) => {
-            Position::from_fen(&fen.join(" ")).map_err(|e| format!("invalid FEN: {e}"))?
-        }
+        Some((&"fen", fen)) => Position::parse_fen(&fen.join(" "), chess960)
+            .map_err(|e| format!("invalid FEN: {e}"))?,
         _ => return Err("expected 'startpos' or 'fen <FEN>'".to_string()),
     };
     let mut history = history_of(&position);
     for (i, &text) in moves.iter().enumerate() {
         let mv = position
-            .parse_uci_move(text)
+            .parse_move(text, chess960)
             .ok_or_else(|| format!("move {} '{}' is not legal here", i + 1, quote(text)))?;
         position = position.make(mv);
         history.push(position.key(), position.halfmove_clock());
@@ -853,7 +875,7 @@ struct GoRequest {
 }
 
 /// Parses `go`'s arguments; what cannot be understood is reported and left out.
-fn parse_go(args: &[&str], position: &Position) -> (GoRequest, Vec<String>) {
+fn parse_go(args: &[&str], position: &Position, chess960: bool) -> (GoRequest, Vec<String>) {
     let mut request = GoRequest::default();
     let mut problems = Vec::new();
     let mut i = 0;
@@ -905,7 +927,7 @@ fn parse_go(args: &[&str], position: &Position) -> (GoRequest, Vec<String>) {
                 takes_value = false;
                 let mut illegal = Vec::new();
                 while let Some(text) = args.get(i + 1) {
-                    match position.parse_uci_move(text) {
+                    match position.parse_move(text, chess960) {
                         Some(mv) => request.searchmoves.push(mv),
                         None if is_go_keyword(text) => break,
                         None => illegal.push(*text),
@@ -1050,7 +1072,7 @@ mod tests {
         let best: Vec<&str> = out.lines().filter(|l| l.starts_with("bestmove")).collect();
         assert_eq!(best.len(), 1, "{out}");
         let mv = best[0].split_whitespace().nth(1).unwrap();
-        let pos = parse_position(&["startpos", "moves", "e2e4", "e7e5"])
+        let pos = parse_position(&["startpos", "moves", "e2e4", "e7e5"], false)
             .unwrap()
             .0;
         assert!(pos.parse_uci_move(mv).is_some(), "{out}");
@@ -1091,21 +1113,24 @@ mod tests {
 
     #[test]
     fn position_moves_cover_castling_en_passant_and_promotion() {
-        let (pos, history) = parse_position(&[
-            "fen",
-            "r3k2r/1P6/8/3pP3/8/8/8/R3K2R",
-            "w",
-            "KQkq",
-            "d6",
-            "0",
-            "1",
-            "moves",
-            "e5d6",
-            "e8g8",
-            "e1c1",
-            "f8d8",
-            "b7b8n",
-        ])
+        let (pos, history) = parse_position(
+            &[
+                "fen",
+                "r3k2r/1P6/8/3pP3/8/8/8/R3K2R",
+                "w",
+                "KQkq",
+                "d6",
+                "0",
+                "1",
+                "moves",
+                "e5d6",
+                "e8g8",
+                "e1c1",
+                "f8d8",
+                "b7b8n",
+            ],
+            false,
+        )
         .unwrap();
         assert_eq!(pos.to_fen(), "rN1r2k1/8/3P4/8/8/8/8/2KR3R b - - 0 3");
         assert_eq!(history.len(), 6);
@@ -1139,6 +1164,7 @@ mod tests {
                 "wtime", "-100", "btime", "50", "depth", "-3", "nodes", "-5", "mate", "0",
             ],
             &pos,
+            false,
         );
         assert_eq!(request.time[0], Some(Duration::ZERO));
         assert_eq!(request.depth, Some(1));

@@ -12,8 +12,8 @@
 mod common;
 
 use ccr::{
-    Leaves, Move, MoveKind, Position, Repr, Representation, RookFiles, Variant,
-    WithRepresentation, perft,
+    Leaves, Move, MoveKind, Position, Repr, Representation, RookFiles, Variant, WithRepresentation,
+    perft,
 };
 use common::games::choose_move;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -120,7 +120,9 @@ fn random_setup(rng: &mut Xoshiro256PlusPlus) -> String {
             _ => (rng.next_u64() % 8) as usize,
         };
         let file = (rng.next_u64() % 8) as usize;
-        if board[rank][file] == ' ' && !(piece.eq_ignore_ascii_case(&'p') && (rank == 0 || rank == 7)) {
+        if board[rank][file] == ' '
+            && !(piece.eq_ignore_ascii_case(&'p') && (rank == 0 || rank == 7))
+        {
             board[rank][file] = piece;
         }
     }
@@ -147,13 +149,20 @@ fn random_setup(rng: &mut Xoshiro256PlusPlus) -> String {
         })
         .collect();
     let side = if rng.next_u64() % 2 == 0 { 'w' } else { 'b' };
-    let rights = if rights.is_empty() { "-".to_string() } else { rights };
+    let rights = if rights.is_empty() {
+        "-".to_string()
+    } else {
+        rights
+    };
     format!("{} {side} {rights} - 0 1", placement.join("/"))
 }
 
 /// shakmaty's position of `fen` in Chess960 mode, if it takes it.
 fn shakmaty_position(fen: &str) -> Option<Chess> {
-    fen.parse::<Fen>().ok()?.into_position(CastlingMode::Chess960).ok()
+    fen.parse::<Fen>()
+        .ok()?
+        .into_position(CastlingMode::Chess960)
+        .ok()
 }
 
 /// shakmaty's FEN of a position (the en-passant square after every double push, as ccr).
@@ -193,7 +202,11 @@ fn check_position(pos: &Position, sh: &Chess, context: &str, tally: &mut Tally) 
     assert_eq!(pos.in_check(), sh.is_check(), "check in {context}");
     // Every text reads back as its move, in Chess960 notation.
     for &mv in &moves {
-        assert_eq!(pos.parse_move(&notation.text(mv), true), Some(mv), "{context}");
+        assert_eq!(
+            pos.parse_move(&notation.text(mv), true),
+            Some(mv),
+            "{context}"
+        );
     }
     // The FEN both ways: ours read by shakmaty, shakmaty's read by ccr.
     let ours_fen = pos.to_fen();
@@ -202,22 +215,47 @@ fn check_position(pos: &Position, sh: &Chess, context: &str, tally: &mut Tally) 
     assert_eq!(back, *pos, "FEN round trip of {context}");
     let theirs_of_ours = shakmaty_position(&ours_fen)
         .unwrap_or_else(|| panic!("shakmaty rejects ccr's FEN {ours_fen}"));
-    assert_eq!(sh_fen(&theirs_of_ours), sh_fen(sh), "ccr's FEN {ours_fen} of {context}");
+    assert_eq!(
+        sh_fen(&theirs_of_ours),
+        sh_fen(sh),
+        "ccr's FEN {ours_fen} of {context}"
+    );
     let from_theirs = Position::from_fen_chess960(&sh_fen(sh))
         .unwrap_or_else(|e| panic!("ccr rejects shakmaty's FEN {}: {e}", sh_fen(sh)));
-    assert_eq!(from_theirs, *pos, "shakmaty's FEN {} of {context}", sh_fen(sh));
+    assert_eq!(
+        from_theirs,
+        *pos,
+        "shakmaty's FEN {} of {context}",
+        sh_fen(sh)
+    );
     assert_eq!(from_theirs.key(), pos.key(), "key of {context}");
     // Each move: the check it gives, the incremental key, the position's invariants.
     for &mv in &moves {
         let (after, key) = pos.make_keyed(mv, pos.key());
-        assert_eq!(key, after.key(), "key after {} in {context}", notation.text(mv));
-        assert_eq!(pos.gives_check(mv), after.in_check(), "check by {} in {context}", notation.text(mv));
-        assert_eq!(after.validate(), Ok(()), "after {} in {context}", notation.text(mv));
+        assert_eq!(
+            key,
+            after.key(),
+            "key after {} in {context}",
+            notation.text(mv)
+        );
+        assert_eq!(
+            pos.gives_check(mv),
+            after.in_check(),
+            "check by {} in {context}",
+            notation.text(mv)
+        );
+        assert_eq!(
+            after.validate(),
+            Ok(()),
+            "after {} in {context}",
+            notation.text(mv)
+        );
         if mv.kind() == MoveKind::Castle {
             tally.castles += 1;
             let (rook_from, rook_to) = pos.rook_files().castling_rook(mv);
             tally.castles_onto_rook += usize::from(rook_from == mv.to());
-            tally.castles_from_rook_target += usize::from(mv.from() == rook_to || mv.from() == mv.to());
+            tally.castles_from_rook_target +=
+                usize::from(mv.from() == rook_to || mv.from() == mv.to());
         }
     }
     tally.positions += 1;
@@ -262,7 +300,8 @@ fn all_960_start_positions_and_games_agree_with_shakmaty() {
         let fen = start_fen(n);
         let pos = Position::from_fen_chess960(&fen).unwrap();
         // Standard castling where the king stands on e and the rooks in the corners.
-        let standard = start_rank(n)[4] == 'K' && start_rank(n)[0] == 'R' && start_rank(n)[7] == 'R';
+        let standard =
+            start_rank(n)[4] == 'K' && start_rank(n)[0] == 'R' && start_rank(n)[7] == 'R';
         assert_eq!(pos.is_chess960(), !standard, "{fen}");
         let seen = play(&fen, n as u64, MAX_PLIES, &mut tally);
         if n % (8 * SHARE) == 0 {
@@ -296,7 +335,10 @@ fn random_castling_setups_agree_with_shakmaty() {
     assert!(tally.castles > 5_000 / SHARE, "{tally:?}");
     assert!(tally.castles_onto_rook > 1_000 / SHARE, "{tally:?}");
     assert!(tally.castles_from_rook_target > 1_000 / SHARE, "{tally:?}");
-    eprintln!("{tally:?} from {tried} setups, {} perft samples", samples.len());
+    eprintln!(
+        "{tally:?} from {tried} setups, {} perft samples",
+        samples.len()
+    );
     perft_agrees(&samples);
 }
 
@@ -371,7 +413,10 @@ fn standard_reading_refuses_chess960_setups_and_keeps_standard_ones() {
     // Two rights on one side are refused.
     assert!(Position::from_fen_chess960("4k3/8/8/8/8/8/8/RR2K2R w QB - 0 1").is_err());
     // Missing pieces are still refused in both readings.
-    for fen in ["4k3/8/8/8/8/8/8/4K3 w K - 0 1", "4k3/8/8/8/8/8/8/4K3 w H - 0 1"] {
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w H - 0 1",
+    ] {
         assert!(Position::from_fen(fen).is_err(), "{fen}");
         assert!(Position::from_fen_chess960(fen).is_err(), "{fen}");
     }
@@ -400,8 +445,14 @@ fn castling_text_follows_the_notation() {
         .copied()
         .filter(|mv| mv.kind() == MoveKind::Castle)
         .collect();
-    let mut chess960: Vec<String> = castles.iter().map(|&mv| pos.notation(true).text(mv)).collect();
-    let mut standard: Vec<String> = castles.iter().map(|&mv| pos.notation(false).text(mv)).collect();
+    let mut chess960: Vec<String> = castles
+        .iter()
+        .map(|&mv| pos.notation(true).text(mv))
+        .collect();
+    let mut standard: Vec<String> = castles
+        .iter()
+        .map(|&mv| pos.notation(false).text(mv))
+        .collect();
     chess960.sort();
     standard.sort();
     assert_eq!(chess960, ["f1a1", "f1g1"]);
@@ -411,6 +462,9 @@ fn castling_text_follows_the_notation() {
     let king_side = pos.parse_move("f1g1", true).unwrap();
     assert_eq!(king_side.kind(), MoveKind::Castle);
     assert_eq!(pos.parse_move("f1g1", false), Some(king_side));
-    assert_eq!(pos.parse_move("f1a1", false).map(Move::kind), Some(MoveKind::Castle));
+    assert_eq!(
+        pos.parse_move("f1a1", false).map(Move::kind),
+        Some(MoveKind::Castle)
+    );
     assert_eq!(pos.parse_move("f1c1", true), None);
 }

@@ -143,6 +143,47 @@ fn divide_from_the_start() {
     assert!(printed.contains("e2e4") && printed.contains("g1f3"));
 }
 
+/// A Chess960 position (start position 0 after eight plies), both sides with all rights.
+const CHESS960: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+
+#[test]
+fn perft_chess960_counts_and_writes_castling_as_the_king_taking_its_rook() {
+    for (depth, count) in [("1", "21"), ("2", "528"), ("3", "12189"), ("4", "326672")] {
+        let args = ["perft", depth, "--chess960", "--fen", CHESS960];
+        assert_eq!(success(&args), [format!("Nodes searched: {count}")]);
+    }
+    // Castling at the root: the king on b1 takes its rook on a1 (queen side).
+    let fen = "4k3/8/8/8/8/8/8/RK5R w AH - 0 1";
+    let (moves, total) = divide(&["perft", "1", "--divide", "--chess960", "--fen", fen]);
+    let printed: BTreeSet<String> = moves.iter().map(|(m, _)| m.clone()).collect();
+    assert!(
+        printed.contains("b1a1") && printed.contains("b1h1"),
+        "{printed:?}"
+    );
+    assert_eq!(total, moves.len() as u64);
+    // The same setup read without Chess960, and a representation that keeps standard
+    // chess's squares, are refused.
+    let err = failure(&["perft", "1", "--fen", fen]);
+    assert!(err.contains("Chess960"), "{err}");
+    for repr in ["x88", "bitboard", "bitboard-native", "rotated"] {
+        let err = failure(&["perft", "1", "--chess960", "--repr", repr, "--fen", fen]);
+        assert!(err.contains("Chess960") && err.contains(repr), "{err}");
+    }
+    // A standard setup runs in every representation with or without the flag.
+    for repr in ["ccr", "x88", "rotated"] {
+        let args = [
+            "perft",
+            "3",
+            "--chess960",
+            "--repr",
+            repr,
+            "--fen",
+            KIWIPETE,
+        ];
+        assert_eq!(success(&args), ["Nodes searched: 97862"], "{repr}");
+    }
+}
+
 #[test]
 fn divide_kiwipete_sums_to_the_total() {
     let (moves, total) = divide(&["perft", "2", "--divide", "--fen", KIWIPETE]);
@@ -728,6 +769,27 @@ fn key_polyglot_gives_the_formats_keys() {
     let out = key_run(&["--polyglot", "--zobrist"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn key_chess960_tells_rook_files_apart() {
+    let fens = "4k3/8/8/8/8/8/8/4K1RR w G - 0 1\n4k3/8/8/8/8/8/8/4K1RR w H - 0 1\n";
+    let out = key_run(&["--chess960"], fens);
+    assert!(out.status.success());
+    let keys = text(&out.stdout);
+    let keys: Vec<&str> = keys.lines().collect();
+    assert_eq!(keys.len(), 2);
+    assert_ne!(keys[0], keys[1]);
+    // The standard start keys the same either way.
+    let standard = key_run(&[], &format!("{STARTPOS_FEN}\n"));
+    let chess960 = key_run(&["--chess960"], &format!("{STARTPOS_FEN}\n"));
+    assert_eq!(text(&standard.stdout), text(&chess960.stdout));
+    // Without the flag a Chess960 setup is a bad line.
+    let out = key_run(&[], fens);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("Chess960"));
+    let out = key_run(&["--chess960", "--zobrist"], "");
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

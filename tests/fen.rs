@@ -524,63 +524,65 @@ const REJECTED: &[(&str, &str)] = &[
     // Castling field.
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KK - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"KK\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"KK\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w X - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"X\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"X\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqK - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"KQkqK\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"KQkqK\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kk - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"kk\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"kk\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w qq - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"qq\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"qq\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -- - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"--\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"--\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K- - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"K-\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"K-\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -K - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"-K\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"-K\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq- - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"KQkq-\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"KQkq-\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w x - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"x\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"x\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0 - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"0\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"0\"",
     ),
     (
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w A - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"A\"",
+        // Shredder-FEN names the rook's file: a knight stands on b1.
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w B - 0 1",
+        "castling right 'B' without king and rook on their home squares",
     ),
     (
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w H - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"H\"",
+        // The same right twice, by its letter and by its rook's file.
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KH - 0 1",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"KH\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqkq - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"KQkqkq\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"KQkqkq\"",
     ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K🙂 - 0 1",
-        "castling field must be '-' or distinct letters of 'KQkq', found \"K🙂\"",
+        "castling field must be '-' or distinct rights, each a letter of 'KQkq' or a rook's file (A-H, a-h), found \"K🙂\"",
     ),
     // Castling rights without king or rook at home: no rook; king off home; rook on the wrong square or of the wrong colour; another piece there.
     (
@@ -861,6 +863,10 @@ fn accepted_next_to_the_rejections() {
     parse("4k3/8/8/8/8/Q7/1PPPPPPP/3QK3 w - - 0 1");
     parse("4k3/8/8/8/8/QRBN4/PPPP4/RNBQK1NB w - - 0 1");
     parse(STARTPOS);
+    // Shredder-FEN's rook files for standard chess's rights: the same position as KQkq.
+    let shredder = parse("r3k2r/8/8/8/8/8/8/R3K2R b HAha - 0 1");
+    assert_eq!(shredder, parse("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"));
+    assert!(shredder.to_fen().contains(" b KQkq - "));
     // A blocked line is no check.
     parse("4k3/8/8/8/8/8/4P3/4RK2 w - - 0 1");
     parse("4k3/4p3/8/8/8/8/8/4RK2 w - - 0 1");

@@ -273,7 +273,11 @@ impl RookFiles {
     /// The files of the rights `rights` holds, by right (`None` for a right not held): what
     /// tells two positions' castling apart.
     pub fn held(self, rights: CastlingRights) -> [Option<u8>; 4] {
-        std::array::from_fn(|i| rights.contains(CastlingRights::EACH[i]).then(|| self.file(i)))
+        std::array::from_fn(|i| {
+            rights
+                .contains(CastlingRights::EACH[i])
+                .then(|| self.file(i))
+        })
     }
 }
 
@@ -428,13 +432,12 @@ impl Position {
     #[inline]
     pub fn is_chess960(&self) -> bool {
         !self.rook_files.is_standard()
-            && CastlingRights::EACH
-                .iter()
-                .enumerate()
-                .any(|(i, &right)| self.castling.contains(right) && {
+            && CastlingRights::EACH.iter().enumerate().any(|(i, &right)| {
+                self.castling.contains(right) && {
                     let king = self.king(if i < 2 { Colour::White } else { Colour::Black });
                     king.file() != 4 || self.rook_files.file(i) != if i & 1 == 0 { 7 } else { 0 }
-                })
+                }
+            })
     }
 
     /// The square a pawn skipped on the last move (as FEN records it), if any.

@@ -319,7 +319,11 @@ impl Position {
     /// the outermost rook on its side of the king, else the rook's file (X-FEN).
     fn castling_letter(&self, index: usize) -> char {
         let rook = self.rook_files.rook_square(index);
-        let colour = if index < 2 { Colour::White } else { Colour::Black };
+        let colour = if index < 2 {
+            Colour::White
+        } else {
+            Colour::Black
+        };
         let outermost = outermost_rook(&self.board, self.king(colour), index & 1 == 0);
         let letter = if self.rook_files.is_standard() || outermost == Some(rook) {
             [b'k', b'q'][index & 1]

@@ -35,8 +35,8 @@
 
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::{
-    CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, RookFiles, count_nibbles, full_nibbles, nibbles_equal,
-    occupied_nibbles,
+    CastlingRights, Ccr, NIBBLE_LOW_BITS, Position, RookFiles, count_nibbles, full_nibbles,
+    nibbles_equal, occupied_nibbles,
 };
 use crate::ccr::checks::{is_attacked, king_lines};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};

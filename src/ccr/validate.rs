@@ -245,8 +245,15 @@ fn check_castling(state: &State, piece: &impl Fn(Square) -> PieceCode) -> Result
         let present = if state.rook_files.is_standard() {
             castling_pieces_present(piece, right)
         } else {
-            let colour = if right < 2 { Colour::White } else { Colour::Black };
-            let (king, rook) = (state.kings[colour as usize], state.rook_files.rook_square(right));
+            let colour = if right < 2 {
+                Colour::White
+            } else {
+                Colour::Black
+            };
+            let (king, rook) = (
+                state.kings[colour as usize],
+                state.rook_files.rook_square(right),
+            );
             let king_side = right & 1 == 0;
             piece(king) == PieceCode::new(colour, PieceCode::KING)
                 && king.rank() == rook.rank()

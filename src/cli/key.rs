@@ -18,11 +18,19 @@ pub struct Args {
     /// The Polyglot book key instead of the rotation key.
     #[arg(long)]
     polyglot: bool,
+    /// Read castling fields as X-FEN or Shredder-FEN on any Chess960 setup (the rotation
+    /// key, which tells castling rights apart by their rook's file).
+    #[arg(long, conflicts_with_all = ["zobrist", "polyglot"])]
+    chess960: bool,
 }
 
 /// Runs `ccr key`.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let Args { zobrist, polyglot } = args;
+    let Args {
+        zobrist,
+        polyglot,
+        chess960,
+    } = args;
     let input = read_stdin()?;
     // 17 bytes per key line, reserved fallibly: the input can be as long as the user likes.
     let mut out = String::new();
@@ -34,7 +42,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let pos = Position::from_fen(line)
+        let pos = Position::parse_fen(line, chess960)
             .map_err(|e| Failure(format!("invalid FEN: line {}: {e}", number + 1)))?;
         let key = if zobrist {
             Zobrist::get().key(&OnBoard(&pos))

@@ -61,7 +61,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
             built.join(", ")
         )));
     };
-    let pos = Position::parse_fen(&fen, chess960).map_err(|e| Failure(format!("invalid FEN: {e}")))?;
+    let pos =
+        Position::parse_fen(&fen, chess960).map_err(|e| Failure(format!("invalid FEN: {e}")))?;
     if pos.is_chess960() && repr != Repr::Ccr {
         return Err(Failure(format!(
             "--repr {} does not castle by Chess960's rules; this position needs them (use --repr ccr)",
@@ -122,7 +123,13 @@ impl WithRepresentation for Count<'_> {
     type Output = (String, u64);
 
     fn run<R: Representation>(self, _: Variant) -> (String, u64) {
-        count::<R>(self.pos, self.depth, self.leaves, self.divide, self.notation)
+        count::<R>(
+            self.pos,
+            self.depth,
+            self.leaves,
+            self.divide,
+            self.notation,
+        )
     }
 }
 

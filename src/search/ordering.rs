@@ -74,8 +74,10 @@ impl<'a> MovePicker<'a> {
         for (i, &mv) in list.as_slice().iter().enumerate() {
             let victim = pos.board().get(mv.to());
             let promotion = mv.promotion();
-            let quiet =
-                victim.code() == 0 && promotion.is_none() && mv.kind() != MoveKind::EnPassant;
+            // A Chess960 king may castle onto its own rook: no capture.
+            let quiet = (victim.code() == 0 || mv.kind() == MoveKind::Castle)
+                && promotion.is_none()
+                && mv.kind() != MoveKind::EnPassant;
             let (score, class) = if quiet {
                 let score = if Some(mv) == hash_move {
                     HASH_MOVE

@@ -204,6 +204,10 @@ fn first_capture(pos: &Position, mv: Move) -> FirstCapture {
     let (from, target) = (mv.from(), mv.to());
     let mover = board.get(from);
     let mut captured = see_value(board.get(target).piece_type());
+    if mv.kind() == MoveKind::Castle {
+        // The only piece a castling king lands on is its own Chess960 rook.
+        captured = 0;
+    }
     if mv.kind() == MoveKind::EnPassant {
         captured = see_value(PieceCode::PAWN);
         board.set(

@@ -52,6 +52,15 @@ class UsageErrors(WatchdogCase):
             self.assertIn(fragment, lines[0], what)
         self.assertNotRegex(out, r"(?m)^\[1/", what)
 
+    def test_chess960_needs_opponents_that_play_it(self):
+        # Phalanx (xboard, no fischerandom) and Toga II (no UCI_Chess960) would read
+        # Chess960 castling as a king's move.
+        for engine in ("phalanx", "toga2"):
+            with self.subTest(engine=engine):
+                args = SHORT + ["--chess960"]
+                args[args.index("fairymax")] = engine
+                self.assert_refused(args, engine, "does not play Chess960")
+
     def test_time_margin_range(self):
         # -100000 ms made every game a time forfeit against ccr.
         for value in ("-100000", "-1", "nan", "inf", "5001"):
