@@ -41,6 +41,7 @@ if [[ $target == uci ]]; then
     seed $'go ponder\nponderhit\ngo infinite\ngo depth 1\nstop\nquit\n'
     seed $'setoption name Threads value 256\ngo wtime 100 btime 100\nstop\nstop\n'
     seed $'position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\ngo\n\x00\x1b[2J\ngo searchmoves\n'
+    seed $'setoption name UCI_Chess960 value true\nposition fen 4k3/8/8/8/8/8/8/RK5R w AH - 0 1 moves b1a1\ngo depth 2\n'
 else
     while IFS= read -r line; do
         case "$line" in '#'* | '') continue ;; esac
@@ -54,6 +55,10 @@ else
     seed "8/8/4k3/8/8/3K4/8/8 w - -"
     seed "4k3/8/8/8/8/8/8/4RK2 b - - 149 9999"
     seed "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3"
+    # Chess960 setups: Shredder-FEN, X-FEN with an inner rook, king on its castling target.
+    seed "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    seed "r1k3rr/8/8/8/8/8/8/RR2K2R w KBgq - 0 1"
+    seed "4k3/8/8/8/8/8/8/R5KR w AH - 0 1"
 fi
 
 # Each target's own dictionary where it has one (fuzz/<target>.dict), else the FEN one.
