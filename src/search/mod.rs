@@ -11,6 +11,7 @@ mod ordering;
 mod params;
 pub mod room;
 pub mod see;
+pub mod tablebase;
 pub mod time;
 pub mod tt;
 pub mod wdl;
