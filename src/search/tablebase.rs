@@ -354,11 +354,56 @@ fn check_table(path: &Path, kind: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// The tables found in a path, checked and ready for the prober ([`Found::load`]).
+#[derive(Debug)]
+pub struct Found {
+    wdl: Vec<u64>,
+    dtz: Vec<u64>,
+    counts: (usize, usize),
+    max_pieces: u32,
+    path: String,
+}
+
+impl Found {
+    /// Hands the tables to the prober. Fails while another set is loaded.
+    pub fn load(self) -> Result<Tablebases, String> {
+        let prober = TableBases::<Attacks>::new(&self.path).map_err(|e| match e {
+            TBError::AlreadyInitialized | TBError::NotSingleton => {
+                "another set of tables is still loaded".to_string()
+            }
+            _ => format!("the prober could not load '{}'", self.path),
+        })?;
+        Ok(Tablebases {
+            prober,
+            wdl: self.wdl,
+            dtz: self.dtz,
+            counts: self.counts,
+            max_pieces: self.max_pieces,
+            path: self.path,
+        })
+    }
+
+    /// How many WDL and DTZ tables were found.
+    pub fn table_counts(&self) -> (usize, usize) {
+        self.counts
+    }
+
+    /// The most pieces of a table found.
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+}
+
 impl Tablebases {
-    /// Loads the tables in `path`'s directories (separated by `:`; empty parts are skipped).
-    /// Fails with a message when no directory exists, none holds a table, a file named as a
-    /// table is none, or another set of tables is still loaded.
+    /// Loads the tables in `path`'s directories: [`Tablebases::scan`], then [`Found::load`].
     pub fn load(path: &str) -> Result<Tablebases, String> {
+        Tablebases::scan(path)?.load()
+    }
+
+    /// Finds the tables in `path`'s directories (separated by `:`; empty parts are skipped)
+    /// without loading them. Fails with a message when no directory exists, none holds a
+    /// table, or a file named as a table is none.
+    pub fn scan(path: &str) -> Result<Found, String> {
         let parts: Vec<&str> = path.split(':').filter(|p| !p.is_empty()).collect();
         if parts.is_empty() {
             return Err("no directory given".to_string());
@@ -431,20 +476,12 @@ impl Tablebases {
             keys.sort_unstable();
             keys.dedup();
         }
-        let path = dirs.join(":");
-        let prober = TableBases::<Attacks>::new(&path).map_err(|e| match e {
-            TBError::AlreadyInitialized | TBError::NotSingleton => {
-                "another set of tables is still loaded".to_string()
-            }
-            _ => format!("the prober could not load {}", quoted(&dirs)),
-        })?;
-        Ok(Tablebases {
-            prober,
+        Ok(Found {
             wdl,
             dtz,
             counts,
             max_pieces,
-            path,
+            path: dirs.join(":"),
         })
     }
 
