@@ -19,7 +19,11 @@
 //! moves are ranked by DTZ with the fifty-move rule and the game's half-move clock, and only
 //! the best-ranked are searched (so a won ending stays won and makes progress); below the
 //! root, positions just after a capture or pawn move probe the WDL tables, and a win or loss
-//! scores between every evaluation and every mate ([`TB_WIN`]).
+//! scores between every evaluation and every mate ([`TB_WIN`]). One departure: Stockfish
+//! ranks every win the fifty-move rule cannot spoil alike and lets its search choose among
+//! them, which leaves ccr's evaluation (no knowledge of how to mate with bishop and knight)
+//! to wander until the rule's clock forces the shortest way; ccr ranks those wins by DTZ
+//! too, so it plays a DTZ-optimal winning move at every turn.
 
 use std::fs::File;
 use std::io::Read;
@@ -646,9 +650,9 @@ pub struct Syzygy<'a> {
 pub struct RankedMove {
     /// The move.
     pub mv: Move,
-    /// Stockfish's root rank: a win certain under the fifty-move rule ranks [`MAX_DTZ`]
-    /// whatever its distance, a win nearer the rule's limit ranks lower the longer it takes,
-    /// draws 0, losses below.
+    /// The root rank: a win certain under the fifty-move rule ranks [`MAX_DTZ`] less its
+    /// DTZ, a win the rule may spoil lower the longer it takes (Stockfish's), draws 0,
+    /// losses below (Stockfish's: equal while certain, then the longer the better).
     pub rank: i32,
     /// The score reported for the move (unless the search proves a mate).
     pub score: i32,
@@ -712,7 +716,8 @@ impl Syzygy<'_> {
     }
 
     /// Stockfish's `root_probe`: each move's DTZ from the root, ranked with the half-move
-    /// clock and whether the game repeated since its last zeroing move.
+    /// clock and whether the game repeated since its last zeroing move (but certain wins by
+    /// their DTZ: see the module docs).
     fn rank_by_dtz(&self, root: &Position, history: &History) -> Option<Vec<RankedMove>> {
         let probe = self.tables.probe_root(root).ok()?;
         if probe.moves.is_empty() {
@@ -738,7 +743,7 @@ impl Syzygy<'_> {
                 let dtz = if drawn { 0 } else { dtz };
                 let rank = if dtz > 0 {
                     if dtz + cnt50 <= 99 && !repeated {
-                        MAX_DTZ
+                        MAX_DTZ - dtz
                     } else {
                         MAX_DTZ - (dtz + cnt50)
                     }
@@ -1020,9 +1025,18 @@ mod tests {
         assert_eq!(plan.cardinality, 0, "DTZ at the root: no probes below");
         for r in &ranked {
             let dtz = root.moves.iter().find(|m| m.0 == r.mv).unwrap().1;
-            assert_eq!(r.rank == MAX_DTZ, dtz > 0, "{}", r.mv);
+            assert_eq!(
+                r.rank,
+                if dtz > 0 { MAX_DTZ - dtz } else { r.rank },
+                "{}",
+                r.mv
+            );
+            assert_eq!(r.rank > MAX_DTZ - 100, dtz > 0, "{}", r.mv);
             assert_eq!(r.score == TB_WIN, dtz > 0, "{}", r.mv);
         }
+        // The best-ranked moves are the fastest wins.
+        let top = ranked.iter().map(|r| r.rank).max().unwrap();
+        assert_eq!(top, MAX_DTZ - best.unwrap());
         // Near the fifty-move limit only the fastest win keeps the top rank.
         let p = pos("8/8/8/4k3/8/8/8/R3K3 w - - 95 60");
         let mut history = History::new();
