@@ -358,6 +358,10 @@ fn check_table(path: &Path, kind: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// The address space kept free beside the tables' files when they are loaded: the prober's
+/// own allocations (its table entries take about 2 MiB).
+const ROOM_BESIDE: u64 = 4 << 20;
+
 /// The tables found in a path, checked and ready for the prober ([`Found::load`]).
 #[derive(Debug)]
 pub struct Found {
@@ -366,11 +370,25 @@ pub struct Found {
     counts: (usize, usize),
     max_pieces: u32,
     path: String,
+    /// The WDL and DTZ files' size, which the prober maps as it needs them.
+    bytes: u64,
 }
 
 impl Found {
-    /// Hands the tables to the prober. Fails while another set is loaded.
+    /// Hands the tables to the prober. Fails while another set is loaded, or when the
+    /// process has not the address space to map every WDL and DTZ file (the prober maps a
+    /// table at its first probe and cannot fail gracefully there).
     pub fn load(self) -> Result<Tablebases, String> {
+        let room = usize::try_from(self.bytes + ROOM_BESIDE)
+            .ok()
+            .and_then(super::room::Reservation::hold);
+        if room.is_none() {
+            return Err(format!(
+                "no room to map the tables ({} MiB) in this process's address space",
+                self.bytes.div_ceil(1 << 20)
+            ));
+        }
+        drop(room);
         let prober = TableBases::<Attacks>::new(&self.path).map_err(|e| match e {
             TBError::AlreadyInitialized | TBError::NotSingleton => {
                 "another set of tables is still loaded".to_string()
@@ -450,6 +468,7 @@ impl Tablebases {
         }
         let (mut wdl, mut dtz) = (Vec::new(), Vec::new());
         let mut max_pieces = 0;
+        let mut bytes = 0;
         for (name, counts, kind) in &names {
             let file = dirs
                 .iter()
@@ -457,6 +476,9 @@ impl Tablebases {
                 .find(|file| File::open(file).is_ok());
             let Some(file) = file else { continue };
             check_table(&file, *kind)?;
+            if *kind != 1 {
+                bytes += std::fs::metadata(&file).map_or(0, |m| m.len());
+            }
             let mirrored = [counts[1], counts[0]];
             let keys = [material_key(counts), material_key(&mirrored)];
             match kind {
@@ -486,6 +508,7 @@ impl Tablebases {
             counts,
             max_pieces,
             path: dirs.join(":"),
+            bytes,
         })
     }
 

@@ -127,6 +127,24 @@ class AgainstPythonChess(unittest.TestCase):
             "not in tables: castling rights", "not in tables: 5 pieces, the tables hold at most 4",
             "not in tables: 32 pieces, the tables hold at most 4", "wdl 0 dtz 0"])
 
+    def test_little_memory_is_an_error_not_an_abort(self):
+        # The prober maps a table at its first probe and aborts if it cannot: the tables'
+        # room is asked for at load time instead.
+        fen = "8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"
+        outcomes = set()
+        for kib in range(6000, 20001, 2000):
+            done = subprocess.run(["bash", "-c", f'ulimit -v {kib}; exec "$0" probe --syzygy "$1"',
+                                   ENGINE, str(TABLES)], input=fen + "\n", capture_output=True, text=True,
+                                  timeout=60)
+            if done.returncode == 0:
+                self.assertEqual(done.stdout, "wdl -2 dtz -53\n", kib)
+            else:
+                self.assertEqual(done.returncode, 2, (kib, done))
+                self.assertEqual(done.stdout, "", kib)
+                self.assertRegex(done.stderr, r"^error: [^\n]*\n$", kib)
+            outcomes.add(done.returncode)
+        self.assertEqual(outcomes, {0, 2}, "the limits should span both")
+
     def test_bad_input_is_one_error_line(self):
         for fens, path, message in [(["8/8/8/8 w - - 0 1"], TABLES, "error: invalid FEN: line 1"),
                                     (["8/8/8/8/8/8/8/K1k5 w - - 0 1"], "/no/such/dir", "error: --syzygy: no such directory"),
@@ -300,6 +318,11 @@ class Pipe(EngineCase):
         self.strings("setoption name SyzygyPath value <empty>")
         self.assertEqual(self.nodes(fen, 8), before)
         self.assertFalse(self.nodes(WINS["KRvK"], 4)[2], "tbhits after <empty>")
+        # Loaded again after being unloaded (the prober's global state freed and rebuilt).
+        said = self.strings(f"setoption name SyzygyPath value {TABLES}:")
+        self.assertEqual(len(said), 1, said)
+        self.assertIn("35 WDL and 35 DTZ tables", said[0])
+        self.assertTrue(self.nodes(WINS["KRvK"], 4)[2], "no tbhits after loading again")
 
 
 class AgainstStockfish(unittest.TestCase):
