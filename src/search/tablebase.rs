@@ -25,6 +25,7 @@
 //! to wander until the rule's clock forces the shortest way; ccr ranks those wins by DTZ
 //! too, so it plays a DTZ-optimal winning move at every turn.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -444,7 +445,7 @@ impl Tablebases {
         }
         // Every name the prober may open, with its material and kind; it opens the first
         // directory's file that opens, so that one is checked.
-        let mut names: Vec<(String, [[u8; 5]; 2], usize)> = Vec::new();
+        let mut names: BTreeMap<String, ([[u8; 5]; 2], usize)> = BTreeMap::new();
         for dir in &dirs {
             let Ok(entries) = std::fs::read_dir(dir) else {
                 continue;
@@ -461,15 +462,14 @@ impl Tablebases {
                 let Some(counts) = parse_table_name(stem) else {
                     continue;
                 };
-                if !names.iter().any(|(n, _, _)| n == name) {
-                    names.push((name.to_string(), counts, kind));
-                }
+                names.entry(name.to_string()).or_insert((counts, kind));
             }
         }
         let (mut wdl, mut dtz) = (Vec::new(), Vec::new());
         let mut max_pieces = 0;
         let mut bytes = 0;
-        for (name, counts, kind) in &names {
+        let mut tally = (0, 0);
+        for (name, (counts, kind)) in &names {
             let file = dirs
                 .iter()
                 .map(|dir| Path::new(dir).join(name))
@@ -483,21 +483,21 @@ impl Tablebases {
             let keys = [material_key(counts), material_key(&mirrored)];
             match kind {
                 0 => {
+                    tally.0 += 1;
                     wdl.extend(keys);
                     let pieces: u32 = counts.iter().flatten().map(|&n| u32::from(n)).sum();
                     max_pieces = max_pieces.max(pieces + 2);
                 }
-                2 => dtz.extend(keys),
+                2 => {
+                    tally.1 += 1;
+                    dtz.extend(keys);
+                }
                 _ => {}
             }
         }
         if wdl.is_empty() {
             return Err(format!("no Syzygy tables in {}", quoted(&dirs)));
         }
-        let counts = (
-            names.iter().filter(|n| n.2 == 0).count(),
-            names.iter().filter(|n| n.2 == 2).count(),
-        );
         for keys in [&mut wdl, &mut dtz] {
             keys.sort_unstable();
             keys.dedup();
@@ -505,7 +505,7 @@ impl Tablebases {
         Ok(Found {
             wdl,
             dtz,
-            counts,
+            counts: tally,
             max_pieces,
             path: dirs.join(":"),
             bytes,

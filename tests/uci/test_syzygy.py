@@ -132,10 +132,12 @@ class AgainstPythonChess(unittest.TestCase):
         # room is asked for at load time instead.
         fen = "8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"
         outcomes = set()
-        for kib in range(6000, 20001, 2000):
+        for kib in range(4000, 20001, 1000):
             done = subprocess.run(["bash", "-c", f'ulimit -v {kib}; exec "$0" probe --syzygy "$1"',
                                    ENGINE, str(TABLES)], input=fen + "\n", capture_output=True, text=True,
                                   timeout=60)
+            if "error while loading shared libraries" in done.stderr:
+                continue  # too little for the dynamic loader: ccr never ran
             if done.returncode == 0:
                 self.assertEqual(done.stdout, "wdl -2 dtz -53\n", kib)
             else:
