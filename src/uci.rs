@@ -391,68 +391,69 @@ impl Uci {
                 )),
             }
         };
-        let result =
-            match name.to_ascii_lowercase().as_str() {
-                "hash" => number((HASH.1 as u64, HASH.2 as u64)).and_then(|mb| {
-                    let mb = mb as usize;
-                    let had = self.resize_table(mb);
-                    table_note(mb, had).map_or(Ok(()), Err)
-                }),
-                "threads" => number((THREADS.1 as u64, THREADS.2 as u64)).and_then(|n| {
-                    self.threads = n as usize;
-                    if self.threads > self.cores {
-                        Err(format!(
-                            "Threads {n}: this machine runs {} at once, the search uses {}",
-                            count(self.cores, "thread"),
-                            self.cores
-                        ))
-                    } else {
-                        Ok(())
-                    }
-                }),
-                "move overhead" => number((OVERHEAD.1, OVERHEAD.2)).map(|ms| {
-                    self.overhead = Duration::from_millis(ms);
-                }),
-                "multipv" => number((MULTIPV.1 as u64, MULTIPV.2 as u64)).map(|n| {
-                    self.multipv = n as usize;
-                }),
-                "uci_showwdl" => check("UCI_ShowWDL").map(|on| self.show_wdl = on),
-                "clear hash" => {
-                    self.tt.clear();
+        let result = match name.to_ascii_lowercase().as_str() {
+            "hash" => number((HASH.1 as u64, HASH.2 as u64)).and_then(|mb| {
+                let mb = mb as usize;
+                let had = self.resize_table(mb);
+                table_note(mb, had).map_or(Ok(()), Err)
+            }),
+            "threads" => number((THREADS.1 as u64, THREADS.2 as u64)).and_then(|n| {
+                self.threads = n as usize;
+                if self.threads > self.cores {
+                    Err(format!(
+                        "Threads {n}: this machine runs {} at once, the search uses {}",
+                        count(self.cores, "thread"),
+                        self.cores
+                    ))
+                } else {
                     Ok(())
                 }
-                "ownbook" => check("OwnBook").map(|on| self.own_book = on),
-                "bookfile" => match value.as_deref().unwrap_or("") {
-                    "" | "<empty>" => {
-                        self.book = None;
+            }),
+            "move overhead" => number((OVERHEAD.1, OVERHEAD.2)).map(|ms| {
+                self.overhead = Duration::from_millis(ms);
+            }),
+            "multipv" => number((MULTIPV.1 as u64, MULTIPV.2 as u64)).map(|n| {
+                self.multipv = n as usize;
+            }),
+            "uci_showwdl" => check("UCI_ShowWDL").map(|on| self.show_wdl = on),
+            "clear hash" => {
+                self.tt.clear();
+                Ok(())
+            }
+            "ownbook" => check("OwnBook").map(|on| self.own_book = on),
+            "bookfile" => match value.as_deref().unwrap_or("") {
+                "" | "<empty>" => {
+                    self.book = None;
+                    Ok(())
+                }
+                path => Book::open(std::path::Path::new(path))
+                    .map(|book| self.book = Some(book))
+                    .map_err(|e| format!("option BookFile not changed: {}", quote(&e))),
+            },
+            "ponder" => check("Ponder").map(|_| ()),
+            "syzygypath" => self.set_syzygy_path(value.as_deref().unwrap_or("")),
+            "syzygyprobedepth" => number((SYZYGY_DEPTH.1, SYZYGY_DEPTH.2)).map(|n| {
+                self.syzygy.probe_depth = n as i32;
+            }),
+            "syzygy50moverule" => check("Syzygy50MoveRule").map(|on| self.syzygy.rule50 = on),
+            "syzygyprobelimit" => number((SYZYGY_LIMIT.1, SYZYGY_LIMIT.2)).map(|n| {
+                self.syzygy.probe_limit = n as u32;
+            }),
+            "eval" => {
+                let text = value.as_deref().unwrap_or("");
+                match Evaluator::from_name(&text.to_ascii_lowercase()) {
+                    Some(evaluator) => {
+                        self.evaluator = evaluator;
                         Ok(())
                     }
-                    path => Book::open(std::path::Path::new(path))
-                        .map(|book| self.book = Some(book))
-                        .map_err(|e| format!("option BookFile not changed: {}", quote(&e))),
-                },
-                "ponder" => check("Ponder").map(|_| ()),
-                "syzygypath" => self.set_syzygy_path(value.as_deref().unwrap_or("")),
-                "syzygyprobedepth" => number((SYZYGY_DEPTH.1, SYZYGY_DEPTH.2))
-                    .map(|n| self.syzygy.probe_depth = n as i32),
-                "syzygy50moverule" => check("Syzygy50MoveRule").map(|on| self.syzygy.rule50 = on),
-                "syzygyprobelimit" => number((SYZYGY_LIMIT.1, SYZYGY_LIMIT.2))
-                    .map(|n| self.syzygy.probe_limit = n as u32),
-                "eval" => {
-                    let text = value.as_deref().unwrap_or("");
-                    match Evaluator::from_name(&text.to_ascii_lowercase()) {
-                        Some(evaluator) => {
-                            self.evaluator = evaluator;
-                            Ok(())
-                        }
-                        None => Err(format!(
-                            "option Eval is frame or bitboards, not '{}'",
-                            quote(text)
-                        )),
-                    }
+                    None => Err(format!(
+                        "option Eval is frame or bitboards, not '{}'",
+                        quote(text)
+                    )),
                 }
-                _ => Err(format!("unknown option: {}", quote(&name))),
-            };
+            }
+            _ => Err(format!("unknown option: {}", quote(&name))),
+        };
         if let Err(e) = result {
             self.info_string(&e);
         }
