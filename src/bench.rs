@@ -135,6 +135,7 @@ fn search_all(
                 threads: 1,
                 profile: Some(profile),
                 evaluator,
+                syzygy: None,
             };
             BenchLine {
                 fen,

@@ -63,6 +63,25 @@ impl History {
         self.repetitions() >= 2
     }
 
+    /// Whether some position since the last capture or pawn move occurred before (the game
+    /// has already repeated itself there).
+    pub fn has_repeated(&self) -> bool {
+        let Some(&(_, clock)) = self.entries.last() else {
+            return false;
+        };
+        let first = self.entries.len().saturating_sub(clock as usize + 1);
+        (first..self.entries.len()).any(|i| {
+            let (key, clock) = self.entries[i];
+            self.entries[..i]
+                .iter()
+                .rev()
+                .take(clock as usize)
+                .skip(1)
+                .step_by(2)
+                .any(|&(k, _)| k == key)
+        })
+    }
+
     /// Whether the fifty-move rule applies: a hundred plies without a capture or a pawn move
     /// (unless the last move mated, which the caller checks: mate takes precedence).
     pub fn is_fifty_move_draw(&self) -> bool {
@@ -102,6 +121,17 @@ mod tests {
         let h = play(START, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
         assert_eq!(h.repetitions(), 2);
         assert!(h.is_threefold());
+    }
+
+    #[test]
+    fn a_repetition_since_the_last_pawn_move_is_remembered() {
+        assert!(!play(START, "g1f3 g8f6 f3g1").has_repeated());
+        assert!(play(START, "g1f3 g8f6 f3g1 f6g8").has_repeated());
+        // The repetition stays in the history after further moves…
+        assert!(play(START, "g1f3 g8f6 f3g1 f6g8 b1c3").has_repeated());
+        // …until a pawn move starts a new stretch.
+        assert!(!play(START, "g1f3 g8f6 f3g1 f6g8 e2e4").has_repeated());
+        assert!(!History::new().has_repeated());
     }
 
     #[test]

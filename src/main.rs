@@ -42,6 +42,9 @@ enum Command {
     Perft(cli::perft::Args),
     /// Read FEN lines on stdin, write one 16-hex-digit key per line.
     Key(cli::key::Args),
+    /// Read FEN lines on stdin, write each one's Syzygy tablebase values: `wdl W dtz D`
+    /// (from the side to move's view) or `not in tables: WHY`.
+    Probe(cli::probe::Args),
     /// Print the board and both attack tables as hex rank words.
     Tables(cli::tables::Args),
     /// Print the 16 bitboards converted from the C.C.R., one `CODE: HEX16` line per piece
@@ -198,6 +201,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Eval(args) => cli::eval::run(args),
         Command::Perft(args) => cli::perft::run(args),
         Command::Key(args) => cli::key::run(args),
+        Command::Probe(args) => cli::probe::run(args),
         Command::Tables(args) => cli::tables::tables(args),
         Command::Bitboards(args) => cli::tables::bitboards(args),
         Command::Keystats(args) => cli::keystats::run(args),

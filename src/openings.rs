@@ -94,6 +94,7 @@ fn is_balanced(position: &Position, tt: &TranspositionTable, control: &Control) 
         threads: 1,
         profile: None,
         evaluator: Evaluator::default(),
+        syzygy: None,
     };
     search.run(&mut |_| {}).score.abs() <= BALANCED_CP
 }

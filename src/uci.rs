@@ -22,6 +22,7 @@ use crate::ccr::{Notation, Position};
 use crate::eval::Evaluator;
 use crate::history::History;
 use crate::search::room::{Reservation, give_back_freed_memory};
+use crate::search::tablebase::{Syzygy, Tablebases};
 use crate::search::time::{self, Clock};
 use crate::search::tt::TranspositionTable;
 use crate::search::wdl::wdl;
@@ -41,6 +42,10 @@ const THREADS: (usize, usize, usize) = (1, 1, 256);
 const OVERHEAD: (u64, u64, u64) = (30, 0, 5_000);
 /// Default, smallest and largest number of best lines reported (MultiPV).
 const MULTIPV: (usize, usize, usize) = (1, 1, 256);
+/// Default, smallest and largest `SyzygyProbeDepth`.
+const SYZYGY_DEPTH: (u64, u64, u64) = (1, 1, 100);
+/// Default, smallest and largest `SyzygyProbeLimit` (pieces, kings included).
+const SYZYGY_LIMIT: (u64, u64, u64) = (7, 0, 7);
 /// The most positions one `genfens` writes: it runs on the command thread (so that a `quit`
 /// after it waits for its positions), a few milliseconds a position, so it ends within
 /// about a minute.
@@ -116,6 +121,41 @@ pub struct Uci {
     draws: Xoshiro256PlusPlus,
     searcher: Option<Searcher>,
     running: Option<Running>,
+    /// The `SyzygyPath` tables and the other `Syzygy…` options.
+    syzygy: SyzygyOptions,
+}
+
+/// The Syzygy options: the tables `SyzygyPath` loaded, `SyzygyProbeDepth`,
+/// `Syzygy50MoveRule` and `SyzygyProbeLimit`.
+#[derive(Clone, Debug)]
+struct SyzygyOptions {
+    tables: Option<Arc<Tablebases>>,
+    probe_depth: i32,
+    rule50: bool,
+    probe_limit: u32,
+}
+
+impl Default for SyzygyOptions {
+    fn default() -> SyzygyOptions {
+        SyzygyOptions {
+            tables: None,
+            probe_depth: SYZYGY_DEPTH.0 as i32,
+            rule50: true,
+            probe_limit: SYZYGY_LIMIT.0 as u32,
+        }
+    }
+}
+
+impl SyzygyOptions {
+    /// How a search uses them (`None` without tables).
+    fn for_search(&self) -> Option<Syzygy<'_>> {
+        Some(Syzygy {
+            tables: self.tables.as_deref()?,
+            probe_depth: self.probe_depth,
+            rule50: self.rule50,
+            probe_limit: self.probe_limit,
+        })
+    }
 }
 
 /// Whether to keep reading commands.
@@ -155,6 +195,7 @@ impl Uci {
             draws: Xoshiro256PlusPlus::seed_from_u64(clock_seed()),
             searcher: None,
             running: None,
+            syzygy: SyzygyOptions::default(),
         }
     }
 
@@ -299,6 +340,18 @@ impl Uci {
             .iter()
             .map(|e| format!("var {}", e.name()))
             .collect();
+        self.out
+            .line("option name SyzygyPath type string default <empty>");
+        self.out.line(&format!(
+            "option name SyzygyProbeDepth type spin default {} min {} max {}",
+            SYZYGY_DEPTH.0, SYZYGY_DEPTH.1, SYZYGY_DEPTH.2
+        ));
+        self.out
+            .line("option name Syzygy50MoveRule type check default true");
+        self.out.line(&format!(
+            "option name SyzygyProbeLimit type spin default {} min {} max {}",
+            SYZYGY_LIMIT.0, SYZYGY_LIMIT.1, SYZYGY_LIMIT.2
+        ));
         self.out.line(&format!(
             "option name Eval type combo default {} {}",
             Evaluator::default().name(),
@@ -385,6 +438,14 @@ impl Uci {
             },
             "ponder" => check("Ponder").map(|_| ()),
             "uci_chess960" => check("UCI_Chess960").map(|on| self.chess960 = on),
+            "syzygypath" => self.set_syzygy_path(value.as_deref().unwrap_or("")),
+            "syzygyprobedepth" => number((SYZYGY_DEPTH.1, SYZYGY_DEPTH.2)).map(|n| {
+                self.syzygy.probe_depth = n as i32;
+            }),
+            "syzygy50moverule" => check("Syzygy50MoveRule").map(|on| self.syzygy.rule50 = on),
+            "syzygyprobelimit" => number((SYZYGY_LIMIT.1, SYZYGY_LIMIT.2)).map(|n| {
+                self.syzygy.probe_limit = n as u32;
+            }),
             "eval" => {
                 let text = value.as_deref().unwrap_or("");
                 match Evaluator::from_name(&text.to_ascii_lowercase()) {
@@ -463,6 +524,29 @@ impl Uci {
         }
     }
 
+    /// Loads the Syzygy tables of `path` (`<empty>` or nothing unloads them) and says what
+    /// was found; a path without tables is refused and the tables loaded before are kept.
+    fn set_syzygy_path(&mut self, path: &str) -> Result<(), String> {
+        if path.is_empty() || path == "<empty>" {
+            self.syzygy.tables = None;
+            return Ok(());
+        }
+        let found = Tablebases::scan(path)
+            .map_err(|e| format!("option SyzygyPath not changed: {}", quote(&e)))?;
+        // The prober holds one set at a time: the old one goes first.
+        self.syzygy.tables = None;
+        let tables = found
+            .load()
+            .map_err(|e| format!("option SyzygyPath: no tables loaded: {}", quote(&e)))?;
+        let (wdl, dtz) = tables.table_counts();
+        self.info_string(&format!(
+            "SyzygyPath: {wdl} WDL and {dtz} DTZ tables found, up to {} pieces",
+            tables.max_pieces()
+        ));
+        self.syzygy.tables = Some(Arc::new(tables));
+        Ok(())
+    }
+
     /// Makes the table `mb` MiB (an unchanged size keeps it), freeing the old one first;
     /// returns the MiB had (`None`: no table at all).
     fn resize_table(&mut self, mb: usize) -> Option<usize> {
@@ -537,6 +621,7 @@ impl Uci {
             infinite: request.infinite,
             show_wdl: self.show_wdl,
             notation,
+            syzygy: self.syzygy.clone(),
         };
         match self.submit(job) {
             Ok(()) => {
@@ -693,6 +778,8 @@ struct Job {
     show_wdl: bool,
     /// How the moves are written (castling in Chess960).
     notation: Notation,
+    /// The Syzygy tables and options.
+    syzygy: SyzygyOptions,
 }
 
 impl Job {
@@ -706,6 +793,7 @@ impl Job {
             threads: self.threads,
             profile: None,
             evaluator: self.evaluator,
+            syzygy: self.syzygy.for_search(),
         };
         let out = self.out.clone();
         let wdl_at = self.show_wdl.then(|| self.root.fullmove_number());
@@ -750,8 +838,11 @@ pub fn info_line(info: &Info, wdl_at: Option<u16>, notation: Notation) -> String
         let [w, d, l] = wdl(info.score, move_number);
         format!(" wdl {w} {d} {l}")
     });
+    let tbhits = info
+        .tbhits
+        .map_or(String::new(), |n| format!(" tbhits {n}"));
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {}{} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -760,6 +851,7 @@ pub fn info_line(info: &Info, wdl_at: Option<u16>, notation: Notation) -> String
         info.nodes,
         nps,
         info.hashfull,
+        tbhits,
         ms,
         notation.line(&info.pv)
     )

@@ -1,13 +1,11 @@
 //! `ccr key`: one key per FEN line of standard input.
 
-use std::io;
-
 use ccr::Position;
 use ccr::book::polyglot_key;
 use ccr_keystats::Zobrist;
 
 use super::on_board::OnBoard;
-use super::{Failure, emit};
+use super::{Failure, emit, read_stdin};
 
 /// The arguments of `ccr key`.
 #[derive(clap::Args)]
@@ -54,31 +52,4 @@ pub fn run(args: Args) -> Result<(), Failure> {
         out.push_str(&format!("{key:016x}\n"));
     }
     emit(&out)
-}
-
-/// All of standard input as text, in a buffer grown fallibly (it can be as long as the user
-/// likes).
-fn read_stdin() -> Result<String, Failure> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    let mut chunk = [0u8; 1 << 14];
-    let mut stdin = io::stdin().lock();
-    loop {
-        let n = match stdin.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Failure(format!("cannot read standard input: {e}"))),
-        };
-        bytes.try_reserve(n).map_err(|_| {
-            Failure(format!(
-                "no memory to read standard input (after {} bytes)",
-                bytes.len()
-            ))
-        })?;
-        bytes.extend_from_slice(&chunk[..n]);
-    }
-    String::from_utf8(bytes).map_err(|_| {
-        Failure("cannot read standard input: stream did not contain valid UTF-8".to_string())
-    })
 }

@@ -8,6 +8,7 @@ pub mod key;
 pub mod keystats;
 pub mod on_board;
 pub mod perft;
+pub mod probe;
 pub mod tables;
 pub mod tune;
 pub mod whole_file;
@@ -43,4 +44,31 @@ pub fn emit(out: &str) -> Result<(), Failure> {
         .write_all(out.as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| Failure(format!("cannot write the result: {e}")))
+}
+
+/// All of standard input as text, in a buffer grown fallibly (it can be as long as the user
+/// likes).
+pub fn read_stdin() -> Result<String, Failure> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 1 << 14];
+    let mut stdin = io::stdin().lock();
+    loop {
+        let n = match stdin.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure(format!("cannot read standard input: {e}"))),
+        };
+        bytes.try_reserve(n).map_err(|_| {
+            Failure(format!(
+                "no memory to read standard input (after {} bytes)",
+                bytes.len()
+            ))
+        })?;
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        Failure("cannot read standard input: stream did not contain valid UTF-8".to_string())
+    })
 }

@@ -11,6 +11,7 @@ mod ordering;
 mod params;
 pub mod room;
 pub mod see;
+pub mod tablebase;
 pub mod time;
 pub mod tt;
 pub mod wdl;
@@ -28,6 +29,7 @@ use ordering::{Class, MovePicker, piece_value};
 use params::*;
 use room::Reservation;
 use see::{is_unchallenged, see_at_least};
+use tablebase::{DECISIVE, Plan, Syzygy, TB_WIN, piece_count};
 use time::Budget;
 use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
 
@@ -37,7 +39,7 @@ pub const MATE: i32 = 32_000;
 pub const INFINITY: i32 = 32_001;
 /// The deepest ply a search reaches.
 pub const MAX_PLY: usize = 128;
-/// Scores at or beyond this are mates.
+/// Scores at or beyond this are mates (tablebase wins lie just below: [`tablebase::TB_WIN`]).
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
 /// What limits one search (`go`'s arguments).
@@ -162,6 +164,8 @@ pub struct Info {
     pub pv: Vec<Move>,
     /// Which line this is, 1 for the best (MultiPV).
     pub multipv: usize,
+    /// Tablebase probes that gave a result, by all threads (`None`: no tables loaded).
+    pub tbhits: Option<u64>,
 }
 
 /// What a search found.
@@ -200,6 +204,8 @@ pub struct Search<'a> {
     pub profile: Option<&'a Profile>,
     /// The static evaluation's implementation (the same score either way).
     pub evaluator: Evaluator,
+    /// The Syzygy tables and how to use them, if any are loaded.
+    pub syzygy: Option<Syzygy<'a>>,
 }
 
 impl Search<'_> {
@@ -222,11 +228,22 @@ impl Search<'_> {
         let helpers_stop = AtomicBool::new(false);
         let start = Instant::now();
         self.tt.new_search();
+        // The root's tablebase probes, before any other thread probes.
+        let plan = self
+            .syzygy
+            .map(|s| s.plan(&self.root, &self.history))
+            .unwrap_or_default();
+        let tb_hits = AtomicU64::new(plan.root_hits);
+        let shared = Shared {
+            counters: &counters,
+            helpers_stop: &helpers_stop,
+            plan: &plan,
+            tb_hits: &tb_hits,
+        };
         std::thread::scope(|scope| {
             // The main thread's tables first: helpers' stacks must not take their memory.
-            let mut main = Worker::new(self, 0, &counters, &helpers_stop, start);
+            let mut main = Worker::new(self, 0, shared, start);
             for id in 1..threads {
-                let (counters, helpers_stop) = (&counters, &helpers_stop);
                 // A helper the system cannot start (`Threads` beyond what memory allows) is
                 // left out: the search runs on the threads it has. So is one whose stack
                 // would leave the searches no heap.
@@ -236,7 +253,7 @@ impl Search<'_> {
                 let _ = std::thread::Builder::new()
                     .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
-                        let mut worker = Worker::new(self, id, counters, helpers_stop, start);
+                        let mut worker = Worker::new(self, id, shared, start);
                         worker.iterate(&mut |_| {});
                     });
             }
@@ -251,12 +268,27 @@ impl Search<'_> {
     }
 }
 
+/// What the threads of one search share besides the [`Search`].
+#[derive(Copy, Clone)]
+struct Shared<'a> {
+    /// Each thread's node count.
+    counters: &'a [AtomicU64],
+    /// Set when the main thread is done.
+    helpers_stop: &'a AtomicBool,
+    /// What the search does with the tablebases.
+    plan: &'a Plan,
+    /// Tablebase hits so far.
+    tb_hits: &'a AtomicU64,
+}
+
 /// One thread's search state.
 struct Worker<'a> {
     search: &'a Search<'a>,
     id: usize,
     counters: &'a [AtomicU64],
     helpers_stop: &'a AtomicBool,
+    plan: &'a Plan,
+    tb_hits: &'a AtomicU64,
     start: Instant,
     /// When the limits count from: the start, or the `ponderhit`.
     clock_start: Instant,
@@ -274,6 +306,9 @@ struct Worker<'a> {
     /// The static evaluation at each ply of the current line (`-INFINITY` in check).
     static_evals: [i32; MAX_PLY + 1],
     root_moves: Vec<Move>,
+    /// Each root move's tablebase rank (all 0 unless the root is in the tables): a line
+    /// searches only the best-ranked of the root moves it may choose from.
+    root_ranks: Vec<i32>,
     /// Nodes searched below each root move (in `root_moves`' order) since the search began.
     root_nodes: Vec<u64>,
     /// Root moves already given a line in this iteration: the next line's search leaves
@@ -288,13 +323,7 @@ struct Line {
 }
 
 impl<'a> Worker<'a> {
-    fn new(
-        search: &'a Search<'a>,
-        id: usize,
-        counters: &'a [AtomicU64],
-        helpers_stop: &'a AtomicBool,
-        start: Instant,
-    ) -> Worker<'a> {
+    fn new(search: &'a Search<'a>, id: usize, shared: Shared<'a>, start: Instant) -> Worker<'a> {
         let mut list = MoveList::new();
         search.root.generate_legal(&mut list);
         let all = list.as_slice();
@@ -309,11 +338,21 @@ impl<'a> Worker<'a> {
             // `searchmoves` named no legal move: search them all rather than none.
             root_moves = all.to_vec();
         }
+        let root_ranks = root_moves
+            .iter()
+            .map(|&m| {
+                let ranked = shared.plan.root.as_deref().unwrap_or_default();
+                ranked.iter().find(|r| r.mv == m).map_or(0, |r| r.rank)
+            })
+            .collect();
         Worker {
             search,
             id,
-            counters,
-            helpers_stop,
+            counters: shared.counters,
+            helpers_stop: shared.helpers_stop,
+            plan: shared.plan,
+            tb_hits: shared.tb_hits,
+            root_ranks,
             start,
             clock_start: start,
             was_pondering: search.control.pondering.load(Relaxed),
@@ -441,7 +480,7 @@ impl<'a> Worker<'a> {
             }
             self.excluded.clear();
             if self.stopped {
-                if let Some(best) = lines.iter().max_by_key(|l| l.score) {
+                if let Some(best) = lines.iter().max_by_key(|l| (self.rank_of(&l.pv), l.score)) {
                     // The best line of this depth is complete; later ones may not be.
                     outcome.best = best.pv.first().copied().or(outcome.best);
                     outcome.ponder = best.pv.get(1).copied();
@@ -458,8 +497,8 @@ impl<'a> Worker<'a> {
                 break;
             }
             // A later line can come out above an earlier one (the table moved between
-            // them): the lines are reported best first.
-            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            // them): the lines are reported best first (a better tablebase rank first).
+            lines.sort_by_key(|l| std::cmp::Reverse((self.rank_of(&l.pv), l.score)));
             for (last, line) in scores.iter_mut().zip(&lines) {
                 *last = line.score;
             }
@@ -473,12 +512,13 @@ impl<'a> Worker<'a> {
                     report(&Info {
                         depth,
                         seldepth: self.seldepth,
-                        score: Score::from_search(line.score),
+                        score: Score::from_search(self.shown_score(&line)),
                         nodes: self.total_nodes(),
                         time: self.start.elapsed(),
                         hashfull: self.search.tt.hashfull(),
                         pv: line.pv,
                         multipv: index + 1,
+                        tbhits: self.search.syzygy.map(|_| self.tb_hits.load(Relaxed)),
                     });
                 }
                 if let Some(mate) = limits.mate {
@@ -504,11 +544,94 @@ impl<'a> Worker<'a> {
         outcome
     }
 
+    /// The tablebase rank of a line's root move (0 for all without a tablebase root).
+    fn rank_of(&self, pv: &[Move]) -> i32 {
+        let index = pv
+            .first()
+            .and_then(|&mv| self.root_moves.iter().position(|&m| m == mv));
+        index.map_or(0, |i| self.root_ranks[i])
+    }
+
+    /// The score a line reports: the tablebase's for its root move when the root is in the
+    /// tables, unless the search proved a mate.
+    fn shown_score(&self, line: &Line) -> i32 {
+        let ranked = self.plan.root.as_deref().unwrap_or_default();
+        match ranked.iter().find(|r| line.pv.first() == Some(&r.mv)) {
+            Some(r) if line.score.abs() < MATE_BOUND => r.score,
+            _ => line.score,
+        }
+    }
+
+    /// The best tablebase rank among the root moves a line may still choose from.
+    fn best_root_rank(&self) -> i32 {
+        self.root_moves
+            .iter()
+            .zip(&self.root_ranks)
+            .filter(|(m, _)| !self.excluded.contains(m))
+            .map(|(_, &rank)| rank)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The tablebase probe of a node (Stockfish's): a position with few enough pieces, just
+    /// after a capture or pawn move, without castling rights, is looked up in the WDL tables.
+    /// Returns the score and its bound when the table's verdict decides the node; otherwise
+    /// narrows `best` (a win found is a floor) or `ceiling` (a loss is a cap) in PV nodes.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_tables(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: &mut i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        floor: &mut i32,
+        ceiling: &mut i32,
+    ) -> Option<(i32, Bound)> {
+        let plan = self.plan;
+        if plan.cardinality == 0 || pos.halfmove_clock() != 0 || !pos.castling().is_empty() {
+            return None;
+        }
+        let pieces = piece_count(pos);
+        if pieces > plan.cardinality || (pieces == plan.cardinality && depth < plan.probe_depth) {
+            return None;
+        }
+        let tables = self.search.syzygy?.tables;
+        let wdl = tables.probe_wdl(pos).ok()?.value();
+        self.tb_hits.fetch_add(1, Relaxed);
+        let draw = i32::from(plan.rule50);
+        let (score, bound) = if wdl < -draw {
+            (-TB_WIN + ply as i32, Bound::Upper)
+        } else if wdl > draw {
+            (TB_WIN - ply as i32, Bound::Lower)
+        } else {
+            (2 * wdl * draw, Bound::Exact)
+        };
+        let decides = match bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= *alpha,
+        };
+        if decides {
+            return Some((score, bound));
+        }
+        if pv_node {
+            if bound == Bound::Lower {
+                *floor = score;
+                *alpha = (*alpha).max(score);
+            } else {
+                *ceiling = score;
+            }
+        }
+        None
+    }
+
     /// One line's search at `depth`, in a window around `last` (its score an iteration
     /// earlier) widened until the score falls inside; meaningless once stopped.
     fn aspiration(&mut self, root: &Position, root_key: u64, depth: i32, last: i32) -> i32 {
         let mut window = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && last.abs() < MATE_BOUND {
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && last.abs() < DECISIVE {
             (last - window, last + window)
         } else {
             (-INFINITY, INFINITY)
@@ -605,6 +728,34 @@ impl<'a> Worker<'a> {
             entry.map_or_else(|| self.search.evaluator.evaluate(pos, &block), |e| e.eval)
         };
         self.static_evals[ply] = static_eval;
+        // The tablebases: a verdict that decides the node is stored and returned; one that
+        // does not bounds the node's score in a PV node.
+        let (mut floor, mut ceiling) = (-INFINITY, INFINITY);
+        if ply > 0 && self.plan.cardinality != 0 {
+            let probed = self.probe_tables(
+                pos,
+                depth,
+                &mut alpha,
+                beta,
+                ply,
+                pv_node,
+                &mut floor,
+                &mut ceiling,
+            );
+            if let Some((score, bound)) = probed {
+                self.search.tt.store(
+                    key,
+                    Entry {
+                        mv: None,
+                        score: score_to_tt(score, ply),
+                        eval: if in_check { 0 } else { static_eval },
+                        depth: (depth + 6).min(MAX_PLY as i32 - 1),
+                        bound,
+                    },
+                );
+                return score;
+            }
+        }
         // Better than two plies ago (our last turn): the prunings below trust the static
         // score more where the side to move is making progress.
         let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
@@ -612,7 +763,7 @@ impl<'a> Worker<'a> {
         if !pv_node && !in_check {
             // Reverse futility: far above beta near the leaves, a quiet move will not undo it.
             let margin = RFP_MARGIN * (depth - improving as i32);
-            if depth <= RFP_MAX_DEPTH && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
+            if depth <= RFP_MAX_DEPTH && static_eval - margin >= beta && beta.abs() < DECISIVE {
                 return static_eval;
             }
             // Null move: if passing still holds beta, a real move will too (not in pawn
@@ -638,7 +789,7 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
+                    return if score >= DECISIVE { beta } else { score };
                 }
             }
         }
@@ -652,7 +803,11 @@ impl<'a> Worker<'a> {
         let mut list = MoveList::new();
         pos.generate_legal_in(&block, &mut list);
         if ply == 0 {
-            list.retain(|m| self.root_moves.contains(&m) && !self.excluded.contains(&m));
+            let rank = self.best_root_rank();
+            list.retain(|m| {
+                let index = self.root_moves.iter().position(|&r| r == m);
+                index.is_some_and(|i| self.root_ranks[i] == rank) && !self.excluded.contains(&m)
+            });
         }
         if list.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
@@ -667,7 +822,7 @@ impl<'a> Worker<'a> {
             &self.quiet_history[us as usize],
         );
         let original_alpha = alpha;
-        let mut best = -INFINITY;
+        let mut best = floor;
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::default(); 64];
@@ -677,7 +832,7 @@ impl<'a> Worker<'a> {
             // Late-move pruning and futility near the leaves, for quiet moves that do not
             // give check (a check is the move most likely to change what the static score
             // says: the mating attacks these prunings would hide).
-            let prunable = !pv_node && !in_check && quiet && best > -MATE_BOUND;
+            let prunable = !pv_node && !in_check && quiet && best > -DECISIVE;
             let late_move = late_move_limit(depth, improving);
             let late = prunable && depth <= LMP_MAX_DEPTH && searched >= late_move as usize;
             let futile = prunable
@@ -689,7 +844,7 @@ impl<'a> Worker<'a> {
             }
             // Exchange pruning: near the leaves, a move that loses more material on its
             // square than the depth left could win back.
-            if !pv_node && !in_check && best > -MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH {
+            if !pv_node && !in_check && best > -DECISIVE && depth <= SEE_PRUNE_MAX_DEPTH {
                 let margin = if quiet {
                     SEE_QUIET_MARGIN * depth
                 } else {
@@ -796,6 +951,7 @@ impl<'a> Worker<'a> {
             // keeps the first line's.
             return best;
         }
+        let best = best.min(ceiling);
         let bound = Bound::of(best, original_alpha, beta);
         self.search.tt.store(
             key,

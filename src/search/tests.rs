@@ -10,6 +10,16 @@ fn search(fen: &str, limits: Limits) -> (Outcome, Vec<Info>) {
 
 /// Searches the position reached by `moves` from `fen`, with the game's history.
 fn search_after(fen: &str, moves: &[&str], limits: Limits) -> (Outcome, Vec<Info>) {
+    search_with(fen, moves, limits, None)
+}
+
+/// [`search_after`] with the Syzygy tables, if any.
+fn search_with(
+    fen: &str,
+    moves: &[&str],
+    limits: Limits,
+    syzygy: Option<Syzygy>,
+) -> (Outcome, Vec<Info>) {
     let tt = TranspositionTable::new(4).unwrap();
     let control = Control::default();
     let mut root = Position::from_fen(fen).unwrap();
@@ -28,6 +38,7 @@ fn search_after(fen: &str, moves: &[&str], limits: Limits) -> (Outcome, Vec<Info
         threads: 1,
         profile: None,
         evaluator: Evaluator::Frame,
+        syzygy,
     };
     let mut infos = Vec::new();
     let outcome = search.run(&mut |i| infos.push(i.clone()));
@@ -176,6 +187,7 @@ fn a_stopped_search_still_has_a_legal_move() {
         threads: 2,
         profile: None,
         evaluator: Evaluator::Frame,
+        syzygy: None,
     };
     let outcome = search.run(&mut |_| {});
     let best = outcome.best.unwrap();
@@ -304,4 +316,83 @@ fn one_line_is_the_search_without_multipv() {
     let ((a, infos_a), (b, _)) = (with(0), with(1));
     assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
     assert!(infos_a.iter().all(|i| i.multipv == 1));
+}
+
+/// The tables with the default options, or `None` where the test data is missing.
+fn syzygy() -> Option<Syzygy<'static>> {
+    Some(Syzygy {
+        tables: tablebase::test_tables()?,
+        probe_depth: 1,
+        rule50: true,
+        probe_limit: 7,
+    })
+}
+
+#[test]
+fn a_tablebase_root_keeps_the_win_and_shows_it() {
+    let Some(tb) = syzygy() else { return };
+    // KRvK: every move that keeps the rook wins; the search plays one and says so.
+    let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+    let (outcome, infos) = search_with(fen, &[], depth(6), Some(tb));
+    let root = Position::from_fen(fen).unwrap();
+    let best = outcome.best.unwrap();
+    let child = root.make(best);
+    assert_eq!(
+        tb.tables.probe_wdl(&child),
+        Ok(tablebase::Wdl::Loss),
+        "{best}"
+    );
+    let last = infos.last().unwrap();
+    assert_eq!(last.score, Score::Cp(TB_WIN));
+    assert_eq!(last.tbhits, Some(root.legal_moves().len() as u64));
+    // Without tables: no tbhits field, a score from the evaluation.
+    let (_, infos) = search(fen, depth(6));
+    assert_eq!(infos.last().unwrap().tbhits, None);
+}
+
+#[test]
+fn probes_below_the_root_score_between_evaluations_and_mates() {
+    let Some(tb) = syzygy() else { return };
+    // Five pieces (KQRvKR): any capture of the rook reaches the 4-piece tables.
+    let fen = "8/8/8/4k3/8/2r5/8/R2QK3 w - - 0 1";
+    let (outcome, infos) = search_with(fen, &[], depth(5), Some(tb));
+    let last = infos.last().unwrap();
+    assert!(last.tbhits.unwrap() > 0, "{last:?}");
+    match last.score {
+        Score::Cp(cp) => assert!(cp > DECISIVE && cp < MATE_BOUND, "{last:?}"),
+        Score::Mate(n) => assert!(n > 0, "{last:?}"),
+    }
+    assert!(outcome.best.is_some());
+    // With the probe limit at 0 the search probes nothing.
+    let none = Syzygy {
+        probe_limit: 0,
+        ..tb
+    };
+    let (_, infos) = search_with(fen, &[], depth(5), Some(none));
+    assert_eq!(infos.last().unwrap().tbhits, Some(0));
+}
+
+#[test]
+fn tablebase_lines_come_by_rank() {
+    let Some(tb) = syzygy() else { return };
+    // KQvKR, White to move: the queen moves that keep the win come before the one that
+    // hangs it, and every line's score is the tables'.
+    let fen = "8/8/8/4k3/8/2r5/8/3QK3 w - - 0 1";
+    let limits = Limits {
+        multipv: 40,
+        ..depth(3)
+    };
+    let (_, infos) = search_with(fen, &[], limits, Some(tb));
+    let root = Position::from_fen(fen).unwrap();
+    let last: Vec<&Info> = infos.iter().filter(|i| i.depth == 3).collect();
+    assert_eq!(last.len(), root.legal_moves().len());
+    let values: Vec<i32> = last
+        .iter()
+        .map(|i| {
+            let child = root.make(i.pv[0]);
+            -tb.tables.probe_wdl(&child).unwrap().value()
+        })
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+    assert_eq!(values[0], 2);
 }

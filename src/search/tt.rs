@@ -336,12 +336,13 @@ fn write(slot: &Slot, key: u64, data: u64) {
     slot.check.store(key ^ data, Relaxed);
 }
 
-/// A score made relative to the node for storing: mate scores count from here, not the root.
+/// A score made relative to the node for storing: mate and tablebase scores count from here,
+/// not the root.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    use super::MATE_BOUND;
-    if score >= MATE_BOUND {
+    use super::tablebase::DECISIVE;
+    if score >= DECISIVE {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -DECISIVE {
         score - ply as i32
     } else {
         score
@@ -350,10 +351,10 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 /// A stored score made relative to the root again.
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    use super::MATE_BOUND;
-    if score >= MATE_BOUND {
+    use super::tablebase::DECISIVE;
+    if score >= DECISIVE {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -DECISIVE {
         score + ply as i32
     } else {
         score

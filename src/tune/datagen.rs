@@ -139,6 +139,7 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
             threads: 1,
             profile: None,
             evaluator: Evaluator::Frame,
+            syzygy: None,
         };
         let outcome = search.run(&mut |_| {});
         let Some(best) = outcome.best else {

@@ -1,0 +1,371 @@
+"""Syzygy tablebases (`SyzygyPath`, `ccr probe`) on python-chess's 3-4-piece tables (put in
+target/test-data/syzygy by `make setup-uci`): the prober against python-chess's own
+(`chess.syzygy`) over random positions, WDL and DTZ exactly; the options through a real
+client; the root move kept in the tables' best rank; and won endings converted against
+Stockfish without tables, within the fifty-move rule."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import unittest
+
+import chess
+import chess.engine
+import chess.pgn
+import chess.syzygy
+
+from harness import ENGINE, ENGINE_ARGS, IS_CCR, OUT_DIR, REPO, ClientCase, EngineCase, parse_info
+
+STOCKFISH = "/usr/games/stockfish"
+# Stockfish's scale of root ranks (`Tablebases::root_probe`).
+MAX_DTZ = 1 << 18
+# Scores at or beyond this (centipawns) are ccr's tablebase wins; mates are reported as mates.
+TB_WIN_BELOW = 31_000
+
+TABLES = REPO / "target" / "test-data" / "syzygy"
+
+
+def need_tables(case: unittest.TestCase) -> None:
+    if not (TABLES / "KQvK.rtbw").is_file():
+        case.skipTest(f"{TABLES} missing: make setup-uci")
+
+
+def materials() -> list:
+    """The tables' materials, `KRPvKN` (White first as named; the generator swaps colours)."""
+    return sorted(p.stem for p in TABLES.glob("*.rtbw"))
+
+
+def place(rng: random.Random, pieces, board: chess.Board) -> None:
+    """Puts `pieces` ((colour, symbol) pairs) on random empty squares, pawns off the back ranks."""
+    for colour, symbol in pieces:
+        piece = chess.Piece.from_symbol(symbol.upper() if colour == chess.WHITE else symbol.lower())
+        while True:
+            square = rng.randrange(64)
+            if board.piece_at(square) is None and (symbol != "P" or 8 <= square < 56):
+                board.set_piece_at(square, piece)
+                break
+
+
+def random_position(rng: random.Random, material: str) -> chess.Board:
+    """A random legal position of `material`, either colour the named first side, either to move."""
+    first, second = material.split("v")
+    swap = rng.random() < 0.5
+    colours = (chess.BLACK, chess.WHITE) if swap else (chess.WHITE, chess.BLACK)
+    pieces = [(colours[0], c) for c in first] + [(colours[1], c) for c in second]
+    while True:
+        board = chess.Board(None)
+        place(rng, pieces, board)
+        board.turn = rng.random() < 0.5
+        if board.is_valid():
+            return board
+
+
+def en_passant_position(rng: random.Random) -> chess.Board:
+    """A random legal KPvKP position in which the side to move's pawn stands beside the enemy
+    pawn that has just skipped a square: the en-passant square is set (the capture may still
+    be illegal, or be the only move, or lose)."""
+    while True:
+        turn = rng.random() < 0.5
+        board = chess.Board(None)
+        board.turn = turn
+        file = rng.randrange(8)
+        side = rng.choice([d for d in (-1, 1) if 0 <= file + d < 8])
+        rank = 4 if turn == chess.WHITE else 3
+        step = 1 if turn == chess.WHITE else -1
+        board.set_piece_at(chess.square(file + side, rank), chess.Piece(chess.PAWN, turn))
+        board.set_piece_at(chess.square(file, rank), chess.Piece(chess.PAWN, not turn))
+        board.ep_square = chess.square(file, rank + step)
+        if board.piece_at(chess.square(file, rank + 2 * step)) is not None:
+            continue
+        place(rng, [(chess.WHITE, "K"), (chess.BLACK, "K")], board)
+        if board.piece_at(board.ep_square) or board.piece_at(chess.square(file, rank + 2 * step)):
+            continue
+        if board.is_valid():
+            return board
+
+
+def probe(fens: list, path=TABLES) -> subprocess.CompletedProcess:
+    return subprocess.run([ENGINE, "probe", "--syzygy", str(path)], input="\n".join(fens) + "\n",
+                          capture_output=True, text=True, timeout=60)
+
+
+class AgainstPythonChess(unittest.TestCase):
+    def setUp(self):
+        if not IS_CCR:
+            self.skipTest("ccr's own command line: ccr probe")
+        need_tables(self)
+
+    def test_wdl_and_dtz_equal_python_chess(self):
+        rng = random.Random(42)
+        boards = [random_position(rng, m) for m in materials() for _ in range(100)]
+        boards += [en_passant_position(rng) for _ in range(500)]
+        fens = [b.fen(en_passant="fen") for b in boards]
+        done = probe(fens)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        got = done.stdout.splitlines()
+        self.assertEqual(len(got), len(boards))
+        wrong = []
+        legal_ep = 0
+        with chess.syzygy.open_tablebase(str(TABLES)) as tb:
+            for board, fen, line in zip(boards, fens, got):
+                want = f"wdl {tb.probe_wdl(board)} dtz {tb.probe_dtz(board)}"
+                legal_ep += board.has_legal_en_passant()
+                if line != want:
+                    wrong.append((fen, line, want))
+        self.assertEqual(wrong[:10], [], f"{len(wrong)} of {len(boards)} differ (fen, ccr, python-chess)")
+        self.assertGreater(legal_ep, 250, "too few positions with a legal en-passant capture")
+        self.assertGreater(sum(1 for line in got if line != "wdl 0 dtz 0"), len(got) // 3, "too few decided")
+
+    def test_positions_out_of_the_tables(self):
+        done = probe(["4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",  # castling rights
+                      "4k3/8/8/8/8/8/8/RR2K2R w - - 0 1",  # five pieces
+                      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+                      "8/8/8/8/8/8/8/K1k5 w - - 0 1"])  # bare kings: a draw
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.splitlines(), [
+            "not in tables: castling rights", "not in tables: 5 pieces, the tables hold at most 4",
+            "not in tables: 32 pieces, the tables hold at most 4", "wdl 0 dtz 0"])
+
+    def test_little_memory_is_an_error_not_an_abort(self):
+        # The prober maps a table at its first probe and aborts if it cannot: the tables'
+        # room is asked for at load time instead.
+        fen = "8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"
+        outcomes = set()
+        for kib in range(4000, 20001, 1000):
+            done = subprocess.run(["bash", "-c", f'ulimit -v {kib}; exec "$0" probe --syzygy "$1"',
+                                   ENGINE, str(TABLES)], input=fen + "\n", capture_output=True, text=True,
+                                  timeout=60)
+            if "error while loading shared libraries" in done.stderr:
+                continue  # too little for the dynamic loader: ccr never ran
+            if done.returncode == 0:
+                self.assertEqual(done.stdout, "wdl -2 dtz -53\n", kib)
+            else:
+                self.assertEqual(done.returncode, 2, (kib, done))
+                self.assertEqual(done.stdout, "", kib)
+                self.assertRegex(done.stderr, r"^error: [^\n]*\n$", kib)
+            outcomes.add(done.returncode)
+        self.assertEqual(outcomes, {0, 2}, "the limits should span both")
+
+    def test_bad_input_is_one_error_line(self):
+        for fens, path, message in [(["8/8/8/8 w - - 0 1"], TABLES, "error: invalid FEN: line 1"),
+                                    (["8/8/8/8/8/8/8/K1k5 w - - 0 1"], "/no/such/dir", "error: --syzygy: no such directory"),
+                                    (["8/8/8/8/8/8/8/K1k5 w - - 0 1"], REPO / "tests", "error: --syzygy: no Syzygy tables")]:
+            done = probe(fens, path)
+            self.assertEqual(done.returncode, 2, done)
+            self.assertEqual(done.stdout, "")
+            self.assertEqual(len(done.stderr.splitlines()), 1, done.stderr)
+            self.assertTrue(done.stderr.startswith(message), done.stderr)
+
+
+
+def root_ranks(tb: chess.syzygy.Tablebase, board: chess.Board) -> dict:
+    """The rank of each root move, from python-chess's probes: the move's DTZ from the root,
+    then Stockfish's rank with the half-move clock (`Tablebases::root_probe`; no repetitions:
+    a position from a FEN), except that a win the fifty-move rule cannot spoil ranks by its
+    DTZ too (ccr's departure: it plays a DTZ-optimal winning move)."""
+    cnt50 = board.halfmove_clock
+    ranks = {}
+    for move in board.legal_moves:
+        board.push(move)
+        if board.halfmove_clock == 0:
+            dtz = {2: 1, 1: 101, 0: 0, -1: -101, -2: -1}[-tb.probe_wdl(board)]
+        else:
+            dtz = -tb.probe_dtz(board)
+            dtz = dtz + 1 if dtz > 0 else dtz - 1 if dtz < 0 else 0
+        if board.is_checkmate():
+            dtz = 1
+        board.pop()
+        if dtz > 0:
+            rank = MAX_DTZ - dtz if dtz + cnt50 <= 99 else MAX_DTZ - (dtz + cnt50)
+        elif dtz < 0:
+            rank = -MAX_DTZ if -dtz * 2 + cnt50 < 100 else -MAX_DTZ + (-dtz + cnt50)
+        else:
+            rank = 0
+        ranks[move] = rank
+    return ranks
+
+
+# Won endings for White (checked against the tables by the tests), and a KQvKR win.
+WINS = {
+    "KQvK": "8/8/8/3k4/8/8/8/KQ6 w - - 0 1",
+    "KRvK": "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+    "KBNvK": "8/8/8/4k3/8/8/8/KBN5 w - - 0 1",
+    "KPvK": "8/8/8/2k5/8/8/2KP4/8 w - - 0 1",
+}
+KQVKR = "8/8/8/4k3/8/2r5/8/3QK3 w - - 0 1"
+# Five pieces: every capture of Black's rook reaches the 4-piece tables.
+FIVE = "8/8/8/4k3/8/2r5/8/R2QK3 w - - 0 1"
+
+
+class Options(ClientCase):
+    """Through python-chess, as a GUI sees them."""
+
+    def setUp(self):
+        super().setUp()
+        need_tables(self)
+
+    def test_standard_names_and_defaults(self):
+        o = self.engine.options
+        self.assertEqual((o["SyzygyPath"].type, o["SyzygyPath"].default), ("string", "<empty>"))
+        self.assertEqual((o["SyzygyProbeDepth"].type, o["SyzygyProbeDepth"].default), ("spin", 1))
+        self.assertEqual((o["SyzygyProbeDepth"].min, o["SyzygyProbeDepth"].max), (1, 100))
+        self.assertEqual((o["Syzygy50MoveRule"].type, o["Syzygy50MoveRule"].default), ("check", True))
+        self.assertEqual((o["SyzygyProbeLimit"].type, o["SyzygyProbeLimit"].default), ("spin", 7))
+        self.assertEqual((o["SyzygyProbeLimit"].min, o["SyzygyProbeLimit"].max), (0, 7))
+
+    def test_tbhits_below_the_root(self):
+        self.engine.configure({"SyzygyPath": str(TABLES)})
+        info = self.engine.analyse(chess.Board(FIVE), chess.engine.Limit(depth=6))
+        self.assertGreater(info.get("tbhits", 0), 0, info)
+        self.assertTrue(info["score"].relative > chess.engine.Cp(0), info)
+
+    def test_a_tablebase_win_scores_below_mate_and_above_evaluations(self):
+        if not IS_CCR:
+            self.skipTest("ccr's own scale of tablebase scores")
+        self.engine.configure({"SyzygyPath": str(TABLES)})
+        for fen in WINS.values():
+            for board, sign in [(chess.Board(fen), 1), (chess.Board(fen).mirror(), 1)]:
+                info = self.engine.analyse(board, chess.engine.Limit(depth=4))
+                score = info["score"].relative
+                self.assertFalse(score.is_mate(), (fen, info))
+                self.assertGreaterEqual(sign * score.score(), TB_WIN_BELOW, (fen, info))
+                self.assertGreater(info["tbhits"], 0, info)
+        # The side that loses, to move: a win for the other side, by sign.
+        board = chess.Board(WINS["KRvK"].replace(" w ", " b "))
+        info = self.engine.analyse(board, chess.engine.Limit(depth=4))
+        self.assertLessEqual(info["score"].relative.score(), -TB_WIN_BELOW, info)
+        # A mate the search proves is still shown as the mate.
+        info = self.engine.analyse(chess.Board("k7/8/1K6/8/8/8/8/7R w - - 0 1"), chess.engine.Limit(depth=4))
+        self.assertEqual(info["score"].relative, chess.engine.Mate(1), info)
+
+    def test_the_root_move_keeps_the_best_rank(self):
+        if not IS_CCR:
+            self.skipTest("ccr's own root ranking (Stockfish searches some of the same rank differently)")
+        self.engine.configure({"SyzygyPath": str(TABLES)})
+        with chess.syzygy.open_tablebase(str(TABLES)) as tb:
+            for fen in list(WINS.values()) + [KQVKR]:
+                for clock in (0, 60, 90):
+                    fields = fen.split()
+                    fields[4] = str(clock)
+                    board = chess.Board(" ".join(fields))
+                    self.assertEqual(tb.probe_wdl(board), 2, board.fen())
+                    ranks = root_ranks(tb, board)
+                    move = self.engine.play(board, chess.engine.Limit(depth=5)).move
+                    self.assertEqual(ranks[move], max(ranks.values()), f"{board.fen()}: {move} {ranks}")
+                    board.push(move)
+                    self.assertEqual(tb.probe_wdl(board), -2, f"{fen}: {move} lets the win go")
+
+    def test_multipv_lines_come_by_rank(self):
+        if not IS_CCR:
+            self.skipTest("ccr's own root ranking")
+        self.engine.configure({"SyzygyPath": str(TABLES)})
+        board = chess.Board(KQVKR)
+        infos = self.engine.analyse(board, chess.engine.Limit(depth=4), multipv=5)
+        self.assertEqual(len(infos), 5, infos)
+        with chess.syzygy.open_tablebase(str(TABLES)) as tb:
+            ranks = root_ranks(tb, board)
+        got = [ranks[i["pv"][0]] for i in infos]
+        self.assertEqual(got, sorted(ranks.values(), reverse=True)[:5], infos)
+
+
+class Pipe(EngineCase):
+    """On the raw pipe: the info strings and the search without tables."""
+
+    def setUp(self):
+        super().setUp()
+        if not IS_CCR:
+            self.skipTest("ccr's own info strings")
+        need_tables(self)
+
+    def strings(self, command: str) -> list:
+        self.e.send(command)
+        return [l.text for l in self.e.isready() if l.text.startswith("info string")]
+
+    def test_paths_without_tables_are_refused(self):
+        for path, why in [("/no/such/dir", "no such directory"), (str(REPO / "tests"), "no Syzygy tables")]:
+            said = self.strings(f"setoption name SyzygyPath value {path}")
+            self.assertEqual(len(said), 1, said)
+            self.assertIn("SyzygyPath not changed", said[0])
+            self.assertIn(why, said[0])
+        said = self.strings(f"setoption name SyzygyPath value {TABLES}")
+        self.assertEqual(said, ["info string SyzygyPath: 35 WDL and 35 DTZ tables found, up to 4 pieces"])
+        # A bad path later keeps the tables loaded.
+        self.strings("setoption name SyzygyPath value /no/such/dir")
+        self.e.send(f"position fen {WINS['KRvK']}")
+        infos, _, _ = self.e.go("depth 3")
+        self.assertTrue(any("tbhits" in parse_info(i) for i in infos if i.startswith("info depth")), infos)
+
+    def test_bad_values_are_ignored_with_a_reason(self):
+        for command in ["setoption name SyzygyProbeDepth value 0", "setoption name SyzygyProbeLimit value 8",
+                        "setoption name SyzygyProbeLimit value x", "setoption name Syzygy50MoveRule value yes"]:
+            said = self.strings(command)
+            self.assertEqual(len(said), 1, (command, said))
+
+    def nodes(self, fen: str, depth: int) -> tuple:
+        self.e.send("ucinewgame")
+        self.e.send(f"position fen {fen}")
+        infos, best, _ = self.e.go(f"depth {depth}")
+        last = parse_info([i for i in infos if i.startswith("info depth")][-1])
+        return last["nodes"], best, "tbhits" in last
+
+    def test_no_path_no_change(self):
+        # Without tables, unloaded, or with tables the search never reaches: the same search.
+        fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+        before = self.nodes(fen, 8)
+        self.assertFalse(before[2], "tbhits without tables")
+        self.strings(f"setoption name SyzygyPath value {TABLES}")
+        loaded = self.nodes(fen, 8)
+        self.assertEqual(loaded[:2], before[:2])
+        self.strings("setoption name SyzygyPath value <empty>")
+        self.assertEqual(self.nodes(fen, 8), before)
+        self.assertFalse(self.nodes(WINS["KRvK"], 4)[2], "tbhits after <empty>")
+        # Loaded again after being unloaded (the prober's global state freed and rebuilt).
+        said = self.strings(f"setoption name SyzygyPath value {TABLES}:")
+        self.assertEqual(len(said), 1, said)
+        self.assertIn("35 WDL and 35 DTZ tables", said[0])
+        self.assertTrue(self.nodes(WINS["KRvK"], 4)[2], "no tbhits after loading again")
+
+
+class AgainstStockfish(unittest.TestCase):
+    """ccr with the tables converts won endings against Stockfish without them, within the
+    fifty-move rule (PGNs in target/uci-tests/syzygy-*.pgn)."""
+
+    def setUp(self):
+        if not IS_CCR:
+            self.skipTest("ccr's own tablebase play against Stockfish")
+        need_tables(self)
+        import os
+        if not os.path.exists(STOCKFISH):
+            self.skipTest(f"{STOCKFISH} missing: make setup-uci")
+        self.ccr = chess.engine.SimpleEngine.popen_uci([ENGINE] + ENGINE_ARGS, timeout=10, cwd=str(REPO))
+        self.addCleanup(self.ccr.quit)
+        self.ccr.configure({"SyzygyPath": str(TABLES)})
+        self.stockfish = chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=10)
+        self.addCleanup(self.stockfish.quit)
+
+    def play(self, name: str, fen: str, colour: chess.Color) -> chess.Board:
+        board = chess.Board(fen)
+        engines = {colour: self.ccr, not colour: self.stockfish}
+        for engine in engines.values():
+            engine.configure({"Clear Hash": None}) if "Clear Hash" in engine.options else None
+        while not board.is_game_over(claim_draw=True):
+            board.push(engines[board.turn].play(board, chess.engine.Limit(time=0.05)).move)
+        game = chess.pgn.Game.from_board(board)
+        game.headers.update(Event=f"syzygy {name}", White="ccr" if colour else "stockfish",
+                            Black="stockfish" if colour else "ccr", Result=board.result(claim_draw=True))
+        OUT_DIR.mkdir(parents=True, exist_ok=True)
+        (OUT_DIR / f"syzygy-{name}.pgn").write_text(str(game) + "\n")
+        return board
+
+    def test_won_endings_are_won(self):
+        with chess.syzygy.open_tablebase(str(TABLES)) as tb:
+            for name, fen in WINS.items():
+                for colour, board in [(chess.WHITE, fen), (chess.BLACK, chess.Board(fen).mirror().fen())]:
+                    self.assertEqual(tb.probe_wdl(chess.Board(board)), 2, board)
+                    with self.subTest(ending=name, ccr="white" if colour else "black"):
+                        label = f"{name}-{'white' if colour else 'black'}"
+                        end = self.play(label, board, colour)
+                        outcome = end.outcome(claim_draw=True)
+                        self.assertTrue(end.is_checkmate(), f"{label}: {outcome} after {len(end.move_stack)} plies")
+                        self.assertEqual(outcome.winner, colour, label)
