@@ -33,8 +33,8 @@
 #   100-byte frame. Branches skip what a word lacks (pieces, pawns, knights, king, rooks).
 #
 # Against its portable twin (the compiler's output for i686), each routine either beats it
-# or is kept for what it shows; the figures are in docs/BENCHMARKS.md, "Hand-written
-# assembly and SIMD hot loops", from `cargo bench --target i686-unknown-linux-gnu --bench
+# or is kept for what it shows; the figures are in docs/BENCHMARKS.md, "SIMD and
+# assembly", from `cargo bench --target i686-unknown-linux-gnu --bench
 # asm` (time) and `--bench asm_instructions` (instructions). Why:
 # - convert: the same instruction count, less time. The compiler's twin ORs most bits as
 #   bytes too, but the bit of file h (x = 0) as a dword, into an array on its stack that it

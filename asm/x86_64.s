@@ -8,7 +8,7 @@
 #
 # Against its portable twin (the compiler's output, inlined into the caller), each routine
 # either beats it or is kept for what it shows; the figures are in docs/BENCHMARKS.md,
-# "Hand-written assembly and SIMD hot loops", from `cargo bench --bench asm` (time) and
+# "SIMD and assembly", from `cargo bench --bench asm` (time) and
 # `cargo bench --bench asm_instructions` (instructions).
 #
 # - convert: beats the compiler in time with about as many instructions, so the gain is in

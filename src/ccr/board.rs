@@ -292,7 +292,7 @@ pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
 ///
 /// 45 bytes of fields, 48 with the padding of the 16-byte alignment, so that copy-make is
 /// three aligned 16-byte copies: without it, i686 (target CPU `pentium4`, where LLVM treats
-/// unaligned 16-byte accesses as slow) copies the position in 8-byte pieces (docs/BENCHMARKS.md, "Where i686 spends its extra instructions").
+/// unaligned 16-byte accesses as slow) copies the position in 8-byte pieces (docs/BENCHMARKS.md, "`Position` aligned to 16 bytes").
 /// The transposition key is not kept here:
 /// a search carries it beside the position and updates it with `make_keyed`, so that code
 /// that does not need a key (perft, the benchmarks) does not pay for one.

@@ -38,7 +38,7 @@ static SQUARE_BOARDS: [[u32; 8]; 64] = {
 /// the two words into a copy in place stored 4-byte words into the 16-byte ones just
 /// copied, and the next 16-byte load of that board (perft's leaf copy, the child's
 /// generator) waited for both to retire: a store-forwarding stall that made perft on
-/// x86_64 a third slower than on i686 on an AMD EPYC.
+/// x86_64 slower than on i686 (docs/BENCHMARKS.md, "Pure generation goals").
 #[inline(always)]
 fn moved(words: &[u32; 8], from: Square, to: Square, piece: u32) -> [u32; 8] {
     let (from_board, to_board) = (&SQUARE_BOARDS[from.index()], &SQUARE_BOARDS[to.index()]);
@@ -68,7 +68,7 @@ impl Position {
     /// Each value is used as soon as it is known and the call comes after everything else,
     /// so that few values live at once: on i686 (seven general registers) an earlier call
     /// makes the leaf loop spill the piece, the target and the side around it
-    /// (docs/BENCHMARKS.md, "Fewer live values on i686").
+    /// (docs/BENCHMARKS.md, "Fewer live values across calls").
     #[inline(always)]
     // The clock's two identical branches keep the common move's test apart (see there).
     #[allow(clippy::if_same_then_else)]

@@ -6,7 +6,7 @@
 //! until it falls off the word, the word index leaves 0..8 or a piece blocks. The pawns go a
 //! rank word at a time (`Gen::pawns`): one shift of the word's pawn mask gives all their
 //! pushes, one more each capture direction, so no pawn costs a handler call
-//! (docs/BENCHMARKS.md, "Where i686 spends its extra instructions").
+//! (docs/BENCHMARKS.md, "Pawns a rank word at a time").
 //!
 //! Legality, measured cheapest this way (docs/BENCHMARKS.md): king moves are checked against
 //! the enemy's attack table (WHITE_ATTACKS or BLACK_ATTACKS, in the board's geometry) and,
@@ -510,8 +510,8 @@ const fn move_table<'a, S: Sink>(colour: Colour, asm: bool) -> [Handler<Gen<'a, 
 /// first piece; the handler keeps those without an own piece on the evasion squares and
 /// lists them word by word.
 ///
-/// This loses to the portable ray walk (docs/BENCHMARKS.md, "The assembly in the
-/// generator"): the routine itself is cheaper than the walk, but the set it returns costs a
+/// This loses to the portable ray walk (docs/BENCHMARKS.md, "A routine that wins alone can
+/// lose in place"): the routine itself is cheaper than the walk, but the set it returns costs a
 /// call, eight stores and eight loads, tests and masks more than the walk, which pushes each
 /// square as it reaches it. The knights' and king's routines lose more when wired the same
 /// way: a leap is a shift or two, less than the call. They serve only their benchmarks.
