@@ -266,8 +266,17 @@ class Player:
                 proto._ucinewgame()
             await proto.ping()
 
-        fut = asyncio.run_coroutine_threadsafe(prepare(), proto.loop)
-        fut.result(HANDSHAKE_TIMEOUT)
+        coroutine = prepare()
+        try:
+            asyncio.run_coroutine_threadsafe(coroutine, proto.loop).result(HANDSHAKE_TIMEOUT)
+        except BaseException:
+            # An engine killed meanwhile (the match stopping) may leave the coroutine never
+            # started: close it, or Python warns of it on stderr at exit.
+            try:
+                coroutine.close()
+            except RuntimeError:  # running after all: the loop ends it
+                pass
+            raise
 
     def close(self) -> None:
         if self.engine is not None:
@@ -1095,6 +1104,8 @@ def run(args: argparse.Namespace) -> int:
                     with open(pgn_path, "a") as f:
                         print(res.game, file=f, end="\n\n")
                 except OSError as err:
+                    # No next game may start before the main thread hears of it.
+                    stop.set()
                     raise MatchError(f"--pgn {pgn_path}: cannot append a game: {err.strerror or err}") from None
                 if res.void:
                     t.void += 1
