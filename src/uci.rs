@@ -310,26 +310,14 @@ impl Uci {
     fn uci(&self) {
         self.out.line(&format!("id name {NAME}"));
         self.out.line(&format!("id author {AUTHOR}"));
-        self.out.line(&format!(
-            "option name Hash type spin default {} min {} max {}",
-            HASH.0, HASH.1, HASH.2
-        ));
-        self.out.line(&format!(
-            "option name Threads type spin default {} min {} max {}",
-            THREADS.0, THREADS.1, THREADS.2
-        ));
+        self.out.line(&spin_option("Hash", HASH));
+        self.out.line(&spin_option("Threads", THREADS));
         self.out.line("option name Clear Hash type button");
-        self.out.line(&format!(
-            "option name Move Overhead type spin default {} min {} max {}",
-            OVERHEAD.0, OVERHEAD.1, OVERHEAD.2
-        ));
+        self.out.line(&spin_option("Move Overhead", OVERHEAD));
         self.out.line("option name Ponder type check default false");
         self.out
             .line("option name UCI_Chess960 type check default false");
-        self.out.line(&format!(
-            "option name MultiPV type spin default {} min {} max {}",
-            MULTIPV.0, MULTIPV.1, MULTIPV.2
-        ));
+        self.out.line(&spin_option("MultiPV", MULTIPV));
         self.out
             .line("option name UCI_ShowWDL type check default false");
         self.out
@@ -342,16 +330,12 @@ impl Uci {
             .collect();
         self.out
             .line("option name SyzygyPath type string default <empty>");
-        self.out.line(&format!(
-            "option name SyzygyProbeDepth type spin default {} min {} max {}",
-            SYZYGY_DEPTH.0, SYZYGY_DEPTH.1, SYZYGY_DEPTH.2
-        ));
+        self.out
+            .line(&spin_option("SyzygyProbeDepth", SYZYGY_DEPTH));
         self.out
             .line("option name Syzygy50MoveRule type check default true");
-        self.out.line(&format!(
-            "option name SyzygyProbeLimit type spin default {} min {} max {}",
-            SYZYGY_LIMIT.0, SYZYGY_LIMIT.1, SYZYGY_LIMIT.2
-        ));
+        self.out
+            .line(&spin_option("SyzygyProbeLimit", SYZYGY_LIMIT));
         self.out.line(&format!(
             "option name Eval type combo default {} {}",
             Evaluator::default().name(),
@@ -819,6 +803,12 @@ impl Job {
             self.out.line(&line);
         });
     }
+}
+
+/// The `uci` answer's line for a spin option of (default, min, max) `range`.
+fn spin_option<T: std::fmt::Display>(name: &str, range: (T, T, T)) -> String {
+    let (default, min, max) = range;
+    format!("option name {name} type spin default {default} min {min} max {max}")
 }
 
 /// A seed that differs from one engine start to the next.
