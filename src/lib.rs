@@ -40,6 +40,7 @@ pub mod search;
 pub mod tune;
 pub mod types;
 pub mod uci;
+pub mod variants;
 pub mod x88;
 
 pub use arch::{Impl, Tier};
@@ -51,5 +52,6 @@ pub use ccr::{
 };
 pub use moves::MoveList;
 pub use perft::{Leaves, divide, perft};
-pub use repr::{CcrWith, Repr, Representation, Variant, WithRepresentation};
+pub use repr::{CcrWith, Representation};
 pub use types::{Colour, Move, MoveKind, PieceCode, Square};
+pub use variants::{Repr, Variant, WithRepresentation};
