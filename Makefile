@@ -66,31 +66,21 @@ setup-tests:
 # Where the Rust tests note each SIMD tier the CPU cannot run (src/arch/mod.rs); `make test`
 # prints them at the end. CCR_REQUIRE_SIMD=avx2,avx512 (or all) turns such a skip into a failure.
 export CCR_SIMD_SKIP_LOG ?= $(CURDIR)/target/simd-skips.log
-# Each step of `make test`, timed into target/test-steps.log for the summary.
-STEP = bash scripts/test-step.sh
-
 # The Rust commands take --workspace: the engine (this package) and keystats/ (ccr-keystats,
 # the key statistics), so that both are linted and tested.
 
-# The whole test suite (what CI runs, about 40 minutes on two cores): lints; the Rust tests in
-# release with the ignored ones (deep perft in every representation, the magics regenerated);
-# the fast Rust tests in a debug build (debug assertions, overflow checks); the benches'
-# cross-checks; the UCI tests; the fault checks of the UCI tests; every fuzz target for a
-# short run; the Rust tests built for i686 and the UCI tests on the i686 binary; then a
-# summary with the SIMD tiers that were not run.
+# The whole test suite (what CI runs, under half an hour on two cores): lints; the Rust
+# tests in release with the ignored ones (deep perft in every representation, the magics
+# regenerated) and again with the SIMD capped at AVX2; the fast Rust tests in a debug build
+# (debug assertions, overflow checks, the slow checks); the benches' cross-checks; every fuzz
+# target for a short run; the Rust tests built for i686; the fault checks of the UCI tests;
+# the UCI tests on the x86_64 and the i686 binaries; the report drawn from docs/data; then a
+# summary with each step's time and the SIMD tiers that were not run.
+# scripts/test-all.sh runs the CPU-bound steps side by side and the timing-sensitive UCI
+# tests afterwards on a quiet machine; each step is also a target of its own.
 test: setup-tests lint
-	@mkdir -p target && rm -f $(CCR_SIMD_SKIP_LOG) target/test-steps.log
-	$(STEP) "rust tests (release, with the ignored ones)" $(CARGO) test --release --workspace -- --include-ignored
-	$(STEP) "rust tests with the SIMD capped at AVX2" $(MAKE) --no-print-directory test-avx2
-	$(STEP) "rust tests (debug)" $(MAKE) --no-print-directory test-debug
-	$(STEP) "bench cross-checks" $(MAKE) --no-print-directory test-benches
-	$(STEP) "uci tests" $(MAKE) --no-print-directory test-uci
-	$(STEP) "uci fault checks" $(MAKE) --no-print-directory test-faults
-	$(STEP) "fuzz targets" $(MAKE) --no-print-directory test-fuzz
-	$(STEP) "rust tests (i686)" $(MAKE) --no-print-directory test32
-	$(STEP) "uci tests (i686)" $(MAKE) --no-print-directory test-uci32
-	$(STEP) "report drawn from docs/data" $(MAKE) --no-print-directory report-check
-	@bash scripts/test-summary.sh
+	@mkdir -p target
+	@bash scripts/test-all.sh; status=$$?; bash scripts/test-summary.sh; exit $$status
 
 # The unit tests and perft counts again with the CPU's features capped at AVX2
 # (CCR_SIMD_MAX), so that the AVX2 kernels run end to end on a CPU that would pick AVX-512.
