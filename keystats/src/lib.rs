@@ -62,6 +62,7 @@ pub mod sampling;
 pub mod shard;
 pub mod signals;
 pub mod statistics;
+mod tsv;
 pub mod zobrist;
 
 use std::fs;
