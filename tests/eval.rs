@@ -219,7 +219,7 @@ fn score(args: &[&str]) -> i32 {
 #[test]
 fn the_command_prints_the_score_last_from_the_side_to_moves_view() {
     let fens = [
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ccr::positions::KIWIPETE,
         "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
         "3r1rk1/p4ppp/1qp1b3/2b1P3/8/1BN1Q3/PPP3PP/3R1R1K b - - 0 20",
     ];

@@ -11,61 +11,15 @@
 #[path = "../../src/cli/on_board.rs"]
 pub mod on_board;
 
-/// The perft files: one position a line, `FEN ;D1 20 ;D2 400 … ;id name`, `#` comments.
+/// The perft files of `tests/data/`, read by the library's reader (`ccr::positions::parse_perft`).
 pub mod epd {
-    /// One EPD line: the FEN, its id and the (depth, count) pairs.
-    pub struct Case {
-        /// The FEN (everything before the first `;`).
-        pub fen: String,
-        /// The `;id` name, or the FEN when the line has none.
-        pub id: String,
-        /// The published perft counts as (depth, count), in file order.
-        pub counts: Vec<(u32, u64)>,
-    }
-
-    impl Case {
-        /// The published count at `depth`, if the line has one.
-        pub fn count(&self, depth: u32) -> Option<u64> {
-            self.counts
-                .iter()
-                .find(|&&(d, _)| d == depth)
-                .map(|&(_, n)| n)
-        }
-    }
+    pub use ccr::positions::PerftCase as Case;
 
     /// The positions of `tests/data/{file}`, in file order.
     pub fn load(file: &str) -> Vec<Case> {
         let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        parse(&text)
-    }
-
-    /// The positions of an EPD text, in order.
-    pub fn parse(text: &str) -> Vec<Case> {
-        text.lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|line| {
-                let mut fields = line.split(';');
-                let fen = fields.next().expect("a FEN").trim().to_string();
-                let (mut id, mut counts) = (fen.clone(), Vec::new());
-                for field in fields {
-                    let field = field.trim();
-                    if let Some(name) = field.strip_prefix("id ") {
-                        id = name.to_string();
-                    } else if let Some(rest) = field.strip_prefix('D') {
-                        let (d, n) = rest
-                            .split_once(' ')
-                            .unwrap_or_else(|| panic!("`Dn count` in {line}"));
-                        counts.push((
-                            d.parse().expect("a depth"),
-                            n.trim().parse().expect("a count"),
-                        ));
-                    }
-                }
-                Case { fen, id, counts }
-            })
-            .collect()
+        ccr::positions::parse_perft(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
     }
 
     /// The FENs of `tests/data/{file}`, without their annotations.
