@@ -30,7 +30,7 @@ use ccr::CastlingRights;
 use ccr::ccr::keys::RotationKey;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::{Colour, Move, MoveKind, PieceCode, Position};
-use common::games::choose_move;
+use common::games::{choose_move, line_text as line};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use shakmaty::fen::Fen;
@@ -184,15 +184,6 @@ fn keys_of(pos: &Position, sh: &Chess) -> Keys {
         zobrist: common::zobrist::key(pos),
         shakmaty: shakmaty_hash(sh),
     }
-}
-
-/// Moves as UCI text, separated by spaces.
-fn line(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(Move::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Checks that the keys of `after`, reached from `before` (whose keys from scratch are

@@ -79,11 +79,73 @@ pub mod cli {
     }
 }
 
-/// Random games for the differential tests.
+/// Seeded random games, the one walker of the tests.
 pub mod games {
     use ccr::{Move, MoveKind, PieceCode, Position};
     use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::RngCore;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+
+    /// Plays a seeded random game from `start`, its moves picked by [`choose_move`]: `visit`
+    /// sees every position (the start's too) with its legal moves and the moves that led to
+    /// it, and the game ends at a position without a legal move, at a halfmove clock of 100,
+    /// after `max_plies` moves or where `visit` returns `false`. Returns the moves played.
+    pub fn random_game(
+        start: Position,
+        seed: u64,
+        max_plies: usize,
+        mut visit: impl FnMut(&Position, &[Move], &[Move]) -> bool,
+    ) -> Vec<Move> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let (mut pos, mut line) = (start, Vec::new());
+        loop {
+            let legal = pos.legal_moves();
+            let legal = legal.as_slice();
+            if !visit(&pos, legal, &line)
+                || legal.is_empty()
+                || pos.halfmove_clock() >= 100
+                || line.len() == max_plies
+            {
+                return line;
+            }
+            let mv = choose_move(&pos, legal, &mut rng);
+            pos.play(mv);
+            line.push(mv);
+        }
+    }
+
+    /// Moves as UCI text, one space between them.
+    pub fn line_text(moves: &[Move]) -> String {
+        moves
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// `games` random games of at most `max_plies` moves from each of the FENs `starts`, game
+    /// `g` of start `s` seeded `seed + 1000 s + g`: `visit` sees every position with its start
+    /// FEN and the moves from there. Returns how many positions it saw.
+    pub fn random_games<S: AsRef<str>>(
+        starts: &[S],
+        games: u64,
+        seed: u64,
+        max_plies: usize,
+        mut visit: impl FnMut(&Position, &str, &[Move]),
+    ) -> usize {
+        let mut positions = 0;
+        for (s, fen) in starts.iter().map(AsRef::as_ref).enumerate() {
+            let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            for game in 0..games {
+                let seed = seed + 1000 * s as u64 + game;
+                random_game(start, seed, max_plies, |pos, _, line| {
+                    visit(pos, fen, line);
+                    positions += 1;
+                    true
+                });
+            }
+        }
+        positions
+    }
 
     /// Picks a random move of `moves`, biased toward pawn moves and captures (each weighs
     /// four times a quiet piece move, a pawn capture sixteen times, castling twice), so the
