@@ -495,14 +495,9 @@ mod tests {
         }
     }
 
-    /// Positions with castling, promotions, en passant, pins and checks close at hand.
-    const FENS: [&str; 10] = [
-        crate::positions::STARTPOS,
-        crate::positions::KIWIPETE,
-        crate::positions::POSITION_3,
-        crate::positions::POSITION_4,
-        crate::positions::POSITION_5,
-        crate::positions::POSITION_6,
+    /// Positions with castling, promotions, en passant, pins and checks close at hand, played
+    /// after the six standard positions.
+    const FENS: [&str; 4] = [
         "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2",
         "4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1",
         "r3k2r/8/8/8/3pPp2/8/8/R3K1RR b KQkq e3 0 1",
@@ -514,7 +509,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(88);
         let (mut xl, mut pl) = (MoveList::new(), MoveList::new());
         let mut nodes = 0;
-        for fen in FENS {
+        for fen in crate::positions::STANDARD.into_iter().chain(FENS) {
             for _game in 0..30 {
                 let mut pos = Position::from_fen(fen).unwrap();
                 let mut x = X88::from_position(&pos);
