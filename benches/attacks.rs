@@ -165,8 +165,8 @@ unsafe fn pairs(boards: &[Ccr], by: Colour, out: &mut [[u32; 8]]) {
 
 fn attacks(c: &mut Criterion) {
     for s in standard() {
-        let pos = Position::from_fen(s.fen).expect("ccr parses the standard FEN");
-        let sh = shak::position(s.fen);
+        let pos = Position::from_fen(&s.fen).expect("ccr parses the standard FEN");
+        let sh = shak::position(&s.fen);
         let (us, them) = (pos.side(), pos.side().flip());
         let (board, sh_board, sh_them) = (*pos.board(), sh.board().clone(), attack::color(them));
         let block = AttackBlock::new(&board);
@@ -289,7 +289,7 @@ fn attacks(c: &mut Criterion) {
 fn many(c: &mut Criterion) {
     let mut boards = Vec::new();
     for s in standard() {
-        let root = Position::from_fen(s.fen).expect("ccr parses the standard FEN");
+        let root = Position::from_fen(&s.fen).expect("ccr parses the standard FEN");
         for child in root.legal_moves().as_slice().iter().map(|&m| root.make(m)) {
             for &m in child.legal_moves().as_slice() {
                 let grandchild = child.make(m);

@@ -27,7 +27,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 fn evaluators(c: &mut Criterion) {
     ccr::arch::init();
     for s in standard() {
-        let pos = Position::from_fen(s.fen).expect("a standard FEN");
+        let pos = Position::from_fen(&s.fen).expect("a standard FEN");
         let block = AttackBlock::new(pos.board());
         let boards = convert::best(pos.board());
         let frame = evaluate_with(&pos, &block);

@@ -57,14 +57,14 @@ use ccr::{
 };
 use ccr_keystats::Zobrist;
 use common::keys::Input;
-use common::{attack, cozy, shak, standard};
+use common::{attack, cozy, shak};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 use shakmaty::Position as _;
 
 /// The FEN of standard position `index` (0 startpos, 1 kiwipete, 2-5 positions 3-6: the
 /// bench ids `six_N` and `two_N` are these indices).
 fn fen(index: usize) -> &'static str {
-    standard()[index].fen
+    ccr::positions::STANDARD[index]
 }
 
 fn ccr_setup(id: usize) -> (Position, MoveList) {

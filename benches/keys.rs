@@ -34,7 +34,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 fn key_benches(c: &mut Criterion) {
     let zobrist = Zobrist::get();
     for s in standard() {
-        let input = Input::new(s.fen);
+        let input = Input::new(&s.fen);
         let mut group = c.benchmark_group(format!("keys/{}", s.id));
         group
             .sample_size(50)

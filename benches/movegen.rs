@@ -60,10 +60,10 @@ struct Engines {
 impl Engines {
     fn new(s: &Standard) -> Engines {
         Engines {
-            ccr: Position::from_fen(s.fen).expect("ccr parses the standard FEN"),
-            shak: shak::position(s.fen),
-            cozy: cozy::position(s.fen),
-            chess: chess3::position(s.fen),
+            ccr: Position::from_fen(&s.fen).expect("ccr parses the standard FEN"),
+            shak: shak::position(&s.fen),
+            cozy: cozy::position(&s.fen),
+            chess: chess3::position(&s.fen),
         }
     }
 }
@@ -71,7 +71,7 @@ impl Engines {
 fn movegen(c: &mut Criterion) {
     for s in standard() {
         let e = Engines::new(&s);
-        let moves = s.nodes(1);
+        let moves = s.count(1).expect("a published count");
         let mut group = c.benchmark_group(format!("movegen/{}", s.id));
         group
             .sample_size(20)
@@ -109,7 +109,7 @@ fn movegen(c: &mut Criterion) {
             &e.cozy,
             cozy::legal_moves,
             moves,
-            s.id,
+            &s.id,
         );
         bench_into_vec(
             &mut group,
@@ -117,7 +117,7 @@ fn movegen(c: &mut Criterion) {
             &e.chess,
             chess3::legal_moves,
             moves,
-            s.id,
+            &s.id,
         );
         group.finish();
     }
@@ -157,7 +157,7 @@ struct Perfts {
 fn perft_group(c: &mut Criterion, name: &str, s: &Standard, depth: u32, f: &Perfts) {
     let (ccr_perft, shak_perft, cozy_perft, chess_perft) = (f.ccr, f.shak, f.cozy, f.chess);
     let e = Engines::new(s);
-    let nodes = s.nodes(depth);
+    let nodes = s.count(depth).expect("a published count");
     let mut group = c.benchmark_group(format!("{name}/{}", s.id));
     // Iterations of 10-100 ms: flat sampling, few samples.
     group
@@ -240,7 +240,7 @@ fn perft_groups(c: &mut Criterion, leaves: Leaves) {
         ),
     };
     for s in standard() {
-        perft_group(c, name, &s, depth(s.id, leaves), &perfts);
+        perft_group(c, name, &s, depth(&s.id, leaves), &perfts);
     }
 }
 

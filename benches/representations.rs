@@ -82,10 +82,16 @@ fn group<'a>(c: &'a mut Criterion, name: &str, s: &Standard) -> BenchmarkGroup<'
 }
 
 fn movegen_of<R: Representation>(group: &mut BenchmarkGroup<WallTime>, s: &Standard, label: &str) {
-    let pos = R::from_fen(s.fen).expect("a standard FEN");
+    let pos = R::from_fen(&s.fen).expect("a standard FEN");
     let mut list = MoveList::new();
     pos.generate_legal(&mut list);
-    assert_eq!(list.len() as u64, s.nodes(1), "{} movegen {}", label, s.id);
+    assert_eq!(
+        list.len() as u64,
+        s.count(1).expect("a published count"),
+        "{} movegen {}",
+        label,
+        s.id
+    );
     group.bench_function(label, |b| {
         b.iter(|| {
             black_box(&pos).generate_legal(&mut list);
@@ -95,10 +101,10 @@ fn movegen_of<R: Representation>(group: &mut BenchmarkGroup<WallTime>, s: &Stand
 }
 
 fn captures_of<R: Representation>(group: &mut BenchmarkGroup<WallTime>, s: &Standard, label: &str) {
-    let pos = R::from_fen(s.fen).expect("a standard FEN");
+    let pos = R::from_fen(&s.fen).expect("a standard FEN");
     let mut list = MoveList::new();
     let mut reference = MoveList::new();
-    Position::from_fen(s.fen)
+    Position::from_fen(&s.fen)
         .expect("a standard FEN")
         .generate_captures(&mut reference);
     pos.generate_captures(&mut list);
@@ -117,11 +123,11 @@ fn perft_of<R: Representation>(
     leaves: Leaves,
     label: &str,
 ) {
-    let pos = R::from_fen(s.fen).expect("a standard FEN");
-    let depth = perft_depth(s.id, leaves);
+    let pos = R::from_fen(&s.fen).expect("a standard FEN");
+    let depth = perft_depth(&s.id, leaves);
     assert_eq!(
         perft(&pos, depth, leaves),
-        s.nodes(depth),
+        s.count(depth).expect("a published count"),
         "{} perft {}",
         label,
         s.id
@@ -162,7 +168,7 @@ fn movegen(c: &mut Criterion) {
     sizes();
     for s in standard() {
         let mut g = group(c, "repr_movegen", &s);
-        g.throughput(Throughput::Elements(s.nodes(1)));
+        g.throughput(Throughput::Elements(s.count(1).expect("a published count")));
         for_each_representation(&mut g, &s, Workload::Movegen);
         g.finish();
     }
@@ -188,7 +194,10 @@ fn perft_bulk(c: &mut Criterion) {
 fn perft_groups(c: &mut Criterion, name: &str, leaves: Leaves) {
     for s in standard() {
         let mut g = group(c, name, &s);
-        g.throughput(Throughput::Elements(s.nodes(perft_depth(s.id, leaves))));
+        g.throughput(Throughput::Elements(
+            s.count(perft_depth(&s.id, leaves))
+                .expect("a published count"),
+        ));
         for_each_representation(&mut g, &s, Workload::Perft(leaves));
         g.finish();
     }
@@ -196,7 +205,7 @@ fn perft_groups(c: &mut Criterion, name: &str, leaves: Leaves) {
 
 fn convert(c: &mut Criterion) {
     for s in standard() {
-        let board = *Position::from_fen(s.fen).expect("a standard FEN").board();
+        let board = *Position::from_fen(&s.fen).expect("a standard FEN").board();
         let mut g = group(c, "convert", &s);
         let reference = convert::portable(&board);
         for way in convert::available() {

@@ -144,7 +144,7 @@ pub fn read_book(text: &str) -> Result<Vec<Position>, String> {
         book.push(position);
     }
     if book.is_empty() {
-        return Err("no position in the book".to_string());
+        return Err("no positions in the book".to_string());
     }
     Ok(book)
 }

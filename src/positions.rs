@@ -1,5 +1,6 @@
 //! The standard test positions by name (the six of `tests/data/standard-perft.epd`), written
-//! out once for the unit tests, integration tests and benches.
+//! out once for the unit tests, integration tests and benches, and the reader of the perft
+//! files (`parse_perft`) they all use.
 
 /// The initial position.
 pub use crate::ccr::fen::STARTPOS;
@@ -20,3 +21,77 @@ pub const POSITION_6: &str =
 pub const STANDARD: [&str; 6] = [
     STARTPOS, KIWIPETE, POSITION_3, POSITION_4, POSITION_5, POSITION_6,
 ];
+
+/// One line of a perft file (`tests/data/*.epd`): `FEN ;D1 20 ;D2 400 … ;id name`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftCase {
+    /// The FEN (everything before the first `;`).
+    pub fen: String,
+    /// The `;id` name, or the FEN when the line has none.
+    pub id: String,
+    /// The published perft counts as (depth, count), in file order.
+    pub counts: Vec<(u32, u64)>,
+}
+
+impl PerftCase {
+    /// The published count at `depth`, if the line has one.
+    pub fn count(&self, depth: u32) -> Option<u64> {
+        self.counts
+            .iter()
+            .find(|&&(d, _)| d == depth)
+            .map(|&(_, n)| n)
+    }
+}
+
+/// The positions of a perft file's text, in order; blank lines and `#` comments are skipped.
+/// Fails on a count that is not `Dn count`, naming its line.
+pub fn parse_perft(text: &str) -> Result<Vec<PerftCase>, String> {
+    let mut cases = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split(';').map(str::trim);
+        let fen = fields.next().unwrap_or_default().to_string();
+        let (mut id, mut counts) = (fen.clone(), Vec::new());
+        for field in fields {
+            if let Some(name) = field.strip_prefix("id ") {
+                id = name.trim().to_string();
+            } else if let Some(rest) = field.strip_prefix('D') {
+                let count = rest
+                    .split_once(' ')
+                    .and_then(|(d, n)| Some((d.parse().ok()?, n.trim().parse().ok()?)));
+                counts.push(
+                    count.ok_or_else(|| {
+                        format!("line {}: '{field}' is not `Dn count`", number + 1)
+                    })?,
+                );
+            }
+        }
+        cases.push(PerftCase { fen, id, counts });
+    }
+    Ok(cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The six standard positions are those of the perft file, in its order.
+    #[test]
+    fn standard_is_the_perft_file() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/standard-perft.epd");
+        let cases = parse_perft(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let fens: Vec<&str> = cases.iter().map(|case| case.fen.as_str()).collect();
+        assert_eq!(fens, STANDARD);
+        assert_eq!(cases[1].id, "kiwipete");
+        assert_eq!(cases[0].count(1), Some(20));
+    }
+
+    #[test]
+    fn a_malformed_count_names_its_line() {
+        let error = parse_perft("# comment\nfen ;D1 20 ;D2 x").unwrap_err();
+        assert_eq!(error, "line 2: 'D2 x' is not `Dn count`");
+    }
+}

@@ -15,7 +15,7 @@ use ccr::{
     Leaves, Move, MoveKind, Position, Repr, Representation, RookFiles, Variant, WithRepresentation,
     perft,
 };
-use common::games::choose_move;
+use common::games::{line_text, random_game};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use shakmaty::fen::Fen;
@@ -179,11 +179,9 @@ struct Tally {
     castles_from_rook_target: usize,
 }
 
-/// Compares ccr and shakmaty on one position; returns ccr's legal moves.
-fn check_position(pos: &Position, sh: &Chess, context: &str, tally: &mut Tally) -> Vec<Move> {
+/// Compares ccr and shakmaty on one position (whose legal moves are `moves`).
+fn check_position(pos: &Position, moves: &[Move], sh: &Chess, context: &str, tally: &mut Tally) {
     let notation = pos.notation(true);
-    let legal = pos.legal_moves();
-    let moves = legal.as_slice().to_vec();
     let mut ours: Vec<(String, bool)> = moves
         .iter()
         .map(|&mv| (notation.text(mv), mv.kind() == MoveKind::Castle))
@@ -201,7 +199,7 @@ fn check_position(pos: &Position, sh: &Chess, context: &str, tally: &mut Tally) 
     assert_eq!(ours, theirs, "legal moves of {context}");
     assert_eq!(pos.in_check(), sh.is_check(), "check in {context}");
     // Every text reads back as its move, in Chess960 notation.
-    for &mv in &moves {
+    for &mv in moves {
         assert_eq!(
             pos.parse_move(&notation.text(mv), true),
             Some(mv),
@@ -230,7 +228,7 @@ fn check_position(pos: &Position, sh: &Chess, context: &str, tally: &mut Tally) 
     );
     assert_eq!(from_theirs.key(), pos.key(), "key of {context}");
     // Each move: the check it gives, the incremental key, the position's invariants.
-    for &mv in &moves {
+    for &mv in moves {
         let (after, key) = pos.make_keyed(mv, pos.key());
         assert_eq!(
             key,
@@ -259,36 +257,32 @@ fn check_position(pos: &Position, sh: &Chess, context: &str, tally: &mut Tally) 
         }
     }
     tally.positions += 1;
-    moves
 }
 
 /// Plays a seeded random game from `fen` in ccr and shakmaty in lockstep, checking every
 /// position; returns the positions for perft.
 fn play(fen: &str, seed: u64, plies: usize, tally: &mut Tally) -> Vec<(Position, Chess)> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut pos = Position::from_fen_chess960(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let start = Position::from_fen_chess960(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let mut sh = shakmaty_position(fen).unwrap_or_else(|| panic!("shakmaty rejects {fen}"));
-    let mut line = Vec::new();
-    let mut seen = Vec::new();
-    for _ in 0..plies {
-        let context = format!("{} after {fen} {}", pos.to_fen(), line.join(" "));
-        let moves = check_position(&pos, &sh, &context, tally);
-        seen.push((pos, sh.clone()));
-        if moves.is_empty() {
-            break;
+    let mut seen: Vec<(Position, Chess)> = Vec::new();
+    random_game(start, seed, plies, |pos, moves, line| {
+        if let (Some(mv), Some((before, _))) = (line.last(), seen.last()) {
+            let text = before.notation(true).text(*mv);
+            let sh_move = sh
+                .legal_moves()
+                .iter()
+                .find(|m| m.to_uci(CastlingMode::Chess960).to_string() == text)
+                .cloned()
+                .unwrap_or_else(|| {
+                    panic!("shakmaty has no {text} after {fen} {}", line_text(line))
+                });
+            sh.play_unchecked(&sh_move);
         }
-        let mv = choose_move(&pos, &moves, &mut rng);
-        let text = pos.notation(true).text(mv);
-        let sh_move = sh
-            .legal_moves()
-            .iter()
-            .find(|m| m.to_uci(CastlingMode::Chess960).to_string() == text)
-            .cloned()
-            .unwrap_or_else(|| panic!("shakmaty has no {text} in {context}"));
-        pos.play(mv);
-        sh.play_unchecked(&sh_move);
-        line.push(text);
-    }
+        let context = format!("{} after {fen} {}", pos.to_fen(), line_text(line));
+        check_position(pos, moves, &sh, &context, tally);
+        seen.push((*pos, sh.clone()));
+        true
+    });
     seen
 }
 

@@ -227,15 +227,8 @@ fn bulk_gives_the_same_counts() {
 fn fen_option() {
     assert_eq!(nodes(&["perft", "2", "--fen", KIWIPETE]), 2039);
     // Options before the depth, and the four-field form.
-    assert_eq!(
-        nodes(&[
-            "perft",
-            "--fen",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -",
-            "2"
-        ]),
-        2039
-    );
+    let four_fields = KIWIPETE.strip_suffix(" 0 1").expect("Kiwipete's clocks");
+    assert_eq!(nodes(&["perft", "--fen", four_fields, "2"]), 2039);
     assert_eq!(nodes(&["perft", &format!("--fen={KIWIPETE}"), "1"]), 48);
 }
 
@@ -526,7 +519,7 @@ const TABLES: [(&str, [&str; 3]); 3] = [
         ],
     ),
     (
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ccr::positions::POSITION_3,
         [
             "00000000 00900000 00090000 6100000c 0400090e 00000000 00001010 00000000",
             "00000000 00000000 91800000 03000000 31222200 02080808 02000000 02000000",
@@ -687,22 +680,10 @@ fn key_run(args: &[&str], input: &str) -> Output {
 const ROTATION_KEYS: [(&str, &str); 8] = [
     (STARTPOS_FEN, "f015263a20019f09"),
     (KIWIPETE, "ac5de384c91a7d8b"),
-    (
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "db6d0c4049108fcc",
-    ),
-    (
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "874e3dbc8fa8433d",
-    ),
-    (
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "f993cf2fc21b8909",
-    ),
-    (
-        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-        "50b685ed4a446f16",
-    ),
+    (ccr::positions::POSITION_3, "db6d0c4049108fcc"),
+    (ccr::positions::POSITION_4, "874e3dbc8fa8433d"),
+    (ccr::positions::POSITION_5, "f993cf2fc21b8909"),
+    (ccr::positions::POSITION_6, "50b685ed4a446f16"),
     (
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         "780156aed6199716",

@@ -11,9 +11,7 @@ use ccr::eval::{self, Evaluator, bitboards};
 use ccr::{AttackBlock, Position};
 use common::cli::{assert_no_panic, ccr, text};
 use common::epd;
-use common::games::choose_move;
-use rand_xoshiro::Xoshiro256PlusPlus;
-use rand_xoshiro::rand_core::SeedableRng;
+use common::games::{line_text, random_games};
 
 /// Checks that both evaluators agree on `pos`: the score from the side to move's view (also
 /// with the bitboards converted by the portable loop), the tuner's features, and the
@@ -148,25 +146,9 @@ fn equal_on_random_games() {
         ccr::positions::POSITION_4,
     ];
     let games = if cfg!(debug_assertions) { 10 } else { 100 };
-    let mut positions = 0;
-    for (s, start) in starts.iter().enumerate() {
-        for game in 0..games {
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x00E7_A100 + 1000 * s as u64 + game);
-            let mut pos = Position::from_fen(start).unwrap();
-            let mut line: Vec<String> = Vec::new();
-            for _ in 0..300 {
-                assert_same(&pos, &|| format!("{start} {}", line.join(" ")));
-                positions += 1;
-                let moves = pos.legal_moves();
-                if moves.is_empty() || pos.halfmove_clock() >= 100 {
-                    break;
-                }
-                let mv = choose_move(&pos, moves.as_slice(), &mut rng);
-                line.push(mv.to_string());
-                pos = pos.make(mv);
-            }
-        }
-    }
+    let positions = random_games(&starts, games, 0x00E7_A100, 299, |pos, start, line| {
+        assert_same(pos, &|| format!("{start} {}", line_text(line)));
+    });
     assert!(positions > 1000, "{positions}");
     // The count `make reproduce` records (tests.tsv) and docs/PAPER.md quotes.
     println!(
@@ -219,7 +201,7 @@ fn score(args: &[&str]) -> i32 {
 #[test]
 fn the_command_prints_the_score_last_from_the_side_to_moves_view() {
     let fens = [
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ccr::positions::KIWIPETE,
         "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
         "3r1rk1/p4ppp/1qp1b3/2b1P3/8/1BN1Q3/PPP3PP/3R1R1K b - - 0 20",
     ];

@@ -9,9 +9,7 @@ mod common;
 use ccr::ccr::checks::is_attacked;
 use ccr::{MoveKind, PieceCode, Position};
 use common::epd;
-use common::games::choose_move;
-use rand_xoshiro::Xoshiro256PlusPlus;
-use rand_xoshiro::rand_core::SeedableRng;
+use common::games::random_games;
 
 /// The checks the walk met, by kind (a move may count under several).
 #[derive(Default, Debug)]
@@ -91,24 +89,10 @@ fn gives_check_equals_make_and_look_in_the_perft_trees() {
 #[test]
 fn gives_check_equals_make_and_look_in_random_games() {
     let mut seen = Seen::default();
-    let mut positions = 0;
-    for (start_index, case) in epd::load("standard-perft.epd").iter().enumerate() {
-        for game in 0..10u64 {
-            let seed = 0x6C4E_C000 + 1000 * start_index as u64 + game;
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut pos =
-                Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
-            for _ in 0..200 {
-                check_moves(&pos, &mut seen);
-                positions += 1;
-                let moves = pos.legal_moves();
-                if moves.is_empty() || pos.halfmove_clock() >= 100 {
-                    break;
-                }
-                pos.play(choose_move(&pos, moves.as_slice(), &mut rng));
-            }
-        }
-    }
+    let starts = epd::fens("standard-perft.epd");
+    let positions = random_games(&starts, 10, 0x6C4E_C000, 199, |pos, _, _| {
+        check_moves(pos, &mut seen)
+    });
     assert!(positions >= 3000, "only {positions} positions");
     eprintln!("{positions} random-game positions: {seen:?}");
     assert!(seen.discovered > 0, "{seen:?}");

@@ -30,7 +30,7 @@ use ccr::CastlingRights;
 use ccr::ccr::keys::RotationKey;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::{Colour, Move, MoveKind, PieceCode, Position};
-use common::games::choose_move;
+use common::games::{choose_move, line_text as line};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use shakmaty::fen::Fen;
@@ -184,15 +184,6 @@ fn keys_of(pos: &Position, sh: &Chess) -> Keys {
         zobrist: common::zobrist::key(pos),
         shakmaty: shakmaty_hash(sh),
     }
-}
-
-/// Moves as UCI text, separated by spaces.
-fn line(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(Move::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Checks that the keys of `after`, reached from `before` (whose keys from scratch are
@@ -586,7 +577,7 @@ fn play_line(fen: &str, moves: &str) -> (Position, Keys) {
 
 #[test]
 fn transpositions_key_alike() {
-    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let start = ccr::positions::STARTPOS;
     for (start, a, b, clocks_differ) in [
         (start, "g1f3 g8f6 b1c3 b8c6", "b1c3 b8c6 g1f3 g8f6", false),
         // The double push leaves e6 in the FEN but allows no capture: no e.p. key.
@@ -771,30 +762,12 @@ fn keys_ignore_the_clocks_and_see_side_castling_and_legal_en_passant() {
 /// promotions, bare kings), as the tables drawn from `ccr_keystats::zobrist::ZOBRIST_SEED` give them: they change if
 /// the seed, the generator or the order in which the tables are drawn does.
 const ZOBRIST_KEYS: [(&str, u64); 13] = [
-    (
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        0x701b589187b080c0,
-    ),
-    (
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        0x9e5c216d22ac46d0,
-    ),
-    (
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        0x96314ee892b12de8,
-    ),
-    (
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        0xec2d14c5bbd463b7,
-    ),
-    (
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        0x78afee78577a07a1,
-    ),
-    (
-        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-        0x8f2c0a289083537d,
-    ),
+    (ccr::positions::STARTPOS, 0x701b589187b080c0),
+    (ccr::positions::KIWIPETE, 0x9e5c216d22ac46d0),
+    (ccr::positions::POSITION_3, 0x96314ee892b12de8),
+    (ccr::positions::POSITION_4, 0xec2d14c5bbd463b7),
+    (ccr::positions::POSITION_5, 0x78afee78577a07a1),
+    (ccr::positions::POSITION_6, 0x8f2c0a289083537d),
     (
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
         0xd5676acd9b6b6e36,

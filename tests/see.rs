@@ -20,10 +20,8 @@ mod common;
 use ccr::search::see::{is_unchallenged, see, see_at_least, see_value};
 use ccr::{AttackBlock, MoveKind, Position};
 use common::epd;
-use common::games::choose_move;
+use common::games::random_games;
 use cozy_chess::{BitBoard, Board, Color, Piece, Square};
-use rand_xoshiro::Xoshiro256PlusPlus;
-use rand_xoshiro::rand_core::SeedableRng;
 
 /// The exchange's piece values in the oracle's own terms.
 fn value(piece: Piece) -> i32 {
@@ -224,24 +222,10 @@ fn see_equals_the_bitboard_exchange_in_the_perft_trees() {
 #[test]
 fn see_equals_the_bitboard_exchange_in_random_games() {
     let mut seen = Seen::default();
-    let mut positions = 0;
-    for (start_index, case) in epd::load("standard-perft.epd").iter().enumerate() {
-        for game in 0..10u64 {
-            let seed = 0x5EE0_0000 + 1000 * start_index as u64 + game;
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut pos =
-                Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
-            for _ in 0..200 {
-                check_moves(&pos, &mut seen);
-                positions += 1;
-                let moves = pos.legal_moves();
-                if moves.is_empty() || pos.halfmove_clock() >= 100 {
-                    break;
-                }
-                pos.play(choose_move(&pos, moves.as_slice(), &mut rng));
-            }
-        }
-    }
+    let starts = epd::fens("standard-perft.epd");
+    let positions = random_games(&starts, 10, 0x5EE0_0000, 199, |pos, _, _| {
+        check_moves(pos, &mut seen)
+    });
     assert!(positions >= 3000, "only {positions} positions");
     eprintln!("{positions} random-game positions: {seen:?}");
     assert_met_everything(&seen);

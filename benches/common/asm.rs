@@ -119,7 +119,7 @@ pub fn boards() -> Vec<Ccr> {
     super::standard()
         .iter()
         .map(|s| {
-            Position::from_fen(s.fen)
+            Position::from_fen(&s.fen)
                 .expect("ccr parses the standard FEN")
                 .board()
                 .to_owned()

@@ -21,47 +21,12 @@ pub mod on_board;
 use std::hint::black_box;
 
 /// One line of `tests/data/standard-perft.epd`.
-pub struct Standard {
-    /// The `;id` name.
-    pub id: &'static str,
-    /// The FEN (everything before the first `;`).
-    pub fen: &'static str,
-    /// The published perft counts, `counts[d - 1]` for depth `d`.
-    pub counts: Vec<u64>,
-}
-
-impl Standard {
-    /// The published count at `depth`.
-    pub fn nodes(&self, depth: u32) -> u64 {
-        self.counts[depth as usize - 1]
-    }
-}
+pub use ccr::positions::PerftCase as Standard;
 
 /// The six standard positions, in file order.
 pub fn standard() -> Vec<Standard> {
-    include_str!("../../tests/data/standard-perft.epd")
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let mut fields = line.split(';');
-            let fen = fields.next().expect("a FEN").trim();
-            let mut id = "";
-            let mut counts = Vec::new();
-            for field in fields.map(str::trim) {
-                if let Some(name) = field.strip_prefix("id ") {
-                    id = name.trim();
-                } else if let Some((depth, nodes)) =
-                    field.strip_prefix('D').and_then(|f| f.split_once(' '))
-                {
-                    let depth: usize = depth.parse().expect("a depth");
-                    assert_eq!(depth, counts.len() + 1, "depths in order in {line}");
-                    counts.push(nodes.trim().parse().expect("a node count"));
-                }
-            }
-            Standard { id, fen, counts }
-        })
-        .collect()
+    ccr::positions::parse_perft(include_str!("../../tests/data/standard-perft.epd"))
+        .expect("the standard perft file reads")
 }
 
 /// The perft depth of a standard position for `leaves`, chosen so one iteration takes roughly

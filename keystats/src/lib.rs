@@ -62,8 +62,10 @@ pub mod sampling;
 pub mod shard;
 pub mod signals;
 pub mod statistics;
+mod tsv;
 pub mod zobrist;
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -216,6 +218,93 @@ impl Collector {
         self.generated[usize::from(visit.source == FROM_GAME)] += 1;
         Ok(())
     }
+
+    /// One generation pass into fresh bucket files, until the sketch's estimate reaches
+    /// `target`; its seconds.
+    fn pass(
+        &mut self,
+        engine: &mut impl Engine,
+        target: f64,
+        progress: bool,
+        wanted: u64,
+    ) -> Result<f64, String> {
+        let mut bar = Progress::new(progress, "generate", wanted);
+        let mut since_check = 0u32;
+        loop {
+            let visit = engine.next_visit()?;
+            self.add(&visit)?;
+            since_check += 1;
+            if since_check == 64 {
+                since_check = 0;
+                check_signal()?;
+                let estimate = self.sketch.estimate();
+                if estimate >= target {
+                    break;
+                }
+                bar.update(estimate as u64, || {
+                    format!(
+                        "distinct (estimated), {} generated{}",
+                        self.generated(),
+                        self.kept()
+                    )
+                });
+            }
+        }
+        self.files
+            .take()
+            .expect("the bucket files are open")
+            .finish()?;
+        Ok(bar.finish(&format!(
+            "{} positions generated{}",
+            self.generated(),
+            self.kept()
+        )))
+    }
+
+    /// The positions generated, grouped.
+    fn generated(&self) -> String {
+        group(self.generated.iter().sum())
+    }
+
+    /// What the shard kept, for the progress line (nothing for the whole run).
+    fn kept(&self) -> String {
+        if self.shard.count > 1 {
+            format!(", {} kept by shard {}", group(self.kept), self.shard.name())
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// The groups of keys agreeing in `truncation` that `keep` kept, each key with the positions
+/// `found` for it.
+fn agreeing(
+    truncation: Truncation,
+    keep: &[Option<Truncated>; 2],
+    found: &[HashMap<u64, Vec<Identity>>; 2],
+    limit: usize,
+    describe: &impl Fn(&Identity) -> String,
+) -> report::Agreeing {
+    report::Agreeing {
+        truncation,
+        groups: std::array::from_fn(|scheme| {
+            let kept = keep[scheme].as_ref().expect("kept when asked for");
+            kept.groups
+                .iter()
+                .map(|group| {
+                    group
+                        .iter()
+                        .map(|key| {
+                            let ids = found[scheme].get(key).map_or(&[][..], Vec::as_slice);
+                            (*key, ids.iter().map(describe).collect())
+                        })
+                        .collect()
+                })
+                .collect()
+        }),
+        dropped: std::array::from_fn(|scheme| keep[scheme].as_ref().map_or(0, |k| k.dropped)),
+        limit,
+    }
 }
 
 /// Runs the whole measurement (or one shard of it) on the positions of `engine`. The parent
@@ -258,46 +347,7 @@ pub fn run(config: &Config, engine: &mut impl Engine) -> Result<Report, String> 
     let distinct = loop {
         passes += 1;
         collector.files = Some(BucketFiles::open(dir, "ids", 1 << bits, passes > 1)?);
-        let mut bar = Progress::new(config.progress, "generate", wanted);
-        let mut since_check = 0u32;
-        loop {
-            let visit = engine.next_visit()?;
-            collector.add(&visit)?;
-            since_check += 1;
-            if since_check == 64 {
-                since_check = 0;
-                check_signal()?;
-                let estimate = collector.sketch.estimate();
-                if estimate >= target {
-                    break;
-                }
-                bar.update(estimate as u64, || {
-                    let kept = if shard.count > 1 {
-                        format!(", {} kept by shard {}", group(collector.kept), shard.name())
-                    } else {
-                        String::new()
-                    };
-                    format!(
-                        "distinct (estimated), {} generated{kept}",
-                        group(collector.generated.iter().sum())
-                    )
-                });
-            }
-        }
-        collector
-            .files
-            .take()
-            .expect("the bucket files are open")
-            .finish()?;
-        let kept = if shard.count > 1 {
-            format!(", {} kept by shard {}", group(collector.kept), shard.name())
-        } else {
-            String::new()
-        };
-        seconds[0] += bar.finish(&format!(
-            "{} positions generated{kept}",
-            group(collector.generated.iter().sum())
-        ));
+        seconds[0] += collector.pass(engine, target, config.progress, wanted)?;
         let start = Instant::now();
         let distinct = dedupe(dir, bits, key_buckets, shard, config.progress, &|id| {
             engine.describe(id)
@@ -328,26 +378,9 @@ pub fn run(config: &Config, engine: &mut impl Engine) -> Result<Report, String> 
     let found = resolve_keys(dir, bits, &sought)?;
     let describe = |id: &Identity| engine.describe(id);
     let collisions = resolve_collisions(&repeated, &found, &describe);
-    let agreeing = config.keep.map(|truncation| report::Agreeing {
-        truncation,
-        groups: std::array::from_fn(|scheme| {
-            let kept = keep[scheme].as_ref().expect("kept when asked for");
-            kept.groups
-                .iter()
-                .map(|group| {
-                    group
-                        .iter()
-                        .map(|key| {
-                            let ids = found[scheme].get(key).map_or(&[][..], Vec::as_slice);
-                            (*key, ids.iter().map(describe).collect())
-                        })
-                        .collect()
-                })
-                .collect()
-        }),
-        dropped: std::array::from_fn(|scheme| keep[scheme].as_ref().map_or(0, |k| k.dropped)),
-        limit: config.kept_keys,
-    });
+    let agreeing = config
+        .keep
+        .map(|truncation| agreeing(truncation, &keep, &found, config.kept_keys, &describe));
     seconds[2] = start.elapsed().as_secs_f64();
     drop(work);
 

@@ -38,13 +38,19 @@
 //! file damaged or edited by hand (it is no signature: whoever edits the file can compute it
 //! again).
 
-use std::io::{BufRead, Read};
+use std::collections::BTreeSet;
+use std::io::BufRead;
 
 use crate::buckets::{Distinct, STREAMS, Truncation};
 use crate::cost::Costs;
 use crate::estimators::{PairCounter, REPEATS_KEPT};
 use crate::report::{Agreeing, Group, Report};
+use crate::tsv::{Key, Lines, Row, Writer};
 use crate::{LEVELS, TABLE_BITS};
+
+/// The checksum's hash, by the names the tests compute it with.
+#[cfg(test)]
+pub(crate) use crate::tsv::{FNV_OFFSET, fnv1a};
 
 /// The prefix bits that choose a shard: the narrowest width whose pairs are counted.
 pub const PREFIX_BITS: u32 = LEVELS[0];
@@ -153,218 +159,76 @@ impl KeyBuckets {
 
 /// Writes a shard's report as a partial result (see the module's documentation).
 pub fn write_partial(shard: Shard, report: &Report) -> String {
-    let mut out = String::new();
-    let mut line = |fields: &[String]| {
-        out.push_str(&fields.join("\t"));
-        out.push('\n');
-    };
-    let s = |x: &dyn ToString| x.to_string();
-    line(&[HEADER.to_string()]);
-    line(&[s(&"shard"), s(&(shard.index + 1)), s(&shard.count)]);
-    line(&[s(&"commit"), report.commit.clone()]);
-    line(&[s(&"requested"), s(&report.requested)]);
-    line(&[s(&"seed"), s(&report.seed)]);
+    let mut w = Writer::new(HEADER);
+    w.fixed("shard", &[&(shard.index + 1), &shard.count]);
+    w.fixed("commit", &[&report.commit]);
+    w.fixed("requested", &[&report.requested]);
+    w.fixed("seed", &[&report.seed]);
     let d = &report.distinct;
-    line(&[
-        s(&"distinct"),
-        s(&d.n),
-        s(&d.by_source[0]),
-        s(&d.by_source[1]),
-        s(&d.by_source[2]),
-    ]);
-    line(&[
-        s(&"generated"),
-        s(&report.generated[0]),
-        s(&report.generated[1]),
-    ]);
-    line(&[s(&"tree_ply"), s(&report.tree_ply)]);
-    line(&[s(&"games"), s(&report.games)]);
-    line(&[s(&"passes"), s(&report.passes)]);
-    line(&[s(&"buckets"), s(&report.buckets)]);
-    let mut seconds = vec![s(&"seconds")];
-    seconds.extend(report.seconds.iter().map(|x| x.to_string()));
-    line(&seconds);
+    w.row("distinct", &[&d.n], d.by_source);
+    w.row("generated", &[], report.generated);
+    w.fixed("tree_ply", &[&report.tree_ply]);
+    w.fixed("games", &[&report.games]);
+    w.fixed("passes", &[&report.passes]);
+    w.fixed("buckets", &[&report.buckets]);
+    w.row("seconds", &[], report.seconds);
     let c = &report.costs;
-    line(&[
-        s(&"costs"),
-        s(&c.calls),
-        s(&c.make),
-        s(&c.make_keyed),
-        s(&c.make_rotation_update),
-        s(&c.make_zobrist_update),
-        s(&c.rotation_scratch),
-        s(&c.zobrist_scratch),
-    ]);
+    let costs = [
+        c.make,
+        c.make_keyed,
+        c.make_rotation_update,
+        c.make_zobrist_update,
+        c.rotation_scratch,
+        c.zobrist_scratch,
+    ];
+    w.row("costs", &[&c.calls], costs);
     for (scheme, avalanche) in report.avalanche.iter().enumerate() {
-        let mut fields = vec![s(&"avalanche"), s(&scheme)];
-        fields.extend(avalanche.histogram.iter().map(u64::to_string));
-        line(&fields);
+        w.row("avalanche", &[&scheme], avalanche.histogram);
     }
     for (stream, counter) in report.pairs.iter().enumerate() {
-        let mut fields = vec![
-            s(&"stream"),
-            s(&stream),
-            s(&counter.count),
-            s(&counter.distinct),
-        ];
-        fields.extend(counter.pairs.iter().map(u64::to_string));
-        line(&fields);
-        for key in &counter.repeated {
-            line(&[s(&"repeated"), s(&stream), format!("{key:016x}")]);
+        w.row(
+            "stream",
+            &[&stream, &counter.count, &counter.distinct],
+            counter.pairs,
+        );
+        for &key in &counter.repeated {
+            w.fixed("repeated", &[&stream, &Key(key)]);
         }
     }
     for (scheme, shared) in report.collisions.iter().enumerate() {
         for (key, fens) in shared {
-            let mut fields = vec![s(&"collision"), s(&scheme), format!("{key:016x}")];
-            fields.extend(fens.iter().cloned());
-            line(&fields);
+            w.row("collision", &[&scheme, &Key(*key)], fens);
         }
     }
     match &report.agreeing {
-        None => line(&[s(&"agreeing"), s(&"-")]),
+        None => w.fixed("agreeing", &[&"-"]),
         Some(agreeing) => {
-            line(&[
-                s(&"agreeing"),
-                agreeing.truncation.name(),
-                s(&agreeing.limit),
-            ]);
+            w.fixed("agreeing", &[&agreeing.truncation.name(), &agreeing.limit]);
             for scheme in 0..2 {
-                line(&[s(&"dropped"), s(&scheme), s(&agreeing.dropped[scheme])]);
+                w.fixed("dropped", &[&scheme, &agreeing.dropped[scheme]]);
                 for (group, keys) in agreeing.groups[scheme].iter().enumerate() {
                     for (key, fens) in keys {
-                        let mut fields =
-                            vec![s(&"group"), s(&scheme), s(&group), format!("{key:016x}")];
-                        fields.extend(fens.iter().cloned());
-                        line(&fields);
+                        w.row("group", &[&scheme, &group, &Key(*key)], fens);
                     }
                 }
             }
         }
     }
-    let checksum = fnv1a(FNV_OFFSET, out.as_bytes());
-    out.push_str(&format!("checksum\t{checksum:016x}\nend\n"));
-    out
+    w.finish()
 }
-
-/// The FNV-1a hash (64 bits) of `bytes`, continued from `hash` (start from
-/// [`FNV_OFFSET`]): the checksum of a partial result.
-pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
-    for &byte in bytes {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
-
-/// FNV-1a's starting value.
-pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// The longest line of a partial result that is read (a few FENs, a 65-bucket histogram);
 /// anything longer is not a partial result.
 pub const LONGEST_LINE: usize = 1 << 24;
 
-/// The lines of a partial result, read one at a time (never more than [`LONGEST_LINE`]
-/// bytes at once), with the checksum of the lines before the current one.
-struct Lines<R> {
-    reader: R,
-    /// The current line's number, from 1.
-    number: usize,
-    /// FNV-1a of the lines before the current one, each with its newline.
-    before: u64,
-    /// FNV-1a of the lines up to the current one.
-    hash: u64,
-}
-
-impl<R: BufRead> Lines<R> {
-    /// The next line, without its newline; `None` at the end of the input. A line longer than
-    /// `longest`, without its newline (the file cut short) or not UTF-8 is an error.
-    fn next(&mut self, longest: usize) -> Result<Option<String>, String> {
-        self.number += 1;
-        let number = self.number;
-        let mut line = Vec::new();
-        let read = (&mut self.reader)
-            .take(longest as u64 + 1)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| format!("line {number}: cannot read: {e}"))?;
-        if read == 0 {
-            return Ok(None);
-        }
-        self.before = self.hash;
-        self.hash = fnv1a(self.hash, &line);
-        if line.last() != Some(&b'\n') {
-            return Err(if line.len() > longest {
-                format!("line {number}: longer than {longest} bytes")
-            } else {
-                format!("line {number}: no newline at its end (cut short?)")
-            });
-        }
-        line.pop();
-        String::from_utf8(line)
-            .map(Some)
-            .map_err(|_| format!("line {number}: not UTF-8 text"))
-    }
-}
-
-/// The values of a line after its name: exactly `count` of them.
-fn values<'a>(fields: &[&'a str], count: usize) -> Result<Vec<&'a str>, String> {
-    if fields.len() != count + 1 {
-        let plural = if count == 1 { "" } else { "s" };
-        return Err(format!(
-            "'{}' has {} values, not {count} value{plural}",
-            fields[0],
-            fields.len() - 1
-        ));
-    }
-    Ok(fields[1..].to_vec())
-}
-
-/// A count: decimal digits only.
-fn count<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, String> {
-    let bad = || format!("'{name}': '{text}' is not a count");
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    text.parse().map_err(|_| bad())
-}
-
-/// Seconds or nanoseconds: a finite number, not negative.
-fn duration(name: &str, text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err(format!(
-            "'{name}': '{text}' is not a finite number of at least 0"
-        )),
-    }
-}
-
-/// A key: 16 hex digits.
-fn key(name: &str, text: &str) -> Result<u64, String> {
-    let bad = || format!("'{name}': '{text}' is not a key (16 hex digits)");
-    if text.len() != 16 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(bad());
-    }
-    u64::from_str_radix(text, 16).map_err(|_| bad())
-}
-
-/// A scheme (below 2) or a stream (below 4), written as the writer writes it (one digit), so
-/// that a line given twice is seen as such.
-fn index(name: &str, text: &str, limit: usize) -> Result<usize, String> {
-    let index: usize = count(name, text)?;
-    if index >= limit {
-        return Err(format!("'{name}': index {index} out of range"));
-    }
-    if index.to_string() != text {
-        return Err(format!("'{name}': '{text}' is not an index"));
-    }
-    Ok(index)
-}
-
-/// The FENs at the end of a line: each one a non-empty field.
-fn fens(name: &str, fields: &[&str]) -> Result<Vec<String>, String> {
-    if fields.iter().any(|f| f.is_empty()) {
-        return Err(format!("'{name}': an empty position"));
-    }
-    Ok(fields.iter().map(|f| f.to_string()).collect())
+/// A partial result as far as it is read.
+struct Partial {
+    shard: Option<Shard>,
+    report: Report,
+    /// The lines given once (by name, or by name and scheme or stream).
+    seen: BTreeSet<String>,
+    /// The checksum line was read and matched.
+    checked: bool,
 }
 
 /// Reads a partial result back, line by line: the shard and its report, or what is wrong
@@ -372,235 +236,234 @@ fn fens(name: &str, fields: &[&str]) -> Result<Vec<String>, String> {
 /// and costs finite and not negative, no unknown, repeated, extra or missing value or line)
 /// and so is the checksum, before the counts are checked for agreement with each other.
 pub fn read_partial(reader: impl BufRead) -> Result<(Shard, Report), String> {
-    let mut lines = Lines {
-        reader,
-        number: 0,
-        before: FNV_OFFSET,
-        hash: FNV_OFFSET,
+    let mut lines = Lines::new(reader);
+    read_header(&mut lines)?;
+    let mut partial = Partial {
+        shard: None,
+        report: Report {
+            commit: String::new(),
+            requested: 0,
+            seed: 0,
+            distinct: Distinct::default(),
+            generated: [0; 2],
+            tree_ply: 0,
+            games: 0,
+            passes: 0,
+            pairs: Default::default(),
+            collisions: Default::default(),
+            agreeing: None,
+            avalanche: Default::default(),
+            costs: Costs::default(),
+            seconds: [0.0; 4],
+            buckets: 0,
+            shards: 1,
+        },
+        seen: BTreeSet::new(),
+        checked: false,
     };
-    let not_partial = || format!("not a keystats partial result (no '{HEADER}' line)");
-    match lines
-        .next(HEADER.len() + 16)
-        .as_ref()
-        .map(|line| line.as_deref())
-    {
-        Ok(Some(HEADER)) => {}
-        Ok(Some(other)) if other.starts_with("ccr-keystats partial ") => {
-            return Err(format!(
-                "'{other}' is a partial result of another format; this ccr reads \
-                 '{HEADER}' (run the shard again with this build)"
-            ));
-        }
-        _ => return Err(not_partial()),
-    }
-    let mut report = Report {
-        commit: String::new(),
-        requested: 0,
-        seed: 0,
-        distinct: Distinct::default(),
-        generated: [0; 2],
-        tree_ply: 0,
-        games: 0,
-        passes: 0,
-        pairs: Default::default(),
-        collisions: Default::default(),
-        agreeing: None,
-        avalanche: Default::default(),
-        costs: Costs::default(),
-        seconds: [0.0; 4],
-        buckets: 0,
-        shards: 1,
-    };
-    let mut shard = None;
-    // The lines given once (by name, or by name and scheme or stream).
-    let mut seen = std::collections::BTreeSet::new();
-    let mut checked = false;
     loop {
         let Some(line) = lines.next(LONGEST_LINE)? else {
             return Err("incomplete: no 'end' line (was the shard stopped?)".to_string());
         };
-        let number = lines.number;
-        let at = |e: String| format!("line {number}: {e}");
-        let fields: Vec<&str> = line.split('\t').collect();
-        let name = fields[0];
-        if checked && name != "end" {
-            return Err(at(format!("'{name}' after the checksum")));
-        }
-        let once = match name {
-            "avalanche" | "stream" | "dropped" => {
-                format!("{name} {}", fields.get(1).unwrap_or(&""))
-            }
-            "repeated" | "collision" | "group" => String::new(),
-            _ => name.to_string(),
-        };
-        if !once.is_empty() && !seen.insert(once.clone()) {
-            return Err(at(format!("'{once}' given twice")));
-        }
-        let parsed: Result<(), String> = (|| {
-            match name {
-                "shard" => {
-                    let v = values(&fields, 2)?;
-                    shard = Some(Shard::parse(&format!("{}/{}", v[0], v[1]))?);
-                }
-                "commit" => report.commit = values(&fields, 1)?[0].to_string(),
-                "requested" => report.requested = count(name, values(&fields, 1)?[0])?,
-                "seed" => report.seed = count(name, values(&fields, 1)?[0])?,
-                "distinct" => {
-                    let v = values(&fields, 4)?;
-                    report.distinct = Distinct {
-                        n: count(name, v[0])?,
-                        by_source: [count(name, v[1])?, count(name, v[2])?, count(name, v[3])?],
-                    };
-                }
-                "generated" => {
-                    let v = values(&fields, 2)?;
-                    report.generated = [count(name, v[0])?, count(name, v[1])?];
-                }
-                "tree_ply" => report.tree_ply = count(name, values(&fields, 1)?[0])?,
-                "games" => report.games = count(name, values(&fields, 1)?[0])?,
-                "passes" => report.passes = count(name, values(&fields, 1)?[0])?,
-                "buckets" => report.buckets = count(name, values(&fields, 1)?[0])?,
-                "seconds" => {
-                    let v = values(&fields, report.seconds.len())?;
-                    for (x, text) in report.seconds.iter_mut().zip(v) {
-                        *x = duration(name, text)?;
-                    }
-                }
-                "costs" => {
-                    let v = values(&fields, 7)?;
-                    let ns = |i: usize| duration(name, v[i]);
-                    report.costs = Costs {
-                        calls: count(name, v[0])?,
-                        make: ns(1)?,
-                        make_keyed: ns(2)?,
-                        make_rotation_update: ns(3)?,
-                        make_zobrist_update: ns(4)?,
-                        rotation_scratch: ns(5)?,
-                        zobrist_scratch: ns(6)?,
-                    }
-                }
-                "avalanche" => {
-                    let histogram = &report.avalanche[0].histogram;
-                    let v = values(&fields, 1 + histogram.len())?;
-                    let scheme = index(name, v[0], 2)?;
-                    let histogram = &mut report.avalanche[scheme].histogram;
-                    for (moves, text) in histogram.iter_mut().zip(&v[1..]) {
-                        *moves = count(name, text)?;
-                    }
-                }
-                "stream" => {
-                    let v = values(&fields, 3 + LEVELS.len())?;
-                    let counter = &mut report.pairs[index(name, v[0], STREAMS)?];
-                    counter.count = count(name, v[1])?;
-                    counter.distinct = count(name, v[2])?;
-                    for (pairs, text) in counter.pairs.iter_mut().zip(&v[3..]) {
-                        *pairs = count(name, text)?;
-                    }
-                }
-                "repeated" => {
-                    let v = values(&fields, 2)?;
-                    let stream = index(name, v[0], STREAMS)?;
-                    report.pairs[stream].repeated.push(key(name, v[1])?);
-                }
-                "collision" => {
-                    if fields.len() < 3 {
-                        return Err(format!("'{name}' has no key"));
-                    }
-                    let scheme = index(name, fields[1], 2)?;
-                    let shared = (key(name, fields[2])?, fens(name, &fields[3..])?);
-                    report.collisions[scheme].push(shared);
-                }
-                "agreeing" => {
-                    if fields.get(1) == Some(&"-") {
-                        values(&fields, 1)?;
-                    } else {
-                        let v = values(&fields, 2)?;
-                        report.agreeing = Some(Agreeing {
-                            truncation: Truncation::parse(v[0])?,
-                            groups: Default::default(),
-                            dropped: [0; 2],
-                            limit: count(name, v[1])?,
-                        });
-                    }
-                }
-                "dropped" | "group" => {
-                    let agreeing = report
-                        .agreeing
-                        .as_mut()
-                        .ok_or_else(|| format!("'{name}' without an 'agreeing' truncation"))?;
-                    if name == "dropped" {
-                        let v = values(&fields, 2)?;
-                        agreeing.dropped[index(name, v[0], 2)?] = count(name, v[1])?;
-                    } else {
-                        if fields.len() < 4 {
-                            return Err(format!("'{name}' has no key"));
-                        }
-                        let groups = &mut agreeing.groups[index(name, fields[1], 2)?];
-                        let group: usize = count(name, fields[2])?;
-                        if group == groups.len() {
-                            groups.push(Group::new());
-                        } else if group + 1 != groups.len() {
-                            return Err(format!("group {group} out of order"));
-                        }
-                        let keyed = (key(name, fields[3])?, fens(name, &fields[4..])?);
-                        groups[group].push(keyed);
-                    }
-                }
-                "checksum" => {
-                    let given = key(name, values(&fields, 1)?[0])?;
-                    let text = lines.before;
-                    if given != text {
-                        return Err(format!(
-                            "checksum {given:016x} does not match the text's \
-                             {text:016x}: the file was changed after the shard wrote it"
-                        ));
-                    }
-                    checked = true;
-                }
-                "end" => {
-                    values(&fields, 0)?;
-                }
-                _ => return Err(format!("unknown line '{name}'")),
-            }
-            Ok(())
-        })();
-        parsed.map_err(at)?;
-        if name == "end" {
+        let row = Row::parse(&line);
+        partial
+            .read(&row, lines.before)
+            .map_err(|e| format!("line {}: {e}", lines.number))?;
+        if row.name == "end" {
             break;
         }
     }
     if lines.next(LONGEST_LINE)?.is_some() {
         return Err(format!("line {}: text after 'end'", lines.number));
     }
-    let mut needed: Vec<String> = [
-        "shard",
-        "commit",
-        "requested",
-        "seed",
-        "distinct",
-        "generated",
-        "tree_ply",
-        "games",
-        "passes",
-        "buckets",
-        "seconds",
-        "costs",
-        "agreeing",
-        "checksum",
-    ]
-    .map(String::from)
-    .into();
-    needed.extend((0..2).map(|scheme| format!("avalanche {scheme}")));
-    needed.extend((0..STREAMS).map(|stream| format!("stream {stream}")));
-    if report.agreeing.is_some() {
-        needed.extend((0..2).map(|scheme| format!("dropped {scheme}")));
+    partial.complete()
+}
+
+/// Reads the first line: the format's name.
+fn read_header(lines: &mut Lines<impl BufRead>) -> Result<(), String> {
+    match lines
+        .next(HEADER.len() + 16)
+        .as_ref()
+        .map(|line| line.as_deref())
+    {
+        Ok(Some(HEADER)) => Ok(()),
+        Ok(Some(other)) if other.starts_with("ccr-keystats partial ") => Err(format!(
+            "'{other}' is a partial result of another format; this ccr reads \
+             '{HEADER}' (run the shard again with this build)"
+        )),
+        _ => Err(format!(
+            "not a keystats partial result (no '{HEADER}' line)"
+        )),
     }
-    if let Some(missing) = needed.iter().find(|name| !seen.contains(*name)) {
-        return Err(format!("no '{missing}' line"));
+}
+
+impl Partial {
+    /// Reads one row into the partial result; `before` is the checksum of the text before it.
+    fn read(&mut self, row: &Row, before: u64) -> Result<(), String> {
+        let name = row.name;
+        if self.checked && name != "end" {
+            return Err(format!("'{name}' after the checksum"));
+        }
+        let once = match name {
+            "avalanche" | "stream" | "dropped" => {
+                format!("{name} {}", row.values.first().unwrap_or(&""))
+            }
+            "repeated" | "collision" | "group" => String::new(),
+            _ => name.to_string(),
+        };
+        if !once.is_empty() && !self.seen.insert(once.clone()) {
+            return Err(format!("'{once}' given twice"));
+        }
+        let report = &mut self.report;
+        match name {
+            "shard" => {
+                let v = row.exactly(2)?;
+                self.shard = Some(Shard::parse(&format!("{}/{}", v[0], v[1]))?);
+            }
+            "commit" => report.commit = row.exactly(1)?[0].to_string(),
+            "requested" => report.requested = row.count(row.exactly(1)?[0])?,
+            "seed" => report.seed = row.count(row.exactly(1)?[0])?,
+            "distinct" => {
+                let v = row.exactly(4)?;
+                report.distinct.n = row.count(v[0])?;
+                row.each(&mut report.distinct.by_source, &v[1..], Row::count)?;
+            }
+            "generated" => row.each(&mut report.generated, row.exactly(2)?, Row::count)?,
+            "tree_ply" => report.tree_ply = row.count(row.exactly(1)?[0])?,
+            "games" => report.games = row.count(row.exactly(1)?[0])?,
+            "passes" => report.passes = row.count(row.exactly(1)?[0])?,
+            "buckets" => report.buckets = row.count(row.exactly(1)?[0])?,
+            "seconds" => {
+                let v = row.exactly(report.seconds.len())?;
+                row.each(&mut report.seconds, v, Row::duration)?;
+            }
+            "costs" => {
+                let v = row.exactly(7)?;
+                let mut ns = [0.0; 6];
+                row.each(&mut ns, &v[1..], Row::duration)?;
+                let [a, b, c, d, e, f] = ns;
+                report.costs = Costs {
+                    calls: row.count(v[0])?,
+                    make: a,
+                    make_keyed: b,
+                    make_rotation_update: c,
+                    make_zobrist_update: d,
+                    rotation_scratch: e,
+                    zobrist_scratch: f,
+                }
+            }
+            "avalanche" => {
+                let v = row.exactly(1 + report.avalanche[0].histogram.len())?;
+                let scheme = row.index(v[0], 2)?;
+                row.each(&mut report.avalanche[scheme].histogram, &v[1..], Row::count)?;
+            }
+            "stream" => {
+                let v = row.exactly(3 + LEVELS.len())?;
+                let counter = &mut report.pairs[row.index(v[0], STREAMS)?];
+                counter.count = row.count(v[1])?;
+                counter.distinct = row.count(v[2])?;
+                row.each(&mut counter.pairs, &v[3..], Row::count)?;
+            }
+            "repeated" => {
+                let v = row.exactly(2)?;
+                let stream = row.index(v[0], STREAMS)?;
+                report.pairs[stream].repeated.push(row.key(v[1])?);
+            }
+            "collision" => {
+                let v = row.keyed(2)?;
+                let scheme = row.index(v[0], 2)?;
+                let shared = (row.key(v[1])?, row.fens(&v[2..])?);
+                report.collisions[scheme].push(shared);
+            }
+            "agreeing" => {
+                if row.values.first() == Some(&"-") {
+                    row.exactly(1)?;
+                } else {
+                    let v = row.exactly(2)?;
+                    report.agreeing = Some(Agreeing {
+                        truncation: Truncation::parse(v[0])?,
+                        groups: Default::default(),
+                        dropped: [0; 2],
+                        limit: row.count(v[1])?,
+                    });
+                }
+            }
+            "dropped" | "group" => read_agreeing(report, row)?,
+            "checksum" => {
+                let given = row.key(row.exactly(1)?[0])?;
+                if given != before {
+                    return Err(format!(
+                        "checksum {given:016x} does not match the text's \
+                         {before:016x}: the file was changed after the shard wrote it"
+                    ));
+                }
+                self.checked = true;
+            }
+            "end" => {
+                row.exactly(0)?;
+            }
+            _ => return Err(format!("unknown line '{name}'")),
+        }
+        Ok(())
     }
-    let shard = shard.ok_or("no 'shard' line")?;
-    agree(&report)?;
-    Ok((shard, report))
+
+    /// The shard and its report, once every line needed was read and the counts agree.
+    fn complete(self) -> Result<(Shard, Report), String> {
+        let mut needed: Vec<String> = [
+            "shard",
+            "commit",
+            "requested",
+            "seed",
+            "distinct",
+            "generated",
+            "tree_ply",
+            "games",
+            "passes",
+            "buckets",
+            "seconds",
+            "costs",
+            "agreeing",
+            "checksum",
+        ]
+        .map(String::from)
+        .into();
+        needed.extend((0..2).map(|scheme| format!("avalanche {scheme}")));
+        needed.extend((0..STREAMS).map(|stream| format!("stream {stream}")));
+        if self.report.agreeing.is_some() {
+            needed.extend((0..2).map(|scheme| format!("dropped {scheme}")));
+        }
+        if let Some(missing) = needed.iter().find(|name| !self.seen.contains(*name)) {
+            return Err(format!("no '{missing}' line"));
+        }
+        let shard = self.shard.ok_or("no 'shard' line")?;
+        agree(&self.report)?;
+        Ok((shard, self.report))
+    }
+}
+
+/// Reads a `dropped` or `group` row of the agreeing truncation.
+fn read_agreeing(report: &mut Report, row: &Row) -> Result<(), String> {
+    let name = row.name;
+    let agreeing = report
+        .agreeing
+        .as_mut()
+        .ok_or_else(|| format!("'{name}' without an 'agreeing' truncation"))?;
+    if name == "dropped" {
+        let v = row.exactly(2)?;
+        agreeing.dropped[row.index(v[0], 2)?] = row.count(v[1])?;
+        return Ok(());
+    }
+    let v = row.keyed(3)?;
+    let groups = &mut agreeing.groups[row.index(v[0], 2)?];
+    let group: usize = row.count(v[1])?;
+    if group == groups.len() {
+        groups.push(Group::new());
+    } else if group + 1 != groups.len() {
+        return Err(format!("group {group} out of order"));
+    }
+    let keyed = (row.key(v[2])?, row.fens(&v[3..])?);
+    groups[group].push(keyed);
+    Ok(())
 }
 
 /// Checks that the counts of a partial result agree with each other: the positions by

@@ -136,37 +136,8 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
 /// The positions of an openings file: FEN lines, or EPD lines whose first four fields are
 /// the position (their operations are ignored); blank and `#` lines skipped.
 fn start_positions(path: &std::path::Path) -> Result<Vec<ccr::Position>, Failure> {
-    let text = read_text(path)?;
-    let mut starts = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        // EPD has four position fields and then operations; FEN may add the two clocks.
-        let clocks = fields.len() >= 6 && fields[4..6].iter().all(|f| f.parse::<u32>().is_ok());
-        let fen = if clocks {
-            fields[..6].join(" ")
-        } else {
-            fields[..fields.len().min(4)].join(" ")
-        };
-        let pos = ccr::Position::from_fen(&fen).map_err(|e| {
-            Failure(format!(
-                "--openings {} line {}: {e}",
-                path.display(),
-                number + 1
-            ))
-        })?;
-        starts.push(pos);
-    }
-    if starts.is_empty() {
-        return Err(Failure(format!(
-            "--openings {}: no positions",
-            path.display()
-        )));
-    }
-    Ok(starts)
+    ccr::openings::read_book(&read_text(path)?)
+        .map_err(|e| Failure(format!("--openings {}: {e}", path.display())))
 }
 
 /// Runs `ccr tune`.

@@ -495,14 +495,9 @@ mod tests {
         }
     }
 
-    /// Positions with castling, promotions, en passant, pins and checks close at hand.
-    const FENS: [&str; 10] = [
-        crate::positions::STARTPOS,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    /// Positions with castling, promotions, en passant, pins and checks close at hand, played
+    /// after the six standard positions.
+    const FENS: [&str; 4] = [
         "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2",
         "4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1",
         "r3k2r/8/8/8/3pPp2/8/8/R3K1RR b KQkq e3 0 1",
@@ -514,7 +509,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(88);
         let (mut xl, mut pl) = (MoveList::new(), MoveList::new());
         let mut nodes = 0;
-        for fen in FENS {
+        for fen in crate::positions::STANDARD.into_iter().chain(FENS) {
             for _game in 0..30 {
                 let mut pos = Position::from_fen(fen).unwrap();
                 let mut x = X88::from_position(&pos);

@@ -11,61 +11,15 @@
 #[path = "../../src/cli/on_board.rs"]
 pub mod on_board;
 
-/// The perft files: one position a line, `FEN ;D1 20 ;D2 400 … ;id name`, `#` comments.
+/// The perft files of `tests/data/`, read by the library's reader (`ccr::positions::parse_perft`).
 pub mod epd {
-    /// One EPD line: the FEN, its id and the (depth, count) pairs.
-    pub struct Case {
-        /// The FEN (everything before the first `;`).
-        pub fen: String,
-        /// The `;id` name, or the FEN when the line has none.
-        pub id: String,
-        /// The published perft counts as (depth, count), in file order.
-        pub counts: Vec<(u32, u64)>,
-    }
-
-    impl Case {
-        /// The published count at `depth`, if the line has one.
-        pub fn count(&self, depth: u32) -> Option<u64> {
-            self.counts
-                .iter()
-                .find(|&&(d, _)| d == depth)
-                .map(|&(_, n)| n)
-        }
-    }
+    pub use ccr::positions::PerftCase as Case;
 
     /// The positions of `tests/data/{file}`, in file order.
     pub fn load(file: &str) -> Vec<Case> {
         let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        parse(&text)
-    }
-
-    /// The positions of an EPD text, in order.
-    pub fn parse(text: &str) -> Vec<Case> {
-        text.lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|line| {
-                let mut fields = line.split(';');
-                let fen = fields.next().expect("a FEN").trim().to_string();
-                let (mut id, mut counts) = (fen.clone(), Vec::new());
-                for field in fields {
-                    let field = field.trim();
-                    if let Some(name) = field.strip_prefix("id ") {
-                        id = name.to_string();
-                    } else if let Some(rest) = field.strip_prefix('D') {
-                        let (d, n) = rest
-                            .split_once(' ')
-                            .unwrap_or_else(|| panic!("`Dn count` in {line}"));
-                        counts.push((
-                            d.parse().expect("a depth"),
-                            n.trim().parse().expect("a count"),
-                        ));
-                    }
-                }
-                Case { fen, id, counts }
-            })
-            .collect()
+        ccr::positions::parse_perft(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
     }
 
     /// The FENs of `tests/data/{file}`, without their annotations.
@@ -125,11 +79,73 @@ pub mod cli {
     }
 }
 
-/// Random games for the differential tests.
+/// Seeded random games, the one walker of the tests.
 pub mod games {
     use ccr::{Move, MoveKind, PieceCode, Position};
     use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::RngCore;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+
+    /// Plays a seeded random game from `start`, its moves picked by [`choose_move`]: `visit`
+    /// sees every position (the start's too) with its legal moves and the moves that led to
+    /// it, and the game ends at a position without a legal move, at a halfmove clock of 100,
+    /// after `max_plies` moves or where `visit` returns `false`. Returns the moves played.
+    pub fn random_game(
+        start: Position,
+        seed: u64,
+        max_plies: usize,
+        mut visit: impl FnMut(&Position, &[Move], &[Move]) -> bool,
+    ) -> Vec<Move> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let (mut pos, mut line) = (start, Vec::new());
+        loop {
+            let legal = pos.legal_moves();
+            let legal = legal.as_slice();
+            if !visit(&pos, legal, &line)
+                || legal.is_empty()
+                || pos.halfmove_clock() >= 100
+                || line.len() == max_plies
+            {
+                return line;
+            }
+            let mv = choose_move(&pos, legal, &mut rng);
+            pos.play(mv);
+            line.push(mv);
+        }
+    }
+
+    /// Moves as UCI text, one space between them.
+    pub fn line_text(moves: &[Move]) -> String {
+        moves
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// `games` random games of at most `max_plies` moves from each of the FENs `starts`, game
+    /// `g` of start `s` seeded `seed + 1000 s + g`: `visit` sees every position with its start
+    /// FEN and the moves from there. Returns how many positions it saw.
+    pub fn random_games<S: AsRef<str>>(
+        starts: &[S],
+        games: u64,
+        seed: u64,
+        max_plies: usize,
+        mut visit: impl FnMut(&Position, &str, &[Move]),
+    ) -> usize {
+        let mut positions = 0;
+        for (s, fen) in starts.iter().map(AsRef::as_ref).enumerate() {
+            let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            for game in 0..games {
+                let seed = seed + 1000 * s as u64 + game;
+                random_game(start, seed, max_plies, |pos, _, line| {
+                    visit(pos, fen, line);
+                    positions += 1;
+                    true
+                });
+            }
+        }
+        positions
+    }
 
     /// Picks a random move of `moves`, biased toward pawn moves and captures (each weighs
     /// four times a quiet piece move, a pawn capture sixteen times, castling twice), so the

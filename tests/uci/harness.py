@@ -34,6 +34,21 @@ OUT_DIR = REPO / "target" / "uci-tests"
 
 sys.path.insert(0, str(REPO / "scripts"))
 
+def standard_positions() -> dict[str, str]:
+    """The six standard positions by their `;id` in tests/data/standard-perft.epd (the file the
+    Rust tests and ccr::positions read): id -> FEN."""
+    positions = {}
+    for line in (REPO / "tests" / "data" / "standard-perft.epd").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            fen, *fields = [field.strip() for field in line.split(";")]
+            ids = [field[3:] for field in fields if field.startswith("id ")]
+            positions[ids[0] if ids else fen] = fen
+    return positions
+
+
+STANDARD = standard_positions()
+KIWIPETE = STANDARD["kiwipete"]
+
 # The default wait for a reply that should come at once (seconds); generous for a loaded
 # 2-core machine. Latency limits that are part of the contract are asserted separately.
 REPLY = 5.0

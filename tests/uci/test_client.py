@@ -9,11 +9,10 @@ import unittest
 import chess
 import chess.engine
 
-from harness import ClientCase
+from harness import KIWIPETE, ClientCase
 
 logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
 
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 MATE_IN_2 = ("8/8/5R2/8/8/R1K5/1p1p4/1k6 w - - 0 1", "f6f1")
 
 

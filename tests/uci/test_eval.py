@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import unittest
 
-from harness import IS_CCR, EngineCase, board_after, parse_info
+from harness import IS_CCR, KIWIPETE, STANDARD, EngineCase, board_after, parse_info
 
 OPTION = "option name Eval type combo default frame var frame var bitboards"
 
 POSITIONS = (
     "position startpos",
-    "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    f"position fen {KIWIPETE}",
+    f"position fen {STANDARD['position3']}",
     "position fen 3r1rk1/p4ppp/1qp1b3/2b1P3/8/1BN1Q3/PPP3PP/3R1R1K b - - 0 20",
 )
 

@@ -11,11 +11,10 @@ import unittest
 import chess
 import chess.engine
 
-from harness import IS_CCR, ClientCase, EngineCase, bestmove_of, board_after, parse_info
+from harness import IS_CCR, KIWIPETE, ClientCase, EngineCase, bestmove_of, board_after, parse_info
 
 logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
 
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 # Two rooks and two mates in one on the back rank (a1a8, b1b8); every other move mates later
 # or not at all.
 TWO_MATES = "7k/6pp/8/8/8/8/8/RR4K1 w - - 0 1"

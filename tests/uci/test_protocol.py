@@ -13,8 +13,8 @@ import unittest
 
 import chess
 
-from harness import (IS_CCR, REPLY, EngineCase, RawEngine, WatchdogCase, board_after, bestmove_of,
-                     mates_in_one, parse_info)
+from harness import (IS_CCR, KIWIPETE, REPLY, STANDARD, EngineCase, RawEngine, WatchdogCase, board_after,
+                     bestmove_of, mates_in_one, parse_info)
 
 # Contract latencies (seconds), with room for a loaded 2-core machine.
 STOP_LATENCY = 0.200  # stop → bestmove
@@ -28,10 +28,9 @@ FAIR_SHARES = 6
 # node on one thread and reports exactly N at most; Stockfish checks it every few nodes).
 NODE_SLACK = 0.01
 
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 # Kiwipete with Black to move: its legal moves share none with the initial position's, so a
 # bestmove shows which position the engine holds.
-KIWIPETE_BLACK = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1"
+KIWIPETE_BLACK = KIWIPETE.replace(" w ", " b ")
 FOOLS_MATE = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"  # White is mated
 STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"  # Black to move, no legal move, not in check
 # Mate in 2 with one key move (checked by brute force in test_fixtures_are_right): 1. Rf1+ ...
@@ -349,7 +348,7 @@ class InfoLines(EngineCase):
 
     def test_info_fields_and_pv(self):
         e = self.e
-        for fen in (KIWIPETE, chess.STARTING_FEN, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"):
+        for fen in (KIWIPETE, chess.STARTING_FEN, STANDARD["position3"]):
             e.send(f"position fen {fen}")
             infos, best, _ = e.go("depth 7")
             self.assert_legal_bestmove(best, chess.Board(fen), "go depth 7")
