@@ -8,7 +8,7 @@
 
 mod common;
 
-use ccr::{Invariant, MoveList, Position, Representation, Variant, WithRepresentation};
+use ccr::{Invariant, MoveList, Representation, Variant, WithRepresentation};
 
 /// The largest count walked per position. Every node is validated in full (the attack
 /// tables of both colours on every square among it), so a debug build walks less.
@@ -104,7 +104,7 @@ fn every_invariant_has_a_message() {
 mod slow_checks {
     use super::*;
     use ccr::ccr::validate::set_slow_checks;
-    use ccr::{Leaves, Repr, perft};
+    use ccr::{Leaves, Position, Repr, perft};
 
     /// The largest count walked per position (each made position validated in full, in ten
     /// walks: every variant and the keyed make), so that the test takes seconds.

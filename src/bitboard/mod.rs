@@ -235,13 +235,14 @@ impl Bitboards {
             },
             fullmove_number: (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER),
         };
-        #[cfg(debug_assertions)]
-        validate::check_made(
-            mv,
-            || format!("{next:?}"),
-            || next.check_move(mv),
-            || next.validate(),
-        );
+        if cfg!(debug_assertions) {
+            validate::check_made(
+                mv,
+                || format!("{next:?}"),
+                || next.check_move(mv),
+                || next.validate(),
+            );
+        }
         next
     }
 

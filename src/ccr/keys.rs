@@ -10,13 +10,10 @@
 //! its own offset. A move changes one or two rank words (castling and
 //! en passant stay inside them), so the key is updated from those words alone.
 
-#[cfg(debug_assertions)]
 use std::fmt;
 
 use crate::ccr::board::{CastlingRights, Position, RookFiles};
-use crate::ccr::validate::Invariant;
-#[cfg(debug_assertions)]
-use crate::ccr::validate::slow_checks;
+use crate::ccr::validate::{Invariant, slow_checks};
 use crate::types::{Colour, Move, Square};
 
 /// The rotation applied to each rank word's term: distinct primes below 64, no two of them
@@ -187,8 +184,9 @@ impl Position {
         if let Some(sq) = self.keyed_en_passant() {
             key ^= EN_PASSANT_TERMS[sq.file() as usize];
         }
-        #[cfg(debug_assertions)]
-        after.check_keyed("the null move", key);
+        if cfg!(debug_assertions) {
+            after.check_keyed("the null move", key);
+        }
         (after, key)
     }
 
@@ -216,8 +214,9 @@ impl Position {
         if let Some(sq) = after.keyed_en_passant() {
             key ^= EN_PASSANT_TERMS[sq.file() as usize];
         }
-        #[cfg(debug_assertions)]
-        after.check_keyed(mv, key);
+        if cfg!(debug_assertions) {
+            after.check_keyed(mv, key);
+        }
         (after, key)
     }
 
@@ -236,7 +235,6 @@ impl Position {
     /// With the slow checks on, checks `key`, made for this position by `mv`, against the
     /// key computed from scratch, and panics with the position, the move and the two keys
     /// when they differ.
-    #[cfg(debug_assertions)]
     #[track_caller]
     fn check_keyed(&self, mv: impl fmt::Display, key: u64) {
         if !slow_checks() {

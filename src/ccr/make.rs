@@ -3,7 +3,6 @@
 use crate::ccr::board::{Position, nibbles_equal};
 use crate::ccr::checks::is_attacked;
 use crate::ccr::frame::sideways;
-#[cfg(debug_assertions)]
 use crate::ccr::validate;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
@@ -108,13 +107,14 @@ impl Position {
         if mv.kind() != MoveKind::Normal {
             self.special(mv, us);
         }
-        #[cfg(debug_assertions)]
-        validate::check_made(
-            mv,
-            || self.to_fen(),
-            || validate::check_move(mv, &self.state(), |sq| self.board.get(sq)),
-            || self.validate(),
-        );
+        if cfg!(debug_assertions) {
+            validate::check_made(
+                mv,
+                || self.to_fen(),
+                || validate::check_move(mv, &self.state(), |sq| self.board.get(sq)),
+                || self.validate(),
+            );
+        }
     }
 
     /// The rest of a move other than [`MoveKind::Normal`] by `us`, after `play` has done

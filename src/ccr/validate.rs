@@ -13,14 +13,12 @@
 //! but the attack tables, which make does not cache. With the slow checks on
 //! ([`set_slow_checks`], or `CCR_SLOW_CHECKS=1` in the environment) a debug build's make
 //! checks the made position in full instead and the keyed make compares its key with the
-//! key computed from scratch, as Stockfish's `Fast = false` does. Release builds have no
-//! switch and no check. `tests/validate.rs` calls the full validation at every node of
+//! key computed from scratch, as Stockfish's `Fast = false` does. Release builds never read
+//! the switch and run no check. `tests/validate.rs` calls the full validation at every node of
 //! perft in every representation.
 
-#[cfg(debug_assertions)]
 use std::cell::Cell;
 use std::fmt;
-#[cfg(debug_assertions)]
 use std::sync::OnceLock;
 
 use crate::ccr::attacks::AttackBlock;
@@ -421,34 +419,32 @@ pub(crate) fn validate_board(board: &Ccr, state: &State) -> Result<(), Invariant
 
 /// The slow checks' default in every thread: on when the environment has
 /// `CCR_SLOW_CHECKS=1`, read once.
-#[cfg(debug_assertions)]
 fn slow_checks_by_default() -> bool {
     static FROM_ENV: OnceLock<bool> = OnceLock::new();
     *FROM_ENV.get_or_init(|| std::env::var_os("CCR_SLOW_CHECKS").is_some_and(|v| v == "1"))
 }
 
-#[cfg(debug_assertions)]
 thread_local! {
-    /// Whether make runs the slow checks in this thread.
+    /// Whether make runs the slow checks in this thread (read by debug builds only).
     static SLOW_CHECKS: Cell<bool> = Cell::new(slow_checks_by_default());
 }
 
-/// Whether make runs the slow checks in this thread (debug builds only): the full
-/// validation of every made position and, in the keyed make, the key computed from scratch.
-#[cfg(debug_assertions)]
+/// Whether make runs the slow checks in this thread: the full validation of every made
+/// position and, in the keyed make, the key computed from scratch. Always false in release
+/// builds, which never read the switch.
 pub fn slow_checks() -> bool {
-    SLOW_CHECKS.with(Cell::get)
+    cfg!(debug_assertions) && SLOW_CHECKS.with(Cell::get)
 }
 
-/// Turns the slow checks on or off for this thread (debug builds only; a thread starts with
-/// them on when the environment has `CCR_SLOW_CHECKS=1`). Per thread, so that a test that
-/// turns them on slows no other test.
-#[cfg(debug_assertions)]
+/// Turns the slow checks on or off for this thread (a thread starts with them on when the
+/// environment has `CCR_SLOW_CHECKS=1`). Per thread, so that a test that turns them on slows
+/// no other test. Only debug builds run them.
 pub fn set_slow_checks(on: bool) {
     SLOW_CHECKS.with(|slow| slow.set(on));
 }
 
-/// The check after every make of a debug build: `full` (the whole position) when the slow
+/// The check after every make of a debug build (make calls it under
+/// `cfg!(debug_assertions)`): `full` (the whole position) when the slow
 /// checks are on, else `cheap` (what the move could have broken); panics with the made
 /// position (`describe`), the move and the first invariant broken.
 ///
@@ -456,7 +452,6 @@ pub fn set_slow_checks(on: bool) {
 /// generators make pseudo-legal en-passant captures to test it), so the full check lets
 /// [`Invariant::OpponentInCheck`] pass: [`validate_board`] checks it last, so that everything
 /// else has held by then.
-#[cfg(debug_assertions)]
 #[track_caller]
 pub(crate) fn check_made<E: fmt::Display + PartialEq + From<Invariant>>(
     mv: Move,

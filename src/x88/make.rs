@@ -4,9 +4,7 @@ use super::tables::X88_OF;
 use super::{CASTLING, COUNTS, EP, FULLMOVE, HALFMOVE, LISTS, NO_EP, SIDE, X88};
 use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::make as ccr_make;
-#[cfg(debug_assertions)]
 use crate::ccr::validate;
-#[cfg(debug_assertions)]
 use crate::repr::Representation;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
@@ -85,13 +83,14 @@ impl X88 {
             self.board[FULLMOVE..FULLMOVE + 2].copy_from_slice(&fullmove.to_le_bytes());
         }
         self.board[SIDE] = us.flip() as u8;
-        #[cfg(debug_assertions)]
-        validate::check_made(
-            mv,
-            || format!("{self:?}"),
-            || self.check_move(mv),
-            || self.validate(),
-        );
+        if cfg!(debug_assertions) {
+            validate::check_made(
+                mv,
+                || format!("{self:?}"),
+                || self.check_move(mv),
+                || self.validate(),
+            );
+        }
     }
 
     /// The slot of `sq` in `colour`'s list: the sixteen slots are compared at once as one
