@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes FEN parsing, to_fen and make on every accepted position (FUZZ_TARGET=fen,
 # fuzz/fuzz_targets/fen.rs), every board representation against the C.C.R. on every
-# accepted position (FUZZ_TARGET=representations) or the UCI command loop on sequences of
-# command lines, one bestmove per go (FUZZ_TARGET=uci, fuzz/fuzz_targets/uci.rs)
-# with cargo-fuzz and libFuzzer. Installs cargo-fuzz if it is missing.
+# accepted position (FUZZ_TARGET=representations), random games through every
+# representation with keys and invariants checked after every move (FUZZ_TARGET=games) or
+# the UCI command loop on sequences of command lines, one bestmove per go (FUZZ_TARGET=uci,
+# fuzz/fuzz_targets/uci.rs) with cargo-fuzz and libFuzzer. Installs cargo-fuzz if it is
+# missing.
 #
 #   FUZZ_SECONDS   how long to run (default 300)
 #   FUZZ_TARGET    which target (default fen)
@@ -26,7 +28,8 @@ fi
 export RUSTC_BOOTSTRAP=1
 
 # Seed the corpus (gitignored): FEN targets with the standard positions and a few special
-# cases, the UCI loop with short sessions.
+# cases, the games with a start of each kind and a few plies, the UCI loop with short
+# sessions.
 corpus="fuzz/corpus/$target"
 mkdir -p "$corpus"
 seed() {
@@ -42,6 +45,11 @@ if [[ $target == uci ]]; then
     seed $'setoption name Threads value 256\ngo wtime 100 btime 100\nstop\nstop\n'
     seed $'position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\ngo\n\x00\x1b[2J\ngo searchmoves\n'
     seed $'setoption name UCI_Chess960 value true\nposition fen 4k3/8/8/8/8/8/8/RK5R w AH - 0 1 moves b1a1\ngo depth 2\n'
+elif [[ $target == games ]]; then
+    # A start position's byte, then one byte per move (no zero byte: bash strings end there).
+    for start in 1 2 4 7 11 12 13 14; do
+        seed "$(printf "\\$(printf %o "$start")")$(printf '\001\007\023\041\005\177\377\100')"
+    done
 else
     while IFS= read -r line; do
         case "$line" in '#'* | '') continue ;; esac
@@ -61,13 +69,15 @@ else
     seed "4k3/8/8/8/8/8/8/R5KR w AH - 0 1"
 fi
 
-# Each target's own dictionary where it has one (fuzz/<target>.dict), else the FEN one.
-dict="fuzz/$target.dict"
-[[ -f $dict ]] || dict=fuzz/fen.dict
+# Each target's own dictionary where it has one (fuzz/<target>.dict), else the FEN one; the
+# games read bytes, not text, and take none.
+dict=(-dict="fuzz/$target.dict")
+[[ -f fuzz/$target.dict ]] || dict=(-dict=fuzz/fen.dict)
+[[ $target == games ]] && dict=()
 # UCI sessions need room for several commands from the start (libFuzzer would begin with
 # inputs of a few dozen bytes and grow them slowly).
 length=()
 [[ $target == uci ]] && length=(-max_len=512 -len_control=0)
 
 exec cargo fuzz run --debug-assertions "$target" "$corpus" -- \
-    -max_total_time="$seconds" -dict="$dict" -print_final_stats=1 "${length[@]}" "$@"
+    -max_total_time="$seconds" "${dict[@]}" -print_final_stats=1 "${length[@]}" "$@"

@@ -14,7 +14,7 @@
 
 use std::marker::PhantomData;
 
-use crate::ccr::{FenError, Kernel, Position};
+use crate::ccr::{FenError, Invariant, Kernel, Position};
 use crate::moves::MoveList;
 use crate::types::Move;
 
@@ -56,6 +56,15 @@ pub trait Representation: Clone {
 
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
+
+    /// What [`Representation::validate`] reports: the C.C.R.'s [`Invariant`] for a
+    /// representation that holds a [`Position`], else the representation's own error, which
+    /// names what it caches and wraps the invariants of the position it stands for.
+    type Invalid: std::error::Error;
+
+    /// Checks every invariant of the position and of what the representation caches beside
+    /// it, each recomputed from scratch, and returns the first that does not hold.
+    fn validate(&self) -> Result<(), Self::Invalid>;
 
     /// Parses a FEN through the C.C.R.'s strict parser.
     fn from_fen(fen: &str) -> Result<Self, FenError> {
@@ -107,6 +116,12 @@ impl Representation for Position {
     #[inline]
     fn in_check(&self) -> bool {
         Position::in_check(self)
+    }
+
+    type Invalid = Invariant;
+
+    fn validate(&self) -> Result<(), Invariant> {
+        Position::validate(self)
     }
 }
 
@@ -163,5 +178,11 @@ impl<K: Kernel> Representation for CcrWith<K> {
     #[inline]
     fn in_check(&self) -> bool {
         self.0.in_check()
+    }
+
+    type Invalid = Invariant;
+
+    fn validate(&self) -> Result<(), Invariant> {
+        self.0.validate()
     }
 }

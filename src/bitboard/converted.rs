@@ -12,7 +12,7 @@ use std::marker::PhantomData;
 
 use crate::bitboard::movegen;
 use crate::ccr::Position;
-use crate::ccr::{Kernel, Simd};
+use crate::ccr::{Invariant, Kernel, Simd};
 use crate::moves::MoveList;
 use crate::repr::Representation;
 use crate::types::Move;
@@ -70,5 +70,12 @@ impl<K: Kernel> Representation for Converted<K> {
     fn in_check(&self) -> bool {
         let boards = K::convert(self.0.board());
         movegen::in_check(&boards, self.0.side())
+    }
+
+    type Invalid = Invariant;
+
+    /// The C.C.R.'s: the conversion is made afresh at every node, so nothing else is cached.
+    fn validate(&self) -> Result<(), Invariant> {
+        self.0.validate()
     }
 }

@@ -34,6 +34,8 @@ pub use crate::arch::convert::PieceBoards;
 /// The C.C.R. → bitboards conversion with the fastest implementation this CPU has.
 pub use crate::arch::convert::best as to_bitboards;
 
+use std::fmt;
+
 use crate::bitboard::movegen::{MagicLines, PieceSets};
 use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::make::CASTLING_KEPT;
@@ -47,6 +49,41 @@ use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 const PAWNS: usize = PieceCode::PAWN as usize - 1;
 /// The rooks' board in [`Bitboards::types`].
 const ROOKS: usize = PieceCode::ROOK as usize - 1;
+
+/// What [`Bitboards::validate`](Representation::validate) finds broken: the boards against
+/// each other or against their conversion, or an invariant of the position they hold.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum BitboardsInvariant {
+    /// The colour boards overlap, the type boards overlap, or the type boards do not cover
+    /// exactly the colour boards.
+    Occupancy,
+    /// The rank words the boards spell convert to other boards.
+    Conversion,
+    /// The position the boards hold breaks an invariant.
+    Position(Invariant),
+}
+
+impl From<Invariant> for BitboardsInvariant {
+    fn from(broken: Invariant) -> BitboardsInvariant {
+        BitboardsInvariant::Position(broken)
+    }
+}
+
+impl fmt::Display for BitboardsInvariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BitboardsInvariant::Occupancy => {
+                write!(f, "the colour and type boards disagree with each other")
+            }
+            BitboardsInvariant::Conversion => {
+                write!(f, "the boards converted to rank words and back differ")
+            }
+            BitboardsInvariant::Position(broken) => broken.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BitboardsInvariant {}
 
 /// A position held natively as bitboards: each colour's pieces and each piece type's
 /// (both colours), so that a piece set is one AND (`types[t] & colours[c]`), and the state
@@ -198,13 +235,20 @@ impl Bitboards {
             },
             fullmove_number: (self.fullmove_number + us as u16).min(MAX_FULLMOVE_NUMBER),
         };
-        debug_assert_eq!(next.check_move(mv), Ok(()), "{next:?} after {mv:?}");
+        if cfg!(debug_assertions) {
+            validate::check_made(
+                mv,
+                || format!("{next:?}"),
+                || next.check_move(mv),
+                || next.validate(),
+            );
+        }
         next
     }
 
     /// Checks the boards against each other: the colour boards are disjoint and the type
     /// boards are disjoint and together cover exactly the colour boards.
-    fn check_occupancy(&self) -> Result<(), Invariant> {
+    fn check_occupancy(&self) -> Result<(), BitboardsInvariant> {
         // Straight-line, as make checks it after every move in debug builds.
         let [pawns, knights, bishops, rooks, queens, kings] = self.types;
         let covered = pawns | knights | bishops | rooks | queens | kings;
@@ -215,7 +259,7 @@ impl Bitboards {
             | queens & kings;
         let [white, black] = self.colours;
         if overlap != 0 || white & black != 0 || covered != white | black {
-            return Err(Invariant::Occupancy);
+            return Err(BitboardsInvariant::Occupancy);
         }
         Ok(())
     }
@@ -273,23 +317,13 @@ impl Bitboards {
         }
     }
 
-    /// Checks what the bitboards cache against each other ([`Bitboards::check_occupancy`]),
-    /// every invariant of the position they hold, and the conversion to the C.C.R. and back,
-    /// which must give the same boards.
-    pub fn validate(&self) -> Result<(), Invariant> {
-        self.check_occupancy()?;
-        validate::validate_board(&self.ccr(), &self.state())?;
-        if Bitboards::from_position(&self.to_position()) != *self {
-            return Err(Invariant::Occupancy);
-        }
-        Ok(())
-    }
-
     /// Checks what `mv`, just played, could have broken: the boards against each other,
     /// then [`validate::check_move`] on the squares they give.
-    fn check_move(&self, mv: Move) -> Result<(), Invariant> {
+    fn check_move(&self, mv: Move) -> Result<(), BitboardsInvariant> {
         self.check_occupancy()?;
-        validate::check_move(mv, &self.state(), |sq| self.piece(sq))
+        Ok(validate::check_move(mv, &self.state(), |sq| {
+            self.piece(sq)
+        })?)
     }
 
     /// Plays `mv`, which must be legal here, in place.
@@ -328,6 +362,20 @@ impl Representation for Bitboards {
     #[inline]
     fn in_check(&self) -> bool {
         movegen::in_check(self, self.side)
+    }
+
+    type Invalid = BitboardsInvariant;
+
+    /// Checks what the bitboards cache against each other ([`Bitboards::check_occupancy`]),
+    /// the conversion of the rank words they spell, which must give them back, and every
+    /// invariant of the position they hold.
+    fn validate(&self) -> Result<(), BitboardsInvariant> {
+        self.check_occupancy()?;
+        let board = self.ccr();
+        if to_bitboards(&board) != self.pieces() {
+            return Err(BitboardsInvariant::Conversion);
+        }
+        Ok(validate::validate_board(&board, &self.state())?)
     }
 }
 
@@ -505,15 +553,52 @@ mod tests {
         let square = |name| 1u64 << Square::parse(name).expect("a square").index();
         let mut b = good;
         b.colours[0] |= square("e1");
-        assert_eq!(b.check_move(mv), Err(Invariant::Occupancy));
+        assert_eq!(b.check_move(mv), Err(BitboardsInvariant::Occupancy));
         let mut b = good;
         b.types[PieceCode::KING as usize - 1] &= !square("d1");
         b.types[PAWNS] |= square("d1");
         assert_eq!(
             b.check_move(mv),
-            Err(Invariant::PawnOnBackRank(
+            Err(BitboardsInvariant::Position(Invariant::PawnOnBackRank(
                 Square::parse("d1").expect("a square")
-            ))
+            )))
+        );
+    }
+
+    #[test]
+    fn validate_sees_boards_that_disagree() {
+        let good = Bitboards::from_fen(crate::ccr::fen::STARTPOS).expect("a valid FEN");
+        assert_eq!(good.validate(), Ok(()));
+        let square = |name| 1u64 << Square::parse(name).expect("a square").index();
+        let (e1, e2, e4) = (square("e1"), square("e2"), square("e4"));
+        // e2 a pawn and a knight at once; e4 in the type boards but in no colour's; e4 in both
+        // colours' boards; a king missing from the types and the colours.
+        let mut b = good;
+        b.types[1] |= e2;
+        assert_eq!(b.validate(), Err(BitboardsInvariant::Occupancy));
+        let mut b = good;
+        b.types[0] |= e4;
+        assert_eq!(b.validate(), Err(BitboardsInvariant::Occupancy));
+        let mut b = good;
+        b.colours[0] |= e4;
+        b.colours[1] |= e4;
+        b.types[0] |= e4;
+        assert_eq!(b.validate(), Err(BitboardsInvariant::Occupancy));
+        let mut b = good;
+        b.types[5] &= !e1;
+        b.colours[0] &= !e1;
+        assert_eq!(
+            b.validate(),
+            Err(BitboardsInvariant::Position(Invariant::KingCount {
+                colour: Colour::White,
+                count: 0
+            }))
+        );
+        let mut b = good;
+        b.halfmove_clock = 200;
+        assert_eq!(
+            b.validate(),
+            Err(BitboardsInvariant::Position(Invariant::HalfmoveClock(200)))
         );
     }
 

@@ -10,7 +10,10 @@
 //! its own offset. A move changes one or two rank words (castling and
 //! en passant stay inside them), so the key is updated from those words alone.
 
+use std::fmt;
+
 use crate::ccr::board::{CastlingRights, Position, RookFiles};
+use crate::ccr::validate::{Invariant, slow_checks};
 use crate::types::{Colour, Move, Square};
 
 /// The rotation applied to each rank word's term: distinct primes below 64, no two of them
@@ -181,6 +184,9 @@ impl Position {
         if let Some(sq) = self.keyed_en_passant() {
             key ^= EN_PASSANT_TERMS[sq.file() as usize];
         }
+        if cfg!(debug_assertions) {
+            after.check_keyed("the null move", key);
+        }
         (after, key)
     }
 
@@ -208,7 +214,35 @@ impl Position {
         if let Some(sq) = after.keyed_en_passant() {
             key ^= EN_PASSANT_TERMS[sq.file() as usize];
         }
+        if cfg!(debug_assertions) {
+            after.check_keyed(mv, key);
+        }
         (after, key)
+    }
+
+    /// Checks `key`, made move by move, against the key computed from the whole position.
+    pub fn check_key(&self, key: u64) -> Result<(), Invariant> {
+        let computed = self.key();
+        if key != computed {
+            return Err(Invariant::Key {
+                incremental: key,
+                computed,
+            });
+        }
+        Ok(())
+    }
+
+    /// With the slow checks on, checks `key`, made for this position by `mv`, against the
+    /// key computed from scratch, and panics with the position, the move and the two keys
+    /// when they differ.
+    #[track_caller]
+    fn check_keyed(&self, mv: impl fmt::Display, key: u64) {
+        if !slow_checks() {
+            return;
+        }
+        if let Err(broken) = self.check_key(key) {
+            panic!("{} after {mv}: {broken}", self.to_fen());
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::ccr::board::{Position, nibbles_equal};
 use crate::ccr::checks::is_attacked;
 use crate::ccr::frame::sideways;
-use crate::ccr::validate::check_move;
+use crate::ccr::validate;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
 /// For each C.C.R. square index, the castling rights that survive a move from or to it.
@@ -60,7 +60,7 @@ impl Position {
     }
 
     /// Plays `mv`, which must be legal here, in place (debug builds then check what the
-    /// move could have broken).
+    /// move could have broken, or the whole position with the slow checks on).
     ///
     /// The common move rewrites two nibbles, the board built anew as a whole ([`moved`]);
     /// every special move (double push, castling, en passant, promotion) takes one branch to
@@ -107,12 +107,14 @@ impl Position {
         if mv.kind() != MoveKind::Normal {
             self.special(mv, us);
         }
-        debug_assert_eq!(
-            check_move(mv, &self.state(), |sq| self.board.get(sq)),
-            Ok(()),
-            "{} after {mv:?}",
-            self.to_fen()
-        );
+        if cfg!(debug_assertions) {
+            validate::check_made(
+                mv,
+                || self.to_fen(),
+                || validate::check_move(mv, &self.state(), |sq| self.board.get(sq)),
+                || self.validate(),
+            );
+        }
     }
 
     /// The rest of a move other than [`MoveKind::Normal`] by `us`, after `play` has done

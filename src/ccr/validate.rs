@@ -3,15 +3,23 @@
 //! caches or promises and names the first invariant that does not hold. The FEN parser
 //! shares the checks a FEN can break ([`king_square`], [`back_rank_pawn`],
 //! [`material_is_possible`], [`castling_pieces_present`], [`en_passant_is_possible`]), so a
-//! position is valid by one definition whether it was parsed or made.
+//! position is valid by one definition whether it was parsed or made. Each other
+//! representation checks what it caches itself and reports it in its own error type, which
+//! wraps this one.
 //!
-//! Make checks under `debug_assert!`, after every move of every representation, only what
-//! that move could have broken ([`check_move`]: a few squares and the state beside the
-//! board), so that debug builds stay fast; by induction from a validated FEN that keeps every
-//! invariant but the attack tables, which make does not cache. `tests/validate.rs` calls the
-//! full [`Position::validate`] at every node of perft.
+//! Make checks in debug builds, after every move of every representation, only what that
+//! move could have broken ([`check_move`]: a few squares and the state beside the board), so
+//! that debug builds stay fast; by induction from a validated FEN that keeps every invariant
+//! but the attack tables, which make does not cache. With the slow checks on
+//! ([`set_slow_checks`], or `CCR_SLOW_CHECKS=1` in the environment) a debug build's make
+//! checks the made position in full instead and the keyed make compares its key with the
+//! key computed from scratch, as Stockfish's `Fast = false` does. Release builds never read
+//! the switch and run no check. `tests/validate.rs` calls the full validation at every node of
+//! perft in every representation.
 
+use std::cell::Cell;
 use std::fmt;
+use std::sync::OnceLock;
 
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::{
@@ -20,7 +28,7 @@ use crate::ccr::board::{
 use crate::ccr::checks::is_attacked;
 use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
-/// An invariant of a position (or of a representation's cached data) that does not hold.
+/// An invariant of a position that does not hold.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Invariant {
     /// A square holds a code that is no piece (7, 8 or 15).
@@ -53,10 +61,14 @@ pub enum Invariant {
     /// The attack tables built for the CPU disagree with the frame's, or with the attack
     /// test of one square.
     AttackTables,
-    /// A representation's piece list of a side disagrees with its board.
-    PieceList(Colour),
-    /// A representation's occupancy boards disagree with each other.
-    Occupancy,
+    /// The rotation key made move by move differs from the key computed from scratch
+    /// ([`Position::check_key`]).
+    Key {
+        /// The key make updated.
+        incremental: u64,
+        /// The key of the whole position.
+        computed: u64,
+    },
 }
 
 impl fmt::Display for Invariant {
@@ -102,10 +114,14 @@ impl fmt::Display for Invariant {
                 f,
                 "the attack tables disagree with the frame's or with the square attack test"
             ),
-            Invariant::PieceList(colour) => {
-                write!(f, "the {colour:?} piece list disagrees with the board")
-            }
-            Invariant::Occupancy => write!(f, "the occupancy boards disagree with each other"),
+            Invariant::Key {
+                incremental,
+                computed,
+            } => write!(
+                f,
+                "the incremental key {incremental:016x} differs from the key computed from \
+                 scratch, {computed:016x}"
+            ),
         }
     }
 }
@@ -160,10 +176,12 @@ pub(crate) fn back_rank_pawn(board: &Ccr) -> Option<Square> {
 /// Whether `colour` has at most 8 pawns plus queens, rooks, bishops and knights beyond the
 /// initial ones (each promotion costs a pawn), on the board `piece` reads.
 pub(crate) fn material_is_possible(piece: impl Fn(Square) -> PieceCode, colour: Colour) -> bool {
-    let count = |piece_type| {
-        let code = PieceCode::new(colour, piece_type);
-        (0..64).filter(|&i| piece(Square::new(i)) == code).count() as i32
-    };
+    // One pass over the board: the count of each of `colour`'s codes.
+    let mut counts = [0i32; 16];
+    for i in 0..64 {
+        counts[piece(Square::new(i)).code() as usize & 15] += 1;
+    }
+    let count = |piece_type| counts[PieceCode::new(colour, piece_type).code() as usize];
     let pawns = count(PieceCode::PAWN);
     let promoted = (count(PieceCode::QUEEN) - 1).max(0)
         + (count(PieceCode::ROOK) - 2).max(0)
@@ -381,9 +399,6 @@ pub(crate) fn validate_board(board: &Ccr, state: &State) -> Result<(), Invariant
         return Err(Invariant::EnPassantSquare(sq));
     }
     check_clocks(state)?;
-    if is_attacked(board, state.kings[state.side.flip() as usize], state.side) {
-        return Err(Invariant::OpponentInCheck);
-    }
     let block = AttackBlock::new(board);
     let square_disagrees = |i| {
         let sq = Square::new(i);
@@ -394,7 +409,67 @@ pub(crate) fn validate_board(board: &Ccr, state: &State) -> Result<(), Invariant
     if block != AttackBlock::by_frame(board) || (0..64).any(square_disagrees) {
         return Err(Invariant::AttackTables);
     }
+    // Last, so that a position made by an illegal move has passed every other check
+    // ([`check_made`]).
+    if is_attacked(board, state.kings[state.side.flip() as usize], state.side) {
+        return Err(Invariant::OpponentInCheck);
+    }
     Ok(())
+}
+
+/// The slow checks' default in every thread: on when the environment has
+/// `CCR_SLOW_CHECKS=1`, read once.
+fn slow_checks_by_default() -> bool {
+    static FROM_ENV: OnceLock<bool> = OnceLock::new();
+    *FROM_ENV.get_or_init(|| std::env::var_os("CCR_SLOW_CHECKS").is_some_and(|v| v == "1"))
+}
+
+thread_local! {
+    /// Whether make runs the slow checks in this thread (read by debug builds only).
+    static SLOW_CHECKS: Cell<bool> = Cell::new(slow_checks_by_default());
+}
+
+/// Whether make runs the slow checks in this thread: the full validation of every made
+/// position and, in the keyed make, the key computed from scratch. Always false in release
+/// builds, which never read the switch.
+pub fn slow_checks() -> bool {
+    cfg!(debug_assertions) && SLOW_CHECKS.with(Cell::get)
+}
+
+/// Turns the slow checks on or off for this thread (a thread starts with them on when the
+/// environment has `CCR_SLOW_CHECKS=1`). Per thread, so that a test that turns them on slows
+/// no other test. Only debug builds run them.
+pub fn set_slow_checks(on: bool) {
+    SLOW_CHECKS.with(|slow| slow.set(on));
+}
+
+/// The check after every make of a debug build (make calls it under
+/// `cfg!(debug_assertions)`): `full` (the whole position) when the slow
+/// checks are on, else `cheap` (what the move could have broken); panics with the made
+/// position (`describe`), the move and the first invariant broken.
+///
+/// Whether the mover left its king in check is the legality of `mv`, not make's to keep (the
+/// generators make pseudo-legal en-passant captures to test it), so the full check lets
+/// [`Invariant::OpponentInCheck`] pass: [`validate_board`] checks it last, so that everything
+/// else has held by then.
+#[track_caller]
+pub(crate) fn check_made<E: fmt::Display + PartialEq + From<Invariant>>(
+    mv: Move,
+    describe: impl FnOnce() -> String,
+    cheap: impl FnOnce() -> Result<(), E>,
+    full: impl FnOnce() -> Result<(), E>,
+) {
+    let checked = if slow_checks() {
+        full().or_else(|broken| match broken == Invariant::OpponentInCheck.into() {
+            true => Ok(()),
+            false => Err(broken),
+        })
+    } else {
+        cheap()
+    };
+    if let Err(broken) = checked {
+        panic!("{} after {mv}: {broken}", describe());
+    }
 }
 
 impl Position {
@@ -512,6 +587,45 @@ mod tests {
             after(CORNERS, "a1a2", |p| p.board.set(sq("d4"), white_king)),
             Ok(())
         );
+    }
+
+    /// The message make panics with on `pos` after `mv` (keyed from `key`), if it panics.
+    #[cfg(debug_assertions)]
+    fn make_panics(pos: &Position, mv: Move, key: u64) -> Option<String> {
+        let made = std::panic::catch_unwind(|| pos.make_keyed(mv, key));
+        made.err().map(|payload| {
+            let text = payload
+                .downcast_ref::<String>()
+                .expect("a formatted message");
+            text.clone()
+        })
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    fn slow_checks_see_what_the_cheap_check_cannot() {
+        let mut pos = Position::from_fen(CORNERS).expect("a valid FEN");
+        let mv = pos.parse_uci_move("a1a2").expect("a legal move");
+        let key = pos.key();
+        // A second white king, off the squares the move touches, and a wrong key.
+        pos.board
+            .set(sq("d4"), PieceCode::new(Colour::White, PieceCode::KING));
+        set_slow_checks(false);
+        assert_eq!(make_panics(&pos, mv, key ^ 1), None);
+        set_slow_checks(true);
+        let broken = make_panics(&pos, mv, key).expect("the full check fails");
+        assert!(
+            broken.ends_with("after a1a2: White has 2 kings instead of 1"),
+            "{broken}"
+        );
+        let pos = Position::from_fen(CORNERS).expect("a valid FEN");
+        let broken = make_panics(&pos, mv, key ^ 1).expect("the key check fails");
+        assert!(
+            broken.contains("after a1a2: the incremental key"),
+            "{broken}"
+        );
+        assert_eq!(make_panics(&pos, mv, key), None);
+        set_slow_checks(false);
     }
 }
 

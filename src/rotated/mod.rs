@@ -15,12 +15,45 @@ pub mod tables;
 
 pub use lines::Occupancy;
 
-use crate::bitboard::Bitboards;
+use std::fmt;
+
 use crate::bitboard::movegen::{self, PieceSets, SliderLines};
-use crate::ccr::{Invariant, Position};
+use crate::bitboard::{Bitboards, BitboardsInvariant};
+use crate::ccr::Position;
 use crate::moves::MoveList;
 use crate::repr::Representation;
 use crate::types::Move;
+
+/// What [`Rotated::validate`](Representation::validate) finds broken: the piece boards (as
+/// [`Bitboards`] checks them) or the four occupancy boards.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum RotatedInvariant {
+    /// The piece boards or the position they hold.
+    Board(BitboardsInvariant),
+    /// The normal occupancy board disagrees with the pieces, or a rotated one with the
+    /// normal one rotated.
+    Lines,
+}
+
+impl From<BitboardsInvariant> for RotatedInvariant {
+    fn from(broken: BitboardsInvariant) -> RotatedInvariant {
+        RotatedInvariant::Board(broken)
+    }
+}
+
+impl fmt::Display for RotatedInvariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RotatedInvariant::Board(broken) => broken.fmt(f),
+            RotatedInvariant::Lines => write!(
+                f,
+                "the occupancy boards disagree with the pieces or with each other"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RotatedInvariant {}
 
 /// A position as rotated bitboards: the piece sets and the state as [`Bitboards`] keeps them
 /// (colour and type boards, side, castling, en passant, clocks) and the occupancy in four
@@ -85,26 +118,21 @@ impl Rotated {
             changed &= changed - 1;
         }
         let next = Rotated { board, lines };
-        debug_assert_eq!(next.check_lines(), Ok(()), "{next:?} after {mv:?}");
+        // The four boards in full, whether the slow checks are on or not (the cheap check
+        // would cost as much); the piece boards were checked by their own make.
+        debug_assert_eq!(next.check_lines(), Ok(()), "{next:?} after {mv}");
         next
     }
 
     /// Checks the four occupancy boards: the normal one against the pieces, the rotated ones
     /// against the normal one rotated.
-    fn check_lines(&self) -> Result<(), Invariant> {
+    fn check_lines(&self) -> Result<(), RotatedInvariant> {
         if self.lines.ranks != self.board.occupied()
             || Occupancy::of(self.lines.ranks) != self.lines
         {
-            return Err(Invariant::Occupancy);
+            return Err(RotatedInvariant::Lines);
         }
         Ok(())
-    }
-
-    /// Checks everything [`Bitboards::validate`] checks, then the four occupancy boards
-    /// against the pieces and each other.
-    pub fn validate(&self) -> Result<(), Invariant> {
-        self.board.validate()?;
-        self.check_lines()
     }
 
     /// Plays `mv`, which must be legal here, in place.
@@ -144,6 +172,15 @@ impl Representation for Rotated {
     #[inline]
     fn in_check(&self) -> bool {
         movegen::in_check(self, self.board.side)
+    }
+
+    type Invalid = RotatedInvariant;
+
+    /// Checks everything [`Bitboards`] checks, then the four occupancy boards against the
+    /// pieces and each other.
+    fn validate(&self) -> Result<(), RotatedInvariant> {
+        self.board.validate()?;
+        self.check_lines()
     }
 }
 
@@ -233,7 +270,11 @@ mod tests {
                 _ => &mut bad.lines.a8h1,
             };
             *board ^= 1 << 20;
-            assert_eq!(bad.validate(), Err(Invariant::Occupancy), "layout {layout}");
+            assert_eq!(
+                bad.validate(),
+                Err(RotatedInvariant::Lines),
+                "layout {layout}"
+            );
         }
     }
 

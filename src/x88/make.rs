@@ -3,17 +3,22 @@
 use super::tables::X88_OF;
 use super::{CASTLING, COUNTS, EP, FULLMOVE, HALFMOVE, LISTS, NO_EP, SIDE, X88};
 use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
-use crate::types::{Colour, Move, MoveKind, PieceCode};
+use crate::ccr::make as ccr_make;
+use crate::ccr::validate;
+use crate::repr::Representation;
+use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
 
-/// For each 0x88 square, the castling rights that survive a move from or to it.
+/// For each 0x88 square, the castling rights that survive a move from or to it: the
+/// C.C.R.'s table ([`ccr_make::CASTLING_KEPT`]) moved to the 0x88 squares, so that make reads
+/// it by the squares it already has.
 const CASTLING_KEPT: [u8; 128] = {
     let mut kept = [0xF; 128];
-    kept[0x00] = !2 & 0xF; // a1: white queen side
-    kept[0x04] = !(1 | 2) & 0xF; // e1: white king
-    kept[0x07] = !1 & 0xF; // h1: white king side
-    kept[0x70] = !8 & 0xF; // a8: black queen side
-    kept[0x74] = !(4 | 8) & 0xF; // e8: black king
-    kept[0x77] = !4 & 0xF; // h8: black king side
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square::new(i as u8);
+        kept[16 * sq.rank() as usize + sq.file() as usize] = ccr_make::CASTLING_KEPT[i];
+        i += 1;
+    }
     kept
 };
 
@@ -30,7 +35,7 @@ impl X88 {
     }
 
     /// Plays `mv`, which must be legal here, in place (debug builds then check what the
-    /// move could have broken).
+    /// move could have broken, or the whole board with the slow checks on).
     #[inline(always)]
     pub fn play(&mut self, mv: Move) {
         let from = X88_OF[mv.from().index()];
@@ -78,7 +83,14 @@ impl X88 {
             self.board[FULLMOVE..FULLMOVE + 2].copy_from_slice(&fullmove.to_le_bytes());
         }
         self.board[SIDE] = us.flip() as u8;
-        debug_assert_eq!(self.check_move(mv), Ok(()), "{self:?} after {mv:?}");
+        if cfg!(debug_assertions) {
+            validate::check_made(
+                mv,
+                || format!("{self:?}"),
+                || self.check_move(mv),
+                || self.validate(),
+            );
+        }
     }
 
     /// The slot of `sq` in `colour`'s list: the sixteen slots are compared at once as one

@@ -66,6 +66,40 @@ const COUNTS: usize = 0x0E;
 /// Where each side's piece list starts: slots 0-7 here, 8-15 one row (16 bytes) further.
 const LISTS: [usize; 2] = [0x18, 0x38];
 
+/// What [`X88::validate`](Representation::validate) finds broken: the board's own piece
+/// lists or side-to-move byte, or an invariant of the position it stands for.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum X88Invariant {
+    /// A side's piece list disagrees with the board: an entry off the board, on an empty
+    /// square or another side's piece, listed twice, the king not first, more than sixteen,
+    /// or a piece of the side on the board but in no entry.
+    PieceList(Colour),
+    /// The side-to-move byte is neither 0 (White) nor 1 (Black).
+    SideByte(u8),
+    /// The position the board stands for breaks an invariant.
+    Position(Invariant),
+}
+
+impl From<Invariant> for X88Invariant {
+    fn from(broken: Invariant) -> X88Invariant {
+        X88Invariant::Position(broken)
+    }
+}
+
+impl fmt::Display for X88Invariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            X88Invariant::PieceList(colour) => {
+                write!(f, "the {colour:?} piece list disagrees with the board")
+            }
+            X88Invariant::SideByte(byte) => write!(f, "side-to-move byte {byte} is not 0 or 1"),
+            X88Invariant::Position(broken) => broken.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for X88Invariant {}
+
 /// A position on the 0x88 board: the 128-byte array and nothing else.
 ///
 /// Piece lists rather than a scan of the board per node: the lists make generation faster,
@@ -164,7 +198,7 @@ impl X88 {
 
     /// Checks `colour`'s piece list against the squares it names: at most sixteen entries,
     /// each an on-board square holding a piece of that side, each once, the king first.
-    fn check_list(&self, colour: Colour) -> Result<(), Invariant> {
+    fn check_list(&self, colour: Colour) -> Result<(), X88Invariant> {
         let ours = |sq: u8| {
             sq & 0x88 == 0
                 && self.board[sq as usize] != 0
@@ -182,7 +216,7 @@ impl X88 {
             .first()
             .is_some_and(|&sq| self.code(sq) == PieceCode::new(colour, PieceCode::KING));
         if list.len > 16 || !each_once || !king_first {
-            return Err(Invariant::PieceList(colour));
+            return Err(X88Invariant::PieceList(colour));
         }
         Ok(())
     }
@@ -204,25 +238,12 @@ impl X88 {
         }
     }
 
-    /// Checks what the 0x88 board caches against its squares, then the position it stands
-    /// for: each side's piece list (its king first, every listed square on the board and
-    /// holding a piece of that side, each once, and every such piece listed) and the
-    /// side-to-move byte, then [`Position::validate`] of [`Representation::to_position`].
-    pub fn validate(&self) -> Result<(), Invariant> {
-        for colour in [Colour::White, Colour::Black] {
-            self.check_list(colour)?;
-            let on_board = (0..128u8)
-                .filter(|&sq| sq & 0x88 == 0 && self.board[sq as usize] != 0)
-                .filter(|&sq| self.code(sq).colour() == colour)
-                .count();
-            if self.pieces(colour).len != on_board {
-                return Err(Invariant::PieceList(colour));
-            }
+    /// The side-to-move byte, checked.
+    fn check_side(&self) -> Result<(), X88Invariant> {
+        match self.board[SIDE] {
+            0 | 1 => Ok(()),
+            byte => Err(X88Invariant::SideByte(byte)),
         }
-        if self.board[SIDE] > 1 {
-            return Err(Invariant::PieceList(self.side()));
-        }
-        validate::validate_board(&self.ccr(), &self.state())
     }
 
     /// The board as rank words.
@@ -238,7 +259,7 @@ impl X88 {
     /// listed by the side whose piece stands there and by no other (the rest of the board
     /// and of the lists did not change), the side-to-move byte, then
     /// [`validate::check_move`].
-    fn check_move(&self, mv: Move) -> Result<(), Invariant> {
+    fn check_move(&self, mv: Move) -> Result<(), X88Invariant> {
         let lists = [self.pieces(Colour::White), self.pieces(Colour::Black)];
         let (squares, count) = validate::touched(mv, RookFiles::STANDARD);
         for &sq in &squares[..count] {
@@ -247,14 +268,14 @@ impl X88 {
             for colour in [Colour::White, Colour::Black] {
                 let ours = code != PieceCode::EMPTY && code.colour() == colour;
                 if lists[colour as usize].as_slice().contains(&x) != ours {
-                    return Err(Invariant::PieceList(colour));
+                    return Err(X88Invariant::PieceList(colour));
                 }
             }
         }
-        if self.board[SIDE] > 1 {
-            return Err(Invariant::PieceList(self.side()));
-        }
-        validate::check_move(mv, &self.state(), |sq| self.code(X88_OF[sq.index()]))
+        self.check_side()?;
+        Ok(validate::check_move(mv, &self.state(), |sq| {
+            self.code(X88_OF[sq.index()])
+        })?)
     }
 
     /// Whether a piece of `by` attacks the on-board square `sq`.
@@ -369,6 +390,27 @@ impl Representation for X88 {
     fn in_check(&self) -> bool {
         self.is_attacked(self.king(self.side()), self.side().flip())
     }
+
+    type Invalid = X88Invariant;
+
+    /// Checks what the 0x88 board caches against its squares, then the position it stands
+    /// for: each side's piece list (its king first, every listed square on the board and
+    /// holding a piece of that side, each once, and every such piece listed) and the
+    /// side-to-move byte, then [`Position::validate`]'s invariants.
+    fn validate(&self) -> Result<(), X88Invariant> {
+        for colour in [Colour::White, Colour::Black] {
+            self.check_list(colour)?;
+            let on_board = (0..128u8)
+                .filter(|&sq| sq & 0x88 == 0 && self.board[sq as usize] != 0)
+                .filter(|&sq| self.code(sq).colour() == colour)
+                .count();
+            if self.pieces(colour).len != on_board {
+                return Err(X88Invariant::PieceList(colour));
+            }
+        }
+        self.check_side()?;
+        Ok(validate::validate_board(&self.ccr(), &self.state())?)
+    }
 }
 
 #[cfg(test)]
@@ -401,23 +443,30 @@ mod tests {
         // repeating another; the king not first.
         let mut x = good;
         x.board[0x34] = PieceCode::new(Colour::White, PieceCode::KNIGHT).code();
-        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::White)));
+        assert_eq!(x.validate(), Err(X88Invariant::PieceList(Colour::White)));
         let mut x = good;
         x.board[COUNTS + 1] -= 1;
-        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::Black)));
+        assert_eq!(x.validate(), Err(X88Invariant::PieceList(Colour::Black)));
         let mut x = good;
         x.board[X88::slot_index(Colour::White, 3)] = x.board[X88::slot_index(Colour::White, 2)];
-        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::White)));
+        assert_eq!(x.validate(), Err(X88Invariant::PieceList(Colour::White)));
         let mut x = good;
         x.board.swap(
             X88::slot_index(Colour::Black, 0),
             X88::slot_index(Colour::Black, 1),
         );
-        assert_eq!(x.validate(), Err(Invariant::PieceList(Colour::Black)));
+        assert_eq!(x.validate(), Err(X88Invariant::PieceList(Colour::Black)));
         // Consistent lists, then the position's own invariants.
         let mut x = good;
         x.board[HALFMOVE] = 151;
-        assert_eq!(x.validate(), Err(Invariant::HalfmoveClock(151)));
+        assert_eq!(
+            x.validate(),
+            Err(X88Invariant::Position(Invariant::HalfmoveClock(151)))
+        );
+        // A side byte that is neither side.
+        let mut x = good;
+        x.board[SIDE] = 2;
+        assert_eq!(x.validate(), Err(X88Invariant::SideByte(2)));
     }
 
     #[test]
@@ -429,18 +478,32 @@ mod tests {
         // The rook's slot still on a1; the rook on a8 in no list.
         let mut x = good;
         x.board[X88::slot_index(Colour::White, 1)] = 0x00;
-        assert_eq!(x.check_move(mv), Err(Invariant::PieceList(Colour::White)));
+        assert_eq!(
+            x.check_move(mv),
+            Err(X88Invariant::PieceList(Colour::White))
+        );
         let mut x = good;
         x.board[COUNTS] = 1;
-        assert_eq!(x.check_move(mv), Err(Invariant::PieceList(Colour::White)));
+        assert_eq!(
+            x.check_move(mv),
+            Err(X88Invariant::PieceList(Colour::White))
+        );
         // The squares' own invariants come after the lists.
         let mut x = good;
         x.board[CASTLING] = CastlingRights::WHITE_QUEEN.bits();
-        assert_eq!(x.check_move(mv), Err(Invariant::CastlingWithoutPieces('Q')));
+        assert_eq!(
+            x.check_move(mv),
+            Err(X88Invariant::Position(Invariant::CastlingWithoutPieces(
+                'Q'
+            )))
+        );
         // A byte holds more than the four rights' bits.
         let mut x = good;
         x.board[CASTLING] = 0x1F;
-        assert_eq!(x.check_move(mv), Err(Invariant::CastlingBits(0x1F)));
+        assert_eq!(
+            x.check_move(mv),
+            Err(X88Invariant::Position(Invariant::CastlingBits(0x1F)))
+        );
     }
 
     #[test]
