@@ -256,11 +256,7 @@ impl Worker<'_> {
         // where passing can be the only good move: zugzwang), and not right after a pass.
         let after_null = self.stack[node.ply - 1].current.is_none();
         let us = node.pos.side();
-        if after_null
-            || depth < NMP_MIN_DEPTH
-            || static_eval < beta
-            || !has_pieces(node.pos, us)
-        {
+        if after_null || depth < NMP_MIN_DEPTH || static_eval < beta || !has_pieces(node.pos, us) {
             return None;
         }
         let r = NMP_BASE
@@ -360,14 +356,21 @@ impl Worker<'_> {
 
     /// Whether a move of a non-PV node out of check is pruned unsearched (decided before it
     /// is made: a pruned move costs no copy-make).
-    fn prunes_move(&self, node: &Node, mv: Move, class: Class, searched: usize, alpha: i32) -> bool {
+    fn prunes_move(
+        &self,
+        node: &Node,
+        mv: Move,
+        class: Class,
+        searched: usize,
+        alpha: i32,
+    ) -> bool {
         let (pos, depth) = (node.pos, node.depth);
         let quiet = class == Class::Quiet;
         // Late-move pruning and futility near the leaves, for quiet moves that do not give
         // check (a check is the move most likely to change what the static score says: the
         // mating attacks these prunings would hide).
-        let late = depth <= LMP_MAX_DEPTH
-            && searched >= late_move_limit(depth, node.improving) as usize;
+        let late =
+            depth <= LMP_MAX_DEPTH && searched >= late_move_limit(depth, node.improving) as usize;
         let futile = depth <= FUTILITY_MAX_DEPTH
             && node.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
         if quiet && (late || futile) && !pos.gives_check(mv) {
@@ -412,10 +415,8 @@ impl Worker<'_> {
                 -self.negamax::<NonPv>(&child, child_key, new_depth, -beta, -alpha, ply)
             }
         } else {
-            let reduced = node.depth >= LMR_MIN_DEPTH
-                && quiet
-                && !node.in_check
-                && searched >= LMR_MIN_MOVES;
+            let reduced =
+                node.depth >= LMR_MIN_DEPTH && quiet && !node.in_check && searched >= LMR_MIN_MOVES;
             let r = if reduced {
                 self.late_move_reduction::<N>(node, mv, searched, &child)
             } else {

@@ -95,7 +95,14 @@ impl<'a> MovePicker<'a> {
         hash_move: Option<Move>,
         killers: [Move; 2],
     ) -> MovePicker<'a> {
-        MovePicker::with_list(pos, block, legal_moves(pos, block), hash_move, killers, false)
+        MovePicker::with_list(
+            pos,
+            block,
+            legal_moves(pos, block),
+            hash_move,
+            killers,
+            false,
+        )
     }
 
     /// The picker of a quiescence node: every evasion when in check, else the captures and
