@@ -7,8 +7,9 @@
 //! frame evaluator's; the bitboard one, [`Search::evaluator`], converts the board instead).
 //! Captures are ordered and pruned by their static exchange evaluation ([`see`]).
 
-mod ordering;
+mod node;
 mod params;
+mod picker;
 pub mod room;
 pub mod see;
 pub mod tablebase;
@@ -19,19 +20,17 @@ pub mod wdl;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use crate::ccr::Position;
 use crate::ccr::attacks::AttackBlock;
-use crate::ccr::board::nibbles_equal;
-use crate::ccr::{MoveList, Position};
 use crate::eval::Evaluator;
 use crate::history::History;
-use crate::types::{Colour, Move, MoveKind, PieceCode};
-use ordering::{Class, MovePicker, piece_value};
-use params::*;
+use crate::types::Move;
+use node::Root;
+use params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
 use room::Reservation;
-use see::{is_unchallenged, see_at_least};
-use tablebase::{DECISIVE, Plan, Syzygy, TB_WIN, piece_count};
+use tablebase::{DECISIVE, Plan, Syzygy};
 use time::Budget;
-use tt::{Bound, Entry, TranspositionTable, score_from_tt, score_to_tt};
+use tt::TranspositionTable;
 
 /// The score of being mated now; a mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 32_000;
@@ -298,13 +297,12 @@ struct Worker<'a> {
     stopped: bool,
     seldepth: usize,
     history: History,
-    killers: [[Move; 2]; MAX_PLY + 1],
+    /// The line being searched, by ply.
+    stack: [StackEntry; MAX_PLY + 1],
     /// Butterfly history of quiet moves: side, from, to.
     quiet_history: Box<[[[i32; 64]; 64]; 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
-    /// The static evaluation at each ply of the current line (`-INFINITY` in check).
-    static_evals: [i32; MAX_PLY + 1],
     root_moves: Vec<Move>,
     /// Each root move's tablebase rank (all 0 unless the root is in the tables): a line
     /// searches only the best-ranked of the root moves it may choose from.
@@ -316,6 +314,28 @@ struct Worker<'a> {
     excluded: Vec<Move>,
 }
 
+/// What the search keeps for one ply of the line it is on (Stockfish's `Stack`): written
+/// by the node at that ply, read by it and by the nodes below.
+#[derive(Copy, Clone)]
+struct StackEntry {
+    /// The two quiet moves that last refuted a node at this ply, most recent first.
+    killers: [Move; 2],
+    /// The node's static evaluation (`-INFINITY` in check).
+    static_eval: i32,
+    /// The move being searched from the node (`None` while the null move is).
+    current: Option<Move>,
+}
+
+impl Default for StackEntry {
+    fn default() -> StackEntry {
+        StackEntry {
+            killers: [Move::default(); 2],
+            static_eval: -INFINITY,
+            current: None,
+        }
+    }
+}
+
 /// One root move's line of an iteration: its score and principal variation.
 struct Line {
     score: i32,
@@ -324,8 +344,7 @@ struct Line {
 
 impl<'a> Worker<'a> {
     fn new(search: &'a Search<'a>, id: usize, shared: Shared<'a>, start: Instant) -> Worker<'a> {
-        let mut list = MoveList::new();
-        search.root.generate_legal(&mut list);
+        let list = picker::legal_moves(&search.root, &AttackBlock::new(search.root.board()));
         let all = list.as_slice();
         let mut root_moves: Vec<Move> = all
             .iter()
@@ -361,11 +380,10 @@ impl<'a> Worker<'a> {
             stopped: false,
             seldepth: 0,
             history: search.history.clone(),
-            killers: [[Move::default(); 2]; MAX_PLY + 1],
+            stack: [StackEntry::default(); MAX_PLY + 1],
             quiet_history: Box::new([[[0; 64]; 64]; 2]),
             pv: Box::new([[Move::default(); MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            static_evals: [-INFINITY; MAX_PLY + 1],
             root_nodes: vec![0; root_moves.len()],
             root_moves,
             excluded: Vec::new(),
@@ -573,60 +591,6 @@ impl<'a> Worker<'a> {
             .unwrap_or(0)
     }
 
-    /// The tablebase probe of a node (Stockfish's): a position with few enough pieces, just
-    /// after a capture or pawn move, without castling rights, is looked up in the WDL tables.
-    /// Returns the score and its bound when the table's verdict decides the node; otherwise
-    /// narrows `best` (a win found is a floor) or `ceiling` (a loss is a cap) in PV nodes.
-    #[allow(clippy::too_many_arguments)]
-    fn probe_tables(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        alpha: &mut i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-        floor: &mut i32,
-        ceiling: &mut i32,
-    ) -> Option<(i32, Bound)> {
-        let plan = self.plan;
-        if plan.cardinality == 0 || pos.halfmove_clock() != 0 || !pos.castling().is_empty() {
-            return None;
-        }
-        let pieces = piece_count(pos);
-        if pieces > plan.cardinality || (pieces == plan.cardinality && depth < plan.probe_depth) {
-            return None;
-        }
-        let tables = self.search.syzygy?.tables;
-        let wdl = tables.probe_wdl(pos).ok()?.value();
-        self.tb_hits.fetch_add(1, Relaxed);
-        let draw = i32::from(plan.rule50);
-        let (score, bound) = if wdl < -draw {
-            (-TB_WIN + ply as i32, Bound::Upper)
-        } else if wdl > draw {
-            (TB_WIN - ply as i32, Bound::Lower)
-        } else {
-            (2 * wdl * draw, Bound::Exact)
-        };
-        let decides = match bound {
-            Bound::Exact => true,
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= *alpha,
-        };
-        if decides {
-            return Some((score, bound));
-        }
-        if pv_node {
-            if bound == Bound::Lower {
-                *floor = score;
-                *alpha = (*alpha).max(score);
-            } else {
-                *ceiling = score;
-            }
-        }
-        None
-    }
-
     /// One line's search at `depth`, in a window around `last` (its score an iteration
     /// earlier) widened until the score falls inside; meaningless once stopped.
     fn aspiration(&mut self, root: &Position, root_key: u64, depth: i32, last: i32) -> i32 {
@@ -637,7 +601,7 @@ impl<'a> Worker<'a> {
             (-INFINITY, INFINITY)
         };
         loop {
-            let result = self.negamax(root, root_key, depth, alpha, beta, 0, false);
+            let result = self.negamax::<Root>(root, root_key, depth, alpha, beta, 0);
             if self.stopped {
                 return result;
             }
@@ -660,514 +624,11 @@ impl<'a> Worker<'a> {
         let index = best.and_then(|b| self.root_moves.iter().position(|&m| m == b))?;
         (total > 0).then(|| self.root_nodes[index] * 1000 / total)
     }
-
-    /// The principal variation search.
-    #[allow(clippy::too_many_arguments)]
-    fn negamax(
-        &mut self,
-        pos: &Position,
-        key: u64,
-        mut depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
-        ply: usize,
-        after_null: bool,
-    ) -> i32 {
-        let pv_node = beta - alpha > 1;
-        // The table is probed after the attack block is built, which hides part of the load.
-        self.search.tt.prefetch(key);
-        self.pv_len[ply] = 0;
-        if ply > 0 {
-            if self.history.is_repetition() {
-                return 0;
-            }
-            // Mate-distance pruning: no result here can beat a shorter mate found already.
-            alpha = alpha.max(-MATE + ply as i32);
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        let block = AttackBlock::new(pos.board());
-        let us = pos.side();
-        let in_check = block.in_check(us, pos.king(us));
-        if ply > 0 && pos.halfmove_clock() >= 100 {
-            // The fifty-move rule, unless the last move mated.
-            let mated = in_check && pos.legal_moves().is_empty();
-            return if mated { -MATE + ply as i32 } else { 0 };
-        }
-        if in_check {
-            depth += 1;
-        }
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.enter_quiescence(pos, key, alpha, beta, ply);
-        }
-        if self.tick() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-
-        let entry = self.search.tt.probe(key);
-        let tt_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry {
-            let score = score_from_tt(e.score, ply);
-            if !pv_node
-                && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                }
-            {
-                return score;
-            }
-        }
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            entry.map_or_else(|| self.search.evaluator.evaluate(pos, &block), |e| e.eval)
-        };
-        self.static_evals[ply] = static_eval;
-        // The tablebases: a verdict that decides the node is stored and returned; one that
-        // does not bounds the node's score in a PV node.
-        let (mut floor, mut ceiling) = (-INFINITY, INFINITY);
-        if ply > 0 && self.plan.cardinality != 0 {
-            let probed = self.probe_tables(
-                pos,
-                depth,
-                &mut alpha,
-                beta,
-                ply,
-                pv_node,
-                &mut floor,
-                &mut ceiling,
-            );
-            if let Some((score, bound)) = probed {
-                self.search.tt.store(
-                    key,
-                    Entry {
-                        mv: None,
-                        score: score_to_tt(score, ply),
-                        eval: if in_check { 0 } else { static_eval },
-                        depth: (depth + 6).min(MAX_PLY as i32 - 1),
-                        bound,
-                    },
-                );
-                return score;
-            }
-        }
-        // Better than two plies ago (our last turn): the prunings below trust the static
-        // score more where the side to move is making progress.
-        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
-
-        if !pv_node && !in_check {
-            // Reverse futility: far above beta near the leaves, a quiet move will not undo it.
-            let margin = RFP_MARGIN * (depth - improving as i32);
-            if depth <= RFP_MAX_DEPTH && static_eval - margin >= beta && beta.abs() < DECISIVE {
-                return static_eval;
-            }
-            // Null move: if passing still holds beta, a real move will too (not in pawn
-            // endings, where passing can be the only good move: zugzwang).
-            if !after_null && depth >= NMP_MIN_DEPTH && static_eval >= beta && has_pieces(pos, us) {
-                let r = NMP_BASE
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
-                let (child, child_key) = pos.make_null_keyed(key);
-                self.counts.copies += 1;
-                self.history.push(child_key, child.halfmove_clock());
-                let score = -self.negamax(
-                    &child,
-                    child_key,
-                    depth - 1 - r,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    true,
-                );
-                self.history.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= DECISIVE { beta } else { score };
-                }
-            }
-        }
-
-        // Internal iterative reduction: with no hash move the ordering is a guess, so a deep
-        // node is searched a ply shallower (its entry gives the next visit a move).
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
-            depth -= 1;
-        }
-
-        let mut list = MoveList::new();
-        pos.generate_legal_in(&block, &mut list);
-        if ply == 0 {
-            let rank = self.best_root_rank();
-            list.retain(|m| {
-                let index = self.root_moves.iter().position(|&r| r == m);
-                index.is_some_and(|i| self.root_ranks[i] == rank) && !self.excluded.contains(&m)
-            });
-        }
-        if list.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
-        let killers = self.killers[ply];
-        let mut picker = MovePicker::new(
-            pos,
-            &block,
-            &list,
-            tt_move,
-            killers,
-            &self.quiet_history[us as usize],
-        );
-        let original_alpha = alpha;
-        let mut best = floor;
-        let mut best_move = None;
-        let mut searched = 0usize;
-        let mut quiets_tried: [Move; 64] = [Move::default(); 64];
-        let mut quiet_count = 0;
-        while let Some((mv, class)) = picker.next() {
-            let quiet = class == Class::Quiet;
-            // Late-move pruning and futility near the leaves, for quiet moves that do not
-            // give check (a check is the move most likely to change what the static score
-            // says: the mating attacks these prunings would hide).
-            let prunable = !pv_node && !in_check && quiet && best > -DECISIVE;
-            let late_move = late_move_limit(depth, improving);
-            let late = prunable && depth <= LMP_MAX_DEPTH && searched >= late_move as usize;
-            let futile = prunable
-                && depth <= FUTILITY_MAX_DEPTH
-                && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
-            // Decided before the move is made: a pruned move costs no copy-make.
-            if (late || futile) && !pos.gives_check(mv) {
-                continue;
-            }
-            // Exchange pruning: near the leaves, a move that loses more material on its
-            // square than the depth left could win back.
-            if !pv_node && !in_check && best > -DECISIVE && depth <= SEE_PRUNE_MAX_DEPTH {
-                let margin = if quiet {
-                    SEE_QUIET_MARGIN * depth
-                } else {
-                    SEE_CAPTURE_MARGIN * depth * depth
-                };
-                let exchange = if quiet {
-                    !is_unchallenged(&block, us.flip(), mv)
-                } else {
-                    class == Class::LosingCapture
-                };
-                if exchange && !see_at_least(pos, mv, -margin) {
-                    continue;
-                }
-            }
-            let (child, child_key) = pos.make_keyed(mv, key);
-            self.counts.copies += 1;
-            self.history.push(child_key, child.halfmove_clock());
-            let nodes_before = self.nodes;
-            let new_depth = depth - 1;
-            let mut score;
-            if searched == 0 {
-                score = -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, false);
-            } else {
-                let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && quiet && !in_check && searched >= LMR_MIN_MOVES {
-                    r = reduction(depth, searched);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if killers.contains(&mv) {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    r -= self.quiet_history[us as usize][mv.from().index()][mv.to().index()]
-                        / LMR_HISTORY_DIVISOR;
-                    if r > 0 && child.in_check() {
-                        r = 0;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.negamax(
-                    &child,
-                    child_key,
-                    new_depth - r,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                );
-                if score > alpha && r > 0 {
-                    score = -self.negamax(
-                        &child,
-                        child_key,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        false,
-                    );
-                }
-                if score > alpha && score < beta {
-                    score =
-                        -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1, false);
-                }
-            }
-            self.history.pop();
-            if ply == 0 {
-                if let Some(i) = self.root_moves.iter().position(|&m| m == mv) {
-                    self.root_nodes[i] += self.nodes - nodes_before;
-                }
-            }
-            if self.stopped {
-                return 0;
-            }
-            searched += 1;
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(mv);
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        if quiet {
-                            self.reward_quiet(us, ply, mv, depth, &quiets_tried[..quiet_count]);
-                        }
-                        break;
-                    }
-                }
-            }
-            if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = mv;
-                quiet_count += 1;
-            }
-        }
-        if searched == 0 {
-            // Every move was pruned (only quiet ones are): the position is no better than
-            // what the pruning assumed.
-            return alpha;
-        }
-        if ply == 0 && !self.excluded.is_empty() {
-            // The best of the root moves left is not the root's best move: the table
-            // keeps the first line's.
-            return best;
-        }
-        let best = best.min(ceiling);
-        let bound = Bound::of(best, original_alpha, beta);
-        self.search.tt.store(
-            key,
-            Entry {
-                mv: best_move.or(tt_move),
-                score: score_to_tt(best, ply),
-                eval: if in_check { 0 } else { static_eval },
-                depth,
-                bound,
-            },
-        );
-        best
-    }
-
-    /// The quiescence search called from the main search, with the profile's flag raised
-    /// while it runs.
-    fn enter_quiescence(
-        &mut self,
-        pos: &Position,
-        key: u64,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        let Some(profile) = self.search.profile.filter(|_| self.id == 0) else {
-            return self.quiescence(pos, key, alpha, beta, ply);
-        };
-        profile.in_quiescence.store(true, Relaxed);
-        let score = self.quiescence(pos, key, alpha, beta, ply);
-        profile.in_quiescence.store(false, Relaxed);
-        score
-    }
-
-    /// Captures (and queen promotions) until the position is quiet; every evasion in check.
-    fn quiescence(
-        &mut self,
-        pos: &Position,
-        key: u64,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        self.search.tt.prefetch(key);
-        self.pv_len[ply] = 0;
-        if self.tick() {
-            return 0;
-        }
-        self.counts.quiescence_nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        let block = AttackBlock::new(pos.board());
-        let us = pos.side();
-        let in_check = block.in_check(us, pos.king(us));
-        if ply >= MAX_PLY - 1 {
-            return if in_check {
-                0
-            } else {
-                self.search.evaluator.evaluate(pos, &block)
-            };
-        }
-        // The table: any stored result is at least as deep as this search's (depth 0).
-        let entry = self.search.tt.probe(key);
-        if let Some(e) = entry {
-            let score = score_from_tt(e.score, ply);
-            let cuts = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cuts {
-                return score;
-            }
-        }
-        let original_alpha = alpha;
-        let mut list = MoveList::new();
-        let (mut best, stand_pat) = if in_check {
-            pos.generate_legal_in(&block, &mut list);
-            if list.is_empty() {
-                return -MATE + ply as i32;
-            }
-            (-INFINITY, -INFINITY)
-        } else {
-            let stand_pat =
-                entry.map_or_else(|| self.search.evaluator.evaluate(pos, &block), |e| e.eval);
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            pos.generate_captures_in(&block, &mut list);
-            add_quiet_queen_promotions(pos, &mut list);
-            (stand_pat, stand_pat)
-        };
-        let mut picker = MovePicker::new(
-            pos,
-            &block,
-            &list,
-            entry.and_then(|e| e.mv),
-            [Move::default(); 2],
-            &self.quiet_history[us as usize],
-        );
-        let mut best_move = None;
-        while let Some((mv, class)) = picker.next() {
-            if !in_check && mv.promotion().is_none() {
-                // Attack-table pruning: a capture by a dearer piece of a defended one loses
-                // material (the picker read the enemy's table for it).
-                if class == Class::LosingCapture {
-                    continue;
-                }
-                // Delta pruning: even winning the piece clear leaves us below alpha.
-                if stand_pat + captured_value(pos, mv) + DELTA_MARGIN <= alpha {
-                    continue;
-                }
-            }
-            let (child, child_key) = pos.make_keyed(mv, key);
-            self.counts.copies += 1;
-            let score = -self.quiescence(&child, child_key, -beta, -alpha, ply + 1);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(mv);
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = Bound::of(best, original_alpha, beta);
-        self.search.tt.store(
-            key,
-            Entry {
-                mv: best_move,
-                score: score_to_tt(best, ply),
-                eval: if in_check { 0 } else { stand_pat },
-                depth: 0,
-                bound,
-            },
-        );
-        best
-    }
-
-    fn update_pv(&mut self, ply: usize, mv: Move) {
-        let child_len = if ply < MAX_PLY {
-            self.pv_len[ply + 1]
-        } else {
-            0
-        };
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line[0] = mv;
-        line[1..=child_len].copy_from_slice(&tail[0][..child_len]);
-        self.pv_len[ply] = child_len + 1;
-    }
-
-    /// A quiet move that refuted the node: a killer, and history up (down for the quiet
-    /// moves tried before it).
-    fn reward_quiet(&mut self, us: Colour, ply: usize, mv: Move, depth: i32, tried: &[Move]) {
-        let killers = &mut self.killers[ply];
-        if killers[0] != mv {
-            killers[1] = killers[0];
-            killers[0] = mv;
-        }
-        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
-        let table = &mut self.quiet_history[us as usize];
-        let mut update = |m: Move, delta: i32| {
-            let h = &mut table[m.from().index()][m.to().index()];
-            *h += delta - *h * delta.abs() / HISTORY_MAX;
-        };
-        update(mv, bonus);
-        for &m in tried {
-            update(m, -bonus);
-        }
-    }
 }
 
-/// Whether `colour` has a piece other than pawns and the king.
 /// Whether `score` is a mate, given or taken, in at most `depth` plies.
 fn mate_within(score: i32, depth: i32) -> bool {
     score.abs() >= MATE_BOUND && MATE - score.abs() <= depth
-}
-
-fn has_pieces(pos: &Position, colour: Colour) -> bool {
-    pos.board().0.iter().any(|&word| {
-        (PieceCode::KNIGHT..=PieceCode::QUEEN)
-            .any(|t| nibbles_equal(word, colour.code_bit() | t) != 0)
-    })
-}
-
-/// The value of what `mv` captures (a pawn for en passant, nothing for a quiet move).
-fn captured_value(pos: &Position, mv: Move) -> i32 {
-    if mv.kind() == MoveKind::EnPassant {
-        piece_value(PieceCode::PAWN)
-    } else {
-        piece_value(pos.board().get(mv.to()).piece_type())
-    }
-}
-
-/// Adds the quiet promotions to a queen (the captures generator leaves them out).
-fn add_quiet_queen_promotions(pos: &Position, list: &mut MoveList) {
-    let (word, pawn) = match pos.side() {
-        Colour::White => (1, PieceCode::PAWN),
-        Colour::Black => (6, 8 | PieceCode::PAWN),
-    };
-    if nibbles_equal(pos.board().0[word], pawn) == 0 {
-        return;
-    }
-    let mut all = MoveList::new();
-    pos.generate_legal(&mut all);
-    for &mv in all.as_slice() {
-        if mv.kind() == MoveKind::PromoteQueen && pos.board().get(mv.to()).code() == 0 {
-            list.push(mv);
-        }
-    }
 }
 
 #[cfg(test)]

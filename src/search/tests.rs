@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::positions::KIWIPETE;
+use tablebase::TB_WIN;
 
 fn search(fen: &str, limits: Limits) -> (Outcome, Vec<Info>) {
     search_after(fen, &[], limits)
