@@ -176,7 +176,7 @@ pub(crate) fn back_rank_pawn(board: &Ccr) -> Option<Square> {
 /// Whether `colour` has at most 8 pawns plus queens, rooks, bishops and knights beyond the
 /// initial ones (each promotion costs a pawn), on the board `piece` reads.
 pub(crate) fn material_is_possible(piece: impl Fn(Square) -> PieceCode, colour: Colour) -> bool {
-    // One pass over the board: the count of each of `colour`'s codes.
+    // One pass over the board: the count of every code.
     let mut counts = [0i32; 16];
     for i in 0..64 {
         counts[piece(Square::new(i)).code() as usize & 15] += 1;
@@ -409,8 +409,8 @@ pub(crate) fn validate_board(board: &Ccr, state: &State) -> Result<(), Invariant
     if block != AttackBlock::by_frame(board) || (0..64).any(square_disagrees) {
         return Err(Invariant::AttackTables);
     }
-    // Last, so that a position made by an illegal move has passed every other check
-    // ([`check_made`]).
+    // Last, so that a position made by an illegal move has passed every other check (see
+    // `check_made`).
     if is_attacked(board, state.kings[state.side.flip() as usize], state.side) {
         return Err(Invariant::OpponentInCheck);
     }
