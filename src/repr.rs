@@ -68,52 +68,9 @@ pub trait Representation: Clone {
     }
 }
 
-impl Representation for Position {
-    const NAME: &'static str = "ccr";
-
-    fn from_position(pos: &Position) -> Self {
-        *pos
-    }
-
-    fn to_position(&self) -> Position {
-        *self
-    }
-
-    #[inline]
-    fn generate_legal(&self, list: &mut MoveList) {
-        Position::generate_legal(self, list);
-    }
-
-    #[inline]
-    fn generate_captures(&self, list: &mut MoveList) {
-        Position::generate_captures(self, list);
-    }
-
-    #[inline]
-    fn count_legal(&self, _: &mut MoveList) -> u64 {
-        Position::count_legal(self)
-    }
-
-    #[inline(always)]
-    fn make(&self, mv: Move) -> Self {
-        Position::make(self, mv)
-    }
-
-    #[inline(always)]
-    fn play(&mut self, mv: Move) {
-        Position::play(self, mv);
-    }
-
-    #[inline]
-    fn in_check(&self) -> bool {
-        Position::in_check(self)
-    }
-}
-
-/// The C.C.R. [`Position`] with the legal and captures generation on the kernel `K` (where
-/// the enemy's attack table and, for the assembly, the sliders' targets come from);
-/// everything else is the C.C.R.'s own. `Position` itself generates on the engine's
-/// kernel, [`crate::Simd`].
+/// The C.C.R. [`Position`] with the legal and captures generation and the bulk count on the
+/// kernel `K` (where the enemy's attack table, the counts by sets and, for the assembly, the
+/// sliders' targets come from); everything else is the C.C.R.'s own.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct CcrWith<K: Kernel>(pub Position, PhantomData<K>);
 
@@ -137,17 +94,17 @@ impl<K: Kernel> Representation for CcrWith<K> {
 
     #[inline]
     fn generate_legal(&self, list: &mut MoveList) {
-        self.0.generate_legal_with::<K>(list);
+        self.0.generate_legal(K::default(), list);
     }
 
     #[inline]
     fn generate_captures(&self, list: &mut MoveList) {
-        self.0.generate_captures_with::<K>(list);
+        self.0.generate_captures(K::default(), list);
     }
 
     #[inline]
     fn count_legal(&self, _: &mut MoveList) -> u64 {
-        self.0.count_legal_with::<K>()
+        self.0.count_legal(K::default())
     }
 
     #[inline(always)]

@@ -9,9 +9,7 @@
 
 pub use crate::arch::Impl;
 use crate::bitboard::{Bitboards, Converted};
-#[cfg(ccr_asm)]
-use crate::ccr::Asm;
-use crate::ccr::{Portable, Simd};
+use crate::ccr::{Kernel, WithKernel, with_kernel};
 use crate::repr::{CcrWith, Representation};
 use crate::rotated::Rotated;
 use crate::x88::X88;
@@ -19,7 +17,7 @@ use crate::x88::X88;
 /// A board representation, as `--repr` names it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
 pub enum Repr {
-    /// The C.C.R. itself ([`crate::Position`]; [`CcrWith`] for the other kernels).
+    /// The C.C.R. itself ([`crate::Position`], generating on its kernel: [`CcrWith`]).
     Ccr,
     /// The 0x88 board ([`X88`]).
     X88,
@@ -130,20 +128,32 @@ impl Variant {
     }
 
     /// Runs `f` on the representation type of this variant: the one place a variant
-    /// becomes a type.
+    /// becomes a type (its kernel chosen by [`with_kernel`]: `simd` is the best tier this CPU
+    /// has, resolved here, once).
     pub fn dispatch<F: WithRepresentation>(self, f: F) -> F::Output {
-        match (self.repr, self.imp) {
-            (Repr::Ccr, Impl::Simd) => f.run::<CcrWith<Simd>>(self),
-            #[cfg(ccr_asm)]
-            (Repr::Ccr, Impl::Asm) => f.run::<CcrWith<Asm>>(self),
-            (Repr::Ccr, _) => f.run::<CcrWith<Portable>>(self),
-            (Repr::X88, _) => f.run::<X88>(self),
-            (Repr::Bitboard, Impl::Simd) => f.run::<Converted<Simd>>(self),
-            #[cfg(ccr_asm)]
-            (Repr::Bitboard, Impl::Asm) => f.run::<Converted<Asm>>(self),
-            (Repr::Bitboard, _) => f.run::<Converted<Portable>>(self),
-            (Repr::BitboardNative, _) => f.run::<Bitboards>(self),
-            (Repr::Rotated, _) => f.run::<Rotated>(self),
+        match self.repr {
+            Repr::Ccr => with_kernel(self.imp, OnKernel::<F, false>(f, self)),
+            Repr::X88 => f.run::<X88>(self),
+            Repr::Bitboard => with_kernel(self.imp, OnKernel::<F, true>(f, self)),
+            Repr::BitboardNative => f.run::<Bitboards>(self),
+            Repr::Rotated => f.run::<Rotated>(self),
+        }
+    }
+}
+
+/// `f` on the C.C.R. on the kernel [`with_kernel`] chose: [`CcrWith`], or with `CONVERTED`
+/// [`Converted`].
+struct OnKernel<F, const CONVERTED: bool>(F, Variant);
+
+impl<F: WithRepresentation, const CONVERTED: bool> WithKernel for OnKernel<F, CONVERTED> {
+    type Output = F::Output;
+
+    fn run<K: Kernel>(self) -> F::Output {
+        let OnKernel(f, variant) = self;
+        if CONVERTED {
+            f.run::<Converted<K>>(variant)
+        } else {
+            f.run::<CcrWith<K>>(variant)
         }
     }
 }

@@ -11,9 +11,8 @@
 //!   keep its nibble, then per code one byte compare and one `pmovmskb` per 16 squares;
 //! - `avx2` (x86): the same with 32 squares per compare.
 //!
-//! [`best`] picks the fastest the CPU has, once.
-
-use std::sync::OnceLock;
+//! The engine's kernels (`crate::ccr::kernel`) each call their tier's conversion directly;
+//! [`best`] asks the CPU at each call, for callers off the per-node paths.
 
 use super::{Tier, cpu, runs};
 use crate::ccr::board::Ccr;
@@ -60,24 +59,16 @@ pub fn function(way: Option<Tier>) -> fn(&Ccr) -> PieceBoards {
     }
 }
 
-static BEST: OnceLock<fn(&Ccr) -> PieceBoards> = OnceLock::new();
-
-/// The fastest conversion this CPU has, chosen once.
-fn choose() -> fn(&Ccr) -> PieceBoards {
-    let fastest = available().last().copied().flatten();
-    function(fastest)
-}
-
-/// Chooses [`best`]'s conversion now.
-pub(super) fn init() {
-    let _ = BEST.get_or_init(choose);
-}
-
-/// The conversion with the fastest implementation this CPU has (chosen once; then one
-/// indirect call).
+/// The conversion with the fastest implementation this CPU has, chosen at this call.
 #[inline]
 pub fn best(board: &Ccr) -> PieceBoards {
-    BEST.get_or_init(choose)(board)
+    let cpu = cpu();
+    let fastest = if cpu.avx2 {
+        Tier::Avx2
+    } else {
+        Tier::Ssse3
+    };
+    function(Some(fastest))(board)
 }
 
 /// The paper's conversion: each nibble's code addresses the board its bit goes into.
@@ -95,7 +86,7 @@ pub fn portable(board: &Ccr) -> PieceBoards {
 }
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-mod simd {
+pub mod simd {
     //! Compare-and-movemask conversions. Each byte of the board holds two squares (low
     //! nibble first); `pshufb` copies every byte into two neighbouring bytes, and an AND
     //! with `0F F0 0F F0 …` keeps the low nibble in the first copy and the high nibble (in
@@ -124,13 +115,13 @@ mod simd {
 
     /// [`ssse3`] for callers that have detected SSSE3 ([`super::function`] hands it out
     /// only then).
-    pub fn ssse3_detected(board: &Ccr) -> PieceBoards {
+    pub(super) fn ssse3_detected(board: &Ccr) -> PieceBoards {
         // SAFETY: only reachable through `function` after detecting SSSE3.
         unsafe { ssse3(board) }
     }
 
     /// [`avx2`] for callers that have detected AVX2.
-    pub fn avx2_detected(board: &Ccr) -> PieceBoards {
+    pub(super) fn avx2_detected(board: &Ccr) -> PieceBoards {
         // SAFETY: only reachable through `function` after detecting AVX2.
         unsafe { avx2(board) }
     }

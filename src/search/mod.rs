@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::nibbles_equal;
-use crate::ccr::{MoveList, Position};
+use crate::ccr::{Kernel, MoveList, Position, WithKernel, with_kernel};
+use crate::arch::Impl;
 use crate::eval::Evaluator;
 use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
@@ -223,6 +224,22 @@ impl Search<'_> {
         report: &mut dyn FnMut(&Info),
         finish: impl FnOnce(Outcome) -> R,
     ) -> R {
+        with_kernel(
+            Impl::Simd,
+            OnKernel {
+                search: self,
+                report,
+                finish,
+            },
+        )
+    }
+
+    /// [`Search::run_then`] on the kernel `K`, the engine's, chosen once per search.
+    fn run_on<K: Kernel, R>(
+        &self,
+        report: &mut dyn FnMut(&Info),
+        finish: impl FnOnce(Outcome) -> R,
+    ) -> R {
         let threads = self.threads.max(1);
         let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         let helpers_stop = AtomicBool::new(false);
@@ -242,7 +259,7 @@ impl Search<'_> {
         };
         std::thread::scope(|scope| {
             // The main thread's tables first: helpers' stacks must not take their memory.
-            let mut main = Worker::new(self, 0, shared, start);
+            let mut main = Worker::<K>::new(self, 0, shared, start);
             for id in 1..threads {
                 // A helper the system cannot start (`Threads` beyond what memory allows) is
                 // left out: the search runs on the threads it has. So is one whose stack
@@ -253,7 +270,7 @@ impl Search<'_> {
                 let _ = std::thread::Builder::new()
                     .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
-                        let mut worker = Worker::new(self, id, shared, start);
+                        let mut worker = Worker::<K>::new(self, id, shared, start);
                         worker.iterate(&mut |_| {});
                     });
             }
@@ -265,6 +282,21 @@ impl Search<'_> {
                 ..outcome
             })
         })
+    }
+}
+
+/// [`Search::run_then`]'s arguments, for [`with_kernel`].
+struct OnKernel<'s, 'r, F> {
+    search: &'s Search<'s>,
+    report: &'r mut dyn FnMut(&Info),
+    finish: F,
+}
+
+impl<R, F: FnOnce(Outcome) -> R> WithKernel for OnKernel<'_, '_, F> {
+    type Output = R;
+
+    fn run<K: Kernel>(self) -> R {
+        self.search.run_on::<K, R>(self.report, self.finish)
     }
 }
 
@@ -281,8 +313,9 @@ struct Shared<'a> {
     tb_hits: &'a AtomicU64,
 }
 
-/// One thread's search state.
-struct Worker<'a> {
+/// One thread's search state, on the kernel `K` (its attack blocks and moves).
+struct Worker<'a, K: Kernel> {
+    kernel: K,
     search: &'a Search<'a>,
     id: usize,
     counters: &'a [AtomicU64],
@@ -322,10 +355,10 @@ struct Line {
     pv: Vec<Move>,
 }
 
-impl<'a> Worker<'a> {
-    fn new(search: &'a Search<'a>, id: usize, shared: Shared<'a>, start: Instant) -> Worker<'a> {
+impl<'a, K: Kernel> Worker<'a, K> {
+    fn new(search: &'a Search<'a>, id: usize, shared: Shared<'a>, start: Instant) -> Worker<'a, K> {
         let mut list = MoveList::new();
-        search.root.generate_legal(&mut list);
+        search.root.generate_legal(K::default(), &mut list);
         let all = list.as_slice();
         let mut root_moves: Vec<Move> = all
             .iter()
@@ -346,6 +379,7 @@ impl<'a> Worker<'a> {
             })
             .collect();
         Worker {
+            kernel: K::default(),
             search,
             id,
             counters: shared.counters,
@@ -688,12 +722,12 @@ impl<'a> Worker<'a> {
                 return alpha;
             }
         }
-        let block = AttackBlock::new(pos.board());
+        let block = AttackBlock::by_kernel::<K>(pos.board());
         let us = pos.side();
         let in_check = block.in_check(us, pos.king(us));
         if ply > 0 && pos.halfmove_clock() >= 100 {
             // The fifty-move rule, unless the last move mated.
-            let mated = in_check && pos.legal_moves().is_empty();
+            let mated = in_check && pos.count_legal(self.kernel) == 0;
             return if mated { -MATE + ply as i32 } else { 0 };
         }
         if in_check {
@@ -801,7 +835,7 @@ impl<'a> Worker<'a> {
         }
 
         let mut list = MoveList::new();
-        pos.generate_legal_in(&block, &mut list);
+        pos.generate_legal(&block, &mut list);
         if ply == 0 {
             let rank = self.best_root_rank();
             list.retain(|m| {
@@ -1001,7 +1035,7 @@ impl<'a> Worker<'a> {
         }
         self.counts.quiescence_nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        let block = AttackBlock::new(pos.board());
+        let block = AttackBlock::by_kernel::<K>(pos.board());
         let us = pos.side();
         let in_check = block.in_check(us, pos.king(us));
         if ply >= MAX_PLY - 1 {
@@ -1027,7 +1061,7 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut list = MoveList::new();
         let (mut best, stand_pat) = if in_check {
-            pos.generate_legal_in(&block, &mut list);
+            pos.generate_legal(&block, &mut list);
             if list.is_empty() {
                 return -MATE + ply as i32;
             }
@@ -1039,8 +1073,8 @@ impl<'a> Worker<'a> {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            pos.generate_captures_in(&block, &mut list);
-            add_quiet_queen_promotions(pos, &mut list);
+            pos.generate_captures(&block, &mut list);
+            add_quiet_queen_promotions(pos, &block, &mut list);
             (stand_pat, stand_pat)
         };
         let mut picker = MovePicker::new(
@@ -1153,7 +1187,7 @@ fn captured_value(pos: &Position, mv: Move) -> i32 {
 }
 
 /// Adds the quiet promotions to a queen (the captures generator leaves them out).
-fn add_quiet_queen_promotions(pos: &Position, list: &mut MoveList) {
+fn add_quiet_queen_promotions(pos: &Position, block: &AttackBlock, list: &mut MoveList) {
     let (word, pawn) = match pos.side() {
         Colour::White => (1, PieceCode::PAWN),
         Colour::Black => (6, 8 | PieceCode::PAWN),
@@ -1162,7 +1196,7 @@ fn add_quiet_queen_promotions(pos: &Position, list: &mut MoveList) {
         return;
     }
     let mut all = MoveList::new();
-    pos.generate_legal(&mut all);
+    pos.generate_legal(block, &mut all);
     for &mv in all.as_slice() {
         if mv.kind() == MoveKind::PromoteQueen && pos.board().get(mv.to()).code() == 0 {
             list.push(mv);
