@@ -52,7 +52,7 @@ use ccr::eval::{bitboards as bitboard_eval, evaluate_with};
 use ccr::rotated::Rotated;
 use ccr::x88::X88;
 use ccr::{
-    AttackBlock, Ccr, Colour, Leaves, MoveList, Portable, Position, Representation, Simd, Square,
+    AttackBlock, Ccr, Colour, Leaves, MoveList, Portable, Position, Representation, Square,
     perft,
 };
 use ccr_keystats::Zobrist;
@@ -95,7 +95,7 @@ fn cozy_position(id: usize) -> cozy_chess::Board {
 fn ccr_movegen(mut input: (Position, MoveList)) -> usize {
     // Borrowed in place: moving the tuple apart would copy the list, and valgrind would
     // count every word of that copy.
-    black_box(&input.0).generate_legal(&mut input.1);
+    black_box(&input.0).generate_legal(ccr::Portable, &mut input.1);
     black_box(&input.1).len()
 }
 
@@ -388,14 +388,14 @@ macro_rules! representation_benches {
         #[library_benchmark]
         #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = repr_setup::<$r>)]
         fn $movegen(mut input: ($r, MoveList)) -> usize {
-            black_box(&input.0).generate_legal(&mut input.1);
+            Representation::generate_legal(black_box(&input.0), &mut input.1);
             black_box(&input.1).len()
         }
 
         #[library_benchmark]
         #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = repr_setup::<$r>)]
         fn $captures(mut input: ($r, MoveList)) -> usize {
-            black_box(&input.0).generate_captures(&mut input.1);
+            Representation::generate_captures(black_box(&input.0), &mut input.1);
             black_box(&input.1).len()
         }
 
@@ -428,13 +428,6 @@ representation_benches!(
     x88_perft_bulk
 );
 representation_benches!(
-    Converted<Simd>,
-    bitboard_movegen,
-    bitboard_captures,
-    bitboard_perft_make,
-    bitboard_perft_bulk
-);
-representation_benches!(
     Converted<Portable>,
     bitboard_portable_movegen,
     bitboard_portable_captures,
@@ -459,23 +452,22 @@ representation_benches!(
 library_benchmark_group!(
     name = repr_movegen;
     compare_by_id = true;
-    benchmarks = ccr_repr_movegen, x88_movegen, bitboard_movegen, bitboard_portable_movegen,
+    benchmarks = ccr_repr_movegen, x88_movegen, bitboard_portable_movegen,
         bitboard_native_movegen, rotated_movegen
 );
 
 library_benchmark_group!(
     name = repr_captures;
     compare_by_id = true;
-    benchmarks = ccr_repr_captures, x88_captures, bitboard_captures, bitboard_portable_captures,
+    benchmarks = ccr_repr_captures, x88_captures, bitboard_portable_captures,
         bitboard_native_captures, rotated_captures
 );
 
 library_benchmark_group!(
     name = repr_perft;
     compare_by_id = true;
-    benchmarks = ccr_repr_perft_make, x88_perft_make, bitboard_perft_make,
-        bitboard_portable_perft_make, bitboard_native_perft_make, rotated_perft_make,
-        ccr_repr_perft_bulk, x88_perft_bulk, bitboard_perft_bulk, bitboard_portable_perft_bulk,
+    benchmarks = ccr_repr_perft_make, x88_perft_make, bitboard_portable_perft_make, bitboard_native_perft_make, rotated_perft_make,
+        ccr_repr_perft_bulk, x88_perft_bulk, bitboard_portable_perft_bulk,
         bitboard_native_perft_bulk, rotated_perft_bulk
 );
 

@@ -80,11 +80,11 @@ fn movegen(c: &mut Criterion) {
             .throughput(Throughput::Elements(moves));
 
         let mut list = MoveList::new();
-        e.ccr.generate_legal(&mut list);
+        e.ccr.generate_legal(ccr::Portable, &mut list);
         assert_eq!(list.len() as u64, moves, "ccr movegen {}", s.id);
         group.bench_function("ccr", |b| {
             b.iter(|| {
-                black_box(&e.ccr).generate_legal(&mut list);
+                black_box(&e.ccr).generate_legal(ccr::Portable, &mut list);
                 black_box(&list);
             })
         });

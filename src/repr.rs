@@ -14,7 +14,7 @@
 
 use std::marker::PhantomData;
 
-use crate::ccr::{FenError, Kernel, Position};
+use crate::ccr::{FenError, Kernel, Portable, Position};
 use crate::moves::MoveList;
 use crate::types::Move;
 
@@ -65,6 +65,50 @@ pub trait Representation: Clone {
     /// The bytes a copy of the position takes (what copy-make copies per node).
     fn size_in_bytes() -> usize {
         size_of::<Self>()
+    }
+}
+
+/// The C.C.R. itself, on the portable kernel (as [`CcrWith<Portable>`]; the other kernels are
+/// [`CcrWith`]'s).
+impl Representation for Position {
+    const NAME: &'static str = "ccr";
+
+    fn from_position(pos: &Position) -> Self {
+        *pos
+    }
+
+    fn to_position(&self) -> Position {
+        *self
+    }
+
+    #[inline]
+    fn generate_legal(&self, list: &mut MoveList) {
+        Position::generate_legal(self, Portable, list);
+    }
+
+    #[inline]
+    fn generate_captures(&self, list: &mut MoveList) {
+        Position::generate_captures(self, Portable, list);
+    }
+
+    #[inline]
+    fn count_legal(&self, _: &mut MoveList) -> u64 {
+        Position::count_legal(self, Portable)
+    }
+
+    #[inline(always)]
+    fn make(&self, mv: Move) -> Self {
+        Position::make(self, mv)
+    }
+
+    #[inline(always)]
+    fn play(&mut self, mv: Move) {
+        Position::play(self, mv);
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
     }
 }
 
