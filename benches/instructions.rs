@@ -52,8 +52,7 @@ use ccr::eval::{bitboards as bitboard_eval, evaluate_with};
 use ccr::rotated::Rotated;
 use ccr::x88::X88;
 use ccr::{
-    AttackBlock, Ccr, Colour, Leaves, MoveList, Portable, Position, Representation, Square,
-    perft,
+    AttackBlock, Ccr, Colour, Leaves, MoveList, Portable, Position, Representation, Square, perft,
 };
 use ccr_keystats::Zobrist;
 use common::keys::Input;

@@ -63,11 +63,7 @@ pub fn function(way: Option<Tier>) -> fn(&Ccr) -> PieceBoards {
 #[inline]
 pub fn best(board: &Ccr) -> PieceBoards {
     let cpu = cpu();
-    let fastest = if cpu.avx2 {
-        Tier::Avx2
-    } else {
-        Tier::Ssse3
-    };
+    let fastest = if cpu.avx2 { Tier::Avx2 } else { Tier::Ssse3 };
     function(Some(fastest))(board)
 }
 

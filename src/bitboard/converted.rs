@@ -11,8 +11,8 @@
 use std::marker::PhantomData;
 
 use crate::bitboard::movegen;
-use crate::ccr::Position;
 use crate::ccr::Kernel;
+use crate::ccr::Position;
 use crate::moves::MoveList;
 use crate::repr::Representation;
 use crate::types::Move;

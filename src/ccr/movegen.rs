@@ -1103,7 +1103,11 @@ mod tests {
             crate::positions::KIWIPETE,
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            assert_eq!(pos.count_legal(Portable), pos.legal_moves().len() as u64, "{fen}");
+            assert_eq!(
+                pos.count_legal(Portable),
+                pos.legal_moves().len() as u64,
+                "{fen}"
+            );
         }
     }
 
@@ -1161,7 +1165,11 @@ mod tests {
             walk_trees(self.0, self.1, &|pos| {
                 let (mut by_kernel, mut portable) = (MoveList::new(), MoveList::new());
                 let fen = pos.to_fen();
-                assert_eq!(pos.count_legal(K::default()), pos.count_legal(Portable), "{fen}");
+                assert_eq!(
+                    pos.count_legal(K::default()),
+                    pos.count_legal(Portable),
+                    "{fen}"
+                );
                 pos.generate_legal(K::default(), &mut by_kernel);
                 pos.generate_legal(Portable, &mut portable);
                 assert_eq!(by_kernel.as_slice(), portable.as_slice(), "{fen}");
@@ -1181,13 +1189,13 @@ mod tests {
         // Reported where the CPU lacks it; the other kernels are checked either way.
         crate::arch::runs(crate::arch::Tier::Avx2, "movegen::counting_by_sets");
         let fens = [
-                crate::positions::KIWIPETE,
-                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-                // Many sliders and knights aimed at the same squares from every direction.
-                "3qk3/8/1N3N2/2QRQ3/2RqR3/2QRQ3/1N3N2/4K3 b - - 0 1",
-                "4k3/8/2n1n3/1n3n2/3Q4/1n3n2/2n1n3/7K b - - 0 1",
+            crate::positions::KIWIPETE,
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            // Many sliders and knights aimed at the same squares from every direction.
+            "3qk3/8/1N3N2/2QRQ3/2RqR3/2QRQ3/1N3N2/4K3 b - - 0 1",
+            "4k3/8/2n1n3/1n3n2/3Q4/1n3n2/2n1n3/7K b - - 0 1",
         ];
         for imp in Impl::built() {
             let nodes = with_kernel(imp, EqualToPortable(&fens, 2));

@@ -19,10 +19,10 @@ pub mod wdl;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use crate::arch::Impl;
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::nibbles_equal;
 use crate::ccr::{Kernel, MoveList, Position, WithKernel, with_kernel};
-use crate::arch::Impl;
 use crate::eval::Evaluator;
 use crate::history::History;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
