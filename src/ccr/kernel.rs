@@ -79,6 +79,19 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
         (attacks_of(board, them), None)
     }
 
+    /// Whether [`Kernel::compiled`] compiles its body with CPU features beyond the build's
+    /// (the generator calls the others' copies directly: through the closure, the portable
+    /// copy compiles to more instructions).
+    const OWN_FEATURES: bool = false;
+
+    /// Runs `body` (a copy of the generator) compiled for the instructions the kernel's CPU
+    /// has, so that the vector tiers' copies use the wider encodings throughout and call
+    /// their tables' code without a feature boundary.
+    #[inline(always)]
+    fn compiled<R>(body: impl FnOnce() -> R) -> R {
+        body()
+    }
+
     /// The kernel's own routine for a slider's target sets (the squares up to and including
     /// each ray's first piece, from the occupancy, the square and the directions), if it has
     /// one: the generator's bishop, rook and queen handlers then take their targets from it
@@ -161,6 +174,7 @@ mod tiers {
         () => {
             const IMPL: Impl = Impl::Simd;
             const COUNTS_BY_SETS: bool = true;
+            const OWN_FEATURES: bool = true;
 
             #[inline(always)]
             fn attacks(board: &Ccr, _occupied: [u32; 8], by: Colour) -> [u32; 8] {
@@ -172,6 +186,18 @@ mod tiers {
             fn convert(board: &Ccr) -> PieceBoards {
                 // SAFETY: as above.
                 unsafe { convert::simd::avx2(board) }
+            }
+
+            #[inline(always)]
+            fn compiled<R>(body: impl FnOnce() -> R) -> R {
+                /// `body` compiled with AVX2.
+                #[target_feature(enable = "avx2")]
+                #[inline]
+                unsafe fn with_avx2<R>(body: impl FnOnce() -> R) -> R {
+                    body()
+                }
+                // SAFETY: as above.
+                unsafe { with_avx2(body) }
             }
 
             #[inline(always)]

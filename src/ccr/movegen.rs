@@ -742,9 +742,12 @@ impl Position {
     #[inline(always)]
     fn generate_from<const CAPTURES: bool, E: EnemyTable, S: Sink>(&self, enemy: E, sink: &mut S) {
         let them = self.side().flip();
-        self.generate::<E::Kernel, CAPTURES, _>(sink, |occupied| {
-            enemy.table(&self.board, occupied, them)
-        });
+        let table = |occupied| enemy.table(&self.board, occupied, them);
+        if E::Kernel::OWN_FEATURES {
+            E::Kernel::compiled(|| self.generate::<E::Kernel, CAPTURES, _>(sink, table));
+        } else {
+            self.generate::<E::Kernel, CAPTURES, _>(sink, table);
+        }
     }
 
     /// The number of legal moves of the position on the kernel `K`, counted without
@@ -887,8 +890,8 @@ impl Position {
         for (o, t) in occupied.iter_mut().zip(theirs) {
             *o |= t;
         }
-        let mut danger = king_lines(&self.board, king_sq, us);
         let enemy_attacks = enemy_table(occupied);
+        let mut danger = king_lines(&self.board, king_sq, us);
         let in_check = enemy_attacks[king_sq.word()] & king_sq.mask() != 0;
         danger.complete(&self.board, king_sq, us, in_check);
         let (ep_word, ep_mask) = match self.en_passant {

@@ -16,6 +16,7 @@ pub mod time;
 pub mod tt;
 pub mod wdl;
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -315,7 +316,7 @@ struct Shared<'a> {
 
 /// One thread's search state, on the kernel `K` (its attack blocks and moves).
 struct Worker<'a, K: Kernel> {
-    kernel: K,
+    kernel: PhantomData<K>,
     search: &'a Search<'a>,
     id: usize,
     counters: &'a [AtomicU64],
@@ -379,7 +380,7 @@ impl<'a, K: Kernel> Worker<'a, K> {
             })
             .collect();
         Worker {
-            kernel: K::default(),
+            kernel: PhantomData,
             search,
             id,
             counters: shared.counters,
@@ -727,7 +728,7 @@ impl<'a, K: Kernel> Worker<'a, K> {
         let in_check = block.in_check(us, pos.king(us));
         if ply > 0 && pos.halfmove_clock() >= 100 {
             // The fifty-move rule, unless the last move mated.
-            let mated = in_check && pos.count_legal(self.kernel) == 0;
+            let mated = in_check && pos.legal_moves().is_empty();
             return if mated { -MATE + ply as i32 } else { 0 };
         }
         if in_check {
