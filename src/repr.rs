@@ -23,6 +23,10 @@ pub trait Representation: Clone {
     /// The name `--repr` selects it by (`ccr`, `x88`, `bitboard`, `rotated`).
     const NAME: &'static str;
 
+    /// The kernel its generation runs on ([`Kernel::NAME`]); `portable` for the
+    /// representations without kernel choices.
+    const KERNEL: &'static str = "portable";
+
     /// The same position in this representation.
     fn from_position(pos: &Position) -> Self;
 
@@ -127,6 +131,7 @@ impl<K: Kernel> CcrWith<K> {
 
 impl<K: Kernel> Representation for CcrWith<K> {
     const NAME: &'static str = "ccr";
+    const KERNEL: &'static str = K::NAME;
 
     fn from_position(pos: &Position) -> Self {
         CcrWith::new(*pos)

@@ -161,26 +161,37 @@ impl<F: WithRepresentation, const CONVERTED: bool> WithKernel for OnKernel<F, CO
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arch::Tier;
 
     #[test]
     fn each_variant_runs_its_own_kernel() {
         struct TypeName;
         impl WithRepresentation for TypeName {
-            type Output = &'static str;
-            fn run<R: Representation>(self, _: Variant) -> &'static str {
-                std::any::type_name::<R>()
+            type Output = (&'static str, &'static str);
+            fn run<R: Representation>(self, _: Variant) -> (&'static str, &'static str) {
+                (std::any::type_name::<R>(), R::KERNEL)
             }
         }
+        // `simd` is the best tier's marker, the portable code where the CPU has none.
+        let best = match crate::ccr::kernel::best_tier() {
+            Some(Tier::Avx512) => ("Avx512", "avx512"),
+            Some(Tier::Avx2) => ("Avx2", "avx2"),
+            Some(Tier::Ssse3) => ("Ssse3", "ssse3"),
+            None => ("Portable", "portable"),
+        };
         for variant in Variant::all().into_iter().filter(|v| v.repr.has_kernels()) {
-            let name = variant.dispatch(TypeName);
-            // `Position` generates on `Simd`; a type's default kernel goes unnamed.
-            let runs = |kernel: &str| name.ends_with(&format!("::{kernel}>"));
-            let ok = match variant.imp {
-                Impl::Portable => runs("Portable"),
-                Impl::Asm => runs("Asm"),
-                Impl::Simd => !runs("Portable") && !runs("Asm"),
+            let (name, kernel) = variant.dispatch(TypeName);
+            let (marker, named) = match variant.imp {
+                Impl::Portable => ("Portable", "portable"),
+                Impl::Asm => ("Asm", "asm"),
+                Impl::Simd => best,
             };
-            assert!(ok, "{} runs {name}", variant.name());
+            assert!(
+                name.ends_with(&format!("::{marker}>")),
+                "{} runs {name}",
+                variant.name()
+            );
+            assert_eq!(kernel, named, "{}", variant.name());
         }
     }
 

@@ -12,7 +12,9 @@
 //! - `avx2` (x86): the same with 32 squares per compare.
 //!
 //! The engine's kernels (`crate::ccr::kernel`) each call their tier's conversion directly;
-//! [`best`] asks the CPU at each call, for callers off the per-node paths.
+//! [`best`] is the fastest one, chosen once, for callers without a kernel.
+
+use std::sync::OnceLock;
 
 use super::{Tier, cpu, runs};
 use crate::ccr::board::Ccr;
@@ -59,12 +61,27 @@ pub fn function(way: Option<Tier>) -> fn(&Ccr) -> PieceBoards {
     }
 }
 
-/// The conversion with the fastest implementation this CPU has, chosen at this call.
+static BEST: OnceLock<fn(&Ccr) -> PieceBoards> = OnceLock::new();
+
+/// Chooses [`best`]'s conversion now (the binary does, first thing).
+pub(super) fn init() {
+    let _ = BEST.get_or_init(choose);
+}
+
+/// The fastest conversion this CPU has.
+fn choose() -> fn(&Ccr) -> PieceBoards {
+    function(available().last().copied().flatten())
+}
+
+/// The conversion with the fastest implementation this CPU has, chosen once and cached: each
+/// call is one load of the chosen function and one indirect call, no test of the CPU. It
+/// serves the callers that have no kernel to ask, because their signatures carry none: the
+/// `--eval bitboards` evaluator (the search calls it with the position alone),
+/// the tablebase setup and `Bitboards::from_position`. Code generic over a kernel calls
+/// `Kernel::convert` instead, chosen at compile time.
 #[inline]
 pub fn best(board: &Ccr) -> PieceBoards {
-    let cpu = cpu();
-    let fastest = if cpu.avx2 { Tier::Avx2 } else { Tier::Ssse3 };
-    function(Some(fastest))(board)
+    BEST.get_or_init(choose)(board)
 }
 
 /// The paper's conversion: each nibble's code addresses the board its bit goes into.

@@ -100,6 +100,7 @@ pub fn cpu() -> &'static Cpu {
 /// Detects the CPU now (the binary calls it first thing, so no search or perft pays for it).
 pub fn init() {
     let _ = cpu();
+    convert::init();
 }
 
 /// An implementation of the machine-specific parts, as `--impl` names it.

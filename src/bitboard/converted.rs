@@ -30,6 +30,7 @@ impl<K: Kernel> Converted<K> {
 
 impl<K: Kernel> Representation for Converted<K> {
     const NAME: &'static str = "bitboard";
+    const KERNEL: &'static str = K::NAME;
 
     fn from_position(pos: &Position) -> Self {
         Converted::new(*pos)

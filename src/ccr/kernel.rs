@@ -28,6 +28,10 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
     /// The `--impl` this kernel is.
     const IMPL: Impl;
 
+    /// The kernel's name (`portable`, `ssse3`, `avx2`, `avx512`, `asm`): `--impl simd`'s
+    /// is the tier it resolved to.
+    const NAME: &'static str;
+
     /// The SIMD tier whose code the kernel runs (`None` for the portable code and the
     /// assembly).
     const TIER: Option<Tier> = None;
@@ -106,6 +110,7 @@ pub struct Portable;
 
 impl Kernel for Portable {
     const IMPL: Impl = Impl::Portable;
+    const NAME: &'static str = "portable";
 }
 
 /// The hand-written assembly of `asm/`: its attack table, conversion and the sliders'
@@ -117,6 +122,7 @@ pub struct Asm;
 #[cfg(ccr_asm)]
 impl Kernel for Asm {
     const IMPL: Impl = Impl::Asm;
+    const NAME: &'static str = "asm";
     const SLIDER_TARGETS: Option<fn(&[u32; 8], Square, u32) -> [u32; 8]> =
         Some(crate::arch::asm::slider_targets);
 
@@ -159,6 +165,7 @@ mod tiers {
 
     impl Kernel for Ssse3 {
         const IMPL: Impl = Impl::Simd;
+        const NAME: &'static str = "ssse3";
         const TIER: Option<Tier> = Some(Tier::Ssse3);
 
         #[inline]
@@ -215,6 +222,7 @@ mod tiers {
 
     impl Kernel for Avx2 {
         avx2_methods!();
+        const NAME: &'static str = "avx2";
         const TIER: Option<Tier> = Some(Tier::Avx2);
 
         #[inline(always)]
@@ -239,6 +247,7 @@ mod tiers {
 
     impl Kernel for Avx512 {
         avx2_methods!();
+        const NAME: &'static str = "avx512";
         const TIER: Option<Tier> = Some(Tier::Avx512);
 
         #[inline(always)]
