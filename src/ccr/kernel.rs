@@ -22,6 +22,10 @@ use crate::ccr::attacks::{AttackBlock, attacks_of, attacks_with_occupancy, frame
 use crate::ccr::board::Ccr;
 use crate::types::{Colour, Square};
 
+/// A slider's target sets from the occupancy (`0xF` per occupied square), its square and its
+/// directions.
+pub type SliderTargets = fn(&[u32; 8], Square, u32) -> [u32; 8];
+
 /// Where the machine-specific parts of move generation come from. Every method is the
 /// portable one unless the kernel has its own.
 pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
@@ -101,7 +105,7 @@ pub trait Kernel: Copy + Default + Eq + Debug + Send + Sync + 'static {
     /// one: the generator's bishop, rook and queen handlers then take their targets from it
     /// instead of walking the rays (chosen when the handler tables are built, at compile
     /// time).
-    const SLIDER_TARGETS: Option<fn(&[u32; 8], Square, u32) -> [u32; 8]> = None;
+    const SLIDER_TARGETS: Option<SliderTargets> = None;
 }
 
 /// Portable Rust: the frame's attack tables, the paper's conversion loop.
@@ -123,7 +127,7 @@ pub struct Asm;
 impl Kernel for Asm {
     const IMPL: Impl = Impl::Asm;
     const NAME: &'static str = "asm";
-    const SLIDER_TARGETS: Option<fn(&[u32; 8], Square, u32) -> [u32; 8]> =
+    const SLIDER_TARGETS: Option<SliderTargets> =
         Some(crate::arch::asm::slider_targets);
 
     #[inline(always)]
