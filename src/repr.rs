@@ -19,7 +19,7 @@ use crate::moves::MoveList;
 use crate::types::Move;
 
 /// A board representation that can generate legal moves, make them and count perft.
-pub trait Representation: Clone {
+pub trait Representation: Clone + 'static {
     /// The name `--repr` selects it by (`ccr`, `x88`, `bitboard`, `rotated`).
     const NAME: &'static str;
 

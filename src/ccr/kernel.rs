@@ -127,8 +127,7 @@ pub struct Asm;
 impl Kernel for Asm {
     const IMPL: Impl = Impl::Asm;
     const NAME: &'static str = "asm";
-    const SLIDER_TARGETS: Option<SliderTargets> =
-        Some(crate::arch::asm::slider_targets);
+    const SLIDER_TARGETS: Option<SliderTargets> = Some(crate::arch::asm::slider_targets);
 
     #[inline(always)]
     fn attacks(board: &Ccr, _occupied: [u32; 8], by: Colour) -> [u32; 8] {
