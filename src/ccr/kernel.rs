@@ -178,10 +178,10 @@ mod tiers {
         }
     }
 
-    /// The methods [`Avx2`] and [`Avx512`] share: the single table, the conversion and the
-    /// count of the knights and sliders.
+    /// The methods [`Avx2`] and [`Avx512`] share: the single table, the conversion, the
+    /// count of the knights and sliders, and the bulk count from the module `$bulk`.
     macro_rules! avx2_methods {
-        () => {
+        ($bulk:ident) => {
             const IMPL: Impl = Impl::Simd;
             const COUNTS_BY_SETS: bool = true;
             const OWN_FEATURES: bool = true;
@@ -211,6 +211,17 @@ mod tiers {
             }
 
             #[inline(always)]
+            fn attacks_and_moves(
+                board: &Ccr,
+                pinned: &[u32; 8],
+                them: Colour,
+            ) -> ([u32; 8], Option<u32>) {
+                // SAFETY: as above (AVX-512F too for the AVX-512 marker, whose tier needs it).
+                let (table, moves) = unsafe { $bulk::attacks_and_moves(board, pinned, them) };
+                (table, Some(moves))
+            }
+
+            #[inline(always)]
             fn count_piece_moves(
                 pieces: &Ccr,
                 occupied: &[u32; 8],
@@ -224,7 +235,7 @@ mod tiers {
     }
 
     impl Kernel for Avx2 {
-        avx2_methods!();
+        avx2_methods!(avx2);
         const NAME: &'static str = "avx2";
         const TIER: Option<Tier> = Some(Tier::Avx2);
 
@@ -235,21 +246,10 @@ mod tiers {
                 Self::attacks(board, [0; 8], Colour::Black),
             ]
         }
-
-        #[inline(always)]
-        fn attacks_and_moves(
-            board: &Ccr,
-            pinned: &[u32; 8],
-            them: Colour,
-        ) -> ([u32; 8], Option<u32>) {
-            // SAFETY: `with_kernel` makes this marker only where the CPU has AVX2.
-            let (table, moves) = unsafe { avx2::attacks_and_moves(board, pinned, them) };
-            (table, Some(moves))
-        }
     }
 
     impl Kernel for Avx512 {
-        avx2_methods!();
+        avx2_methods!(avx512);
         const NAME: &'static str = "avx512";
         const TIER: Option<Tier> = Some(Tier::Avx512);
 
@@ -261,17 +261,6 @@ mod tiers {
                 avx512::attacks_of_pair(board, board, (Colour::White, Colour::Black), &mut tables)
             };
             tables
-        }
-
-        #[inline(always)]
-        fn attacks_and_moves(
-            board: &Ccr,
-            pinned: &[u32; 8],
-            them: Colour,
-        ) -> ([u32; 8], Option<u32>) {
-            // SAFETY: `with_kernel` makes this marker only where the CPU has AVX-512F.
-            let (table, moves) = unsafe { avx512::attacks_and_moves(board, pinned, them) };
-            (table, Some(moves))
         }
     }
 }
