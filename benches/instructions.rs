@@ -20,7 +20,8 @@
 //!   the number of legal moves (20, 48, 14, 6, 44, 46) for the count per key.
 //!
 //! - groups `repr_movegen`, `repr_captures`, `repr_perft`: every board representation
-//!   (`ccr`, `x88`, the converted `bitboard` with the SIMD conversion and `bitboard_portable`
+//!   (`ccr` on the kernel of `--impl simd`, `x88`, the converted `bitboard` with the SIMD
+//!   conversion (both chosen in setup through `Variant::dispatch`) and `bitboard_portable`
 //!   with the paper's loop, `bitboard_native`, `rotated`): legal and captures-only generation
 //!   on the six
 //!   positions, perft depth 3 making every leaf and bulk-counting, on startpos and Kiwipete;
@@ -52,8 +53,8 @@ use ccr::eval::{bitboards as bitboard_eval, evaluate_with};
 use ccr::rotated::Rotated;
 use ccr::x88::X88;
 use ccr::{
-    AttackBlock, Ccr, Colour, Leaves, MoveList, Portable, Position, Representation, Simd, Square,
-    perft,
+    AttackBlock, Ccr, Colour, Impl, Kernel, Leaves, MoveList, Portable, Position, Repr,
+    Representation, Square, Variant, WithKernel, WithRepresentation, perft, with_kernel,
 };
 use ccr_keystats::Zobrist;
 use common::keys::Input;
@@ -67,10 +68,26 @@ fn fen(index: usize) -> &'static str {
     ccr::positions::STANDARD[index]
 }
 
-fn ccr_setup(id: usize) -> (Position, MoveList) {
+/// The engine's legal generation on one kernel.
+type Legal = fn(&Position, &mut MoveList);
+
+/// The legal generation on the kernel `--impl simd` runs (the best tier this CPU has),
+/// chosen in setup, as the engine chooses it once per search.
+struct BestLegal;
+
+impl WithKernel for BestLegal {
+    type Output = Legal;
+
+    fn run<K: Kernel>(self) -> Legal {
+        |pos, list| pos.generate_legal(K::default(), list)
+    }
+}
+
+fn ccr_setup(id: usize) -> (Position, MoveList, Legal) {
     (
         Position::from_fen(fen(id)).expect("ccr parses the standard FEN"),
         MoveList::new(),
+        with_kernel(Impl::Simd, BestLegal),
     )
 }
 
@@ -92,10 +109,10 @@ fn cozy_position(id: usize) -> cozy_chess::Board {
 
 #[library_benchmark]
 #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_setup)]
-fn ccr_movegen(mut input: (Position, MoveList)) -> usize {
+fn ccr_movegen(mut input: (Position, MoveList, Legal)) -> usize {
     // Borrowed in place: moving the tuple apart would copy the list, and valgrind would
     // count every word of that copy.
-    black_box(&input.0).generate_legal(&mut input.1);
+    (input.2)(black_box(&input.0), &mut input.1);
     black_box(&input.1).len()
 }
 
@@ -381,40 +398,130 @@ fn repr_position<R: Representation>(id: usize) -> R {
     pos
 }
 
+/// What the representation benchmarks measure, on a representation type or on one chosen at
+/// run time (the kernel of `--impl simd`, which no type outside the library names).
+trait Subject {
+    fn legal(&self, list: &mut MoveList);
+    fn captures(&self, list: &mut MoveList);
+    fn perft(&self, depth: u32, leaves: Leaves) -> u64;
+}
+
+impl<R: Representation> Subject for R {
+    #[inline(always)]
+    fn legal(&self, list: &mut MoveList) {
+        self.generate_legal(list);
+    }
+
+    #[inline(always)]
+    fn captures(&self, list: &mut MoveList) {
+        self.generate_captures(list);
+    }
+
+    #[inline(always)]
+    fn perft(&self, depth: u32, leaves: Leaves) -> u64 {
+        perft(self, depth, leaves)
+    }
+}
+
+/// A variant's representation, chosen in setup through `Variant::dispatch`, behind one
+/// virtual call per measured call.
+type Chosen = Box<dyn Subject>;
+
+impl Subject for Chosen {
+    fn legal(&self, list: &mut MoveList) {
+        (**self).legal(list);
+    }
+
+    fn captures(&self, list: &mut MoveList) {
+        (**self).captures(list);
+    }
+
+    fn perft(&self, depth: u32, leaves: Leaves) -> u64 {
+        (**self).perft(depth, leaves)
+    }
+}
+
+/// Standard position `id` in a variant's representation, for [`Variant::dispatch`].
+struct Build(usize);
+
+impl WithRepresentation for Build {
+    type Output = Chosen;
+
+    fn run<R: Representation>(self, _: Variant) -> Chosen {
+        Box::new(repr_position::<R>(self.0))
+    }
+}
+
+/// The position `id` in the representation of `--repr repr --impl simd`.
+fn simd_position(repr: Repr, id: usize) -> Chosen {
+    Variant::new(repr, Impl::Simd)
+        .expect("a representation with kernels")
+        .dispatch(Build(id))
+}
+
+fn ccr_simd_position(id: usize) -> Chosen {
+    simd_position(Repr::Ccr, id)
+}
+
+fn ccr_simd_setup(id: usize) -> (Chosen, MoveList) {
+    (ccr_simd_position(id), MoveList::new())
+}
+
+fn bitboard_simd_position(id: usize) -> Chosen {
+    simd_position(Repr::Bitboard, id)
+}
+
+fn bitboard_simd_setup(id: usize) -> (Chosen, MoveList) {
+    (bitboard_simd_position(id), MoveList::new())
+}
+
 /// Movegen, captures and perft depth 3 (make and bulk) of one representation, as four
 /// benchmarks named `<prefix>_movegen` … on the six (movegen) or two (perft) positions.
 macro_rules! representation_benches {
     ($r:ty, $movegen:ident, $captures:ident, $make:ident, $bulk:ident) => {
+        representation_benches!(
+            $r,
+            [repr_setup::<$r>],
+            [repr_position::<$r>],
+            $movegen,
+            $captures,
+            $make,
+            $bulk
+        );
+    };
+    ($r:ty, [$($setup:tt)+], [$($position:tt)+], $movegen:ident, $captures:ident, $make:ident, $bulk:ident) => {
         #[library_benchmark]
-        #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = repr_setup::<$r>)]
+        #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = $($setup)+)]
         fn $movegen(mut input: ($r, MoveList)) -> usize {
-            black_box(&input.0).generate_legal(&mut input.1);
+            black_box(&input.0).legal(&mut input.1);
             black_box(&input.1).len()
         }
 
         #[library_benchmark]
-        #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = repr_setup::<$r>)]
+        #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = $($setup)+)]
         fn $captures(mut input: ($r, MoveList)) -> usize {
-            black_box(&input.0).generate_captures(&mut input.1);
+            black_box(&input.0).captures(&mut input.1);
             black_box(&input.1).len()
         }
 
         #[library_benchmark]
-        #[benches::two(args = [0, 1], setup = repr_position::<$r>)]
+        #[benches::two(args = [0, 1], setup = $($position)+)]
         fn $make(pos: $r) -> u64 {
-            perft(black_box(&pos), black_box(3), Leaves::Make)
+            black_box(&pos).perft(black_box(3), Leaves::Make)
         }
 
         #[library_benchmark]
-        #[benches::two(args = [0, 1], setup = repr_position::<$r>)]
+        #[benches::two(args = [0, 1], setup = $($position)+)]
         fn $bulk(pos: $r) -> u64 {
-            perft(black_box(&pos), black_box(3), Leaves::Bulk)
+            black_box(&pos).perft(black_box(3), Leaves::Bulk)
         }
     };
 }
 
 representation_benches!(
-    Position,
+    Chosen,
+    [ccr_simd_setup],
+    [ccr_simd_position],
     ccr_repr_movegen,
     ccr_repr_captures,
     ccr_repr_perft_make,
@@ -428,7 +535,9 @@ representation_benches!(
     x88_perft_bulk
 );
 representation_benches!(
-    Converted<Simd>,
+    Chosen,
+    [bitboard_simd_setup],
+    [bitboard_simd_position],
     bitboard_movegen,
     bitboard_captures,
     bitboard_perft_make,

@@ -5,9 +5,10 @@
 //! carries the ratio, and every group sets `Throughput::Elements` so criterion prints
 //! elements per second:
 //!
-//! - `movegen/<id>`: one legal move generation into a list (ccr `generate_legal` into a reused
-//!   `MoveList`, shakmaty `legal_moves()`, cozy-chess `generate_moves` and chess
-//!   `MoveGen::new_legal` collected into a reused `Vec`); the elements are the generated moves.
+//! - `movegen/<id>`: one legal move generation into a list (ccr `generate_legal` on the
+//!   engine's kernel, `--impl simd`'s, into a reused `MoveList`, shakmaty `legal_moves()`,
+//!   cozy-chess `generate_moves` and chess `MoveGen::new_legal` collected into a reused
+//!   `Vec`); the elements are the generated moves; ccr's perft runs on the same kernel.
 //! - `perft_make/<id>`: perft that makes every leaf move (copy-make, the child black-boxed), at
 //!   a depth of roughly 10-100 ms; the elements are the leaf nodes.
 //! - `perft_bulk/<id>`: perft whose last ply is counted without making the moves (ccr
@@ -27,7 +28,10 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
-use ccr::{Leaves, MoveList, Position, perft};
+use ccr::{
+    CcrWith, Impl, Kernel, Leaves, MoveList, Position, Representation, WithKernel, perft,
+    with_kernel,
+};
 use common::{Standard, chess3, cozy, perft_depth, shak, standard};
 use criterion::measurement::WallTime;
 use criterion::{
@@ -68,7 +72,31 @@ impl Engines {
     }
 }
 
+/// ccr's legal generation and perft (making or counting the leaves) on the engine's kernel,
+/// that of `--impl simd` (the best tier this CPU has), chosen once through [`with_kernel`].
+struct OnEngineKernel;
+
+/// [`OnEngineKernel`]'s functions: generation, perft making the leaves, perft counting them.
+type CcrFunctions = (
+    fn(&Position, &mut MoveList),
+    fn(&Position, u32) -> u64,
+    fn(&Position, u32) -> u64,
+);
+
+impl WithKernel for OnEngineKernel {
+    type Output = CcrFunctions;
+
+    fn run<K: Kernel>(self) -> CcrFunctions {
+        (
+            |pos, list| pos.generate_legal(K::default(), list),
+            |pos, depth| perft(&CcrWith::<K>::from_position(pos), depth, Leaves::Make),
+            |pos, depth| perft(&CcrWith::<K>::from_position(pos), depth, Leaves::Bulk),
+        )
+    }
+}
+
 fn movegen(c: &mut Criterion) {
+    let (ccr_legal, _, _) = with_kernel(Impl::Simd, OnEngineKernel);
     for s in standard() {
         let e = Engines::new(&s);
         let moves = s.count(1).expect("a published count");
@@ -80,11 +108,11 @@ fn movegen(c: &mut Criterion) {
             .throughput(Throughput::Elements(moves));
 
         let mut list = MoveList::new();
-        e.ccr.generate_legal(&mut list);
+        ccr_legal(&e.ccr, &mut list);
         assert_eq!(list.len() as u64, moves, "ccr movegen {}", s.id);
         group.bench_function("ccr", |b| {
             b.iter(|| {
-                black_box(&e.ccr).generate_legal(&mut list);
+                ccr_legal(black_box(&e.ccr), &mut list);
                 black_box(&list);
             })
         });
@@ -219,11 +247,12 @@ fn perft_bulk(c: &mut Criterion) {
 
 /// One perft group per standard position: `perft_make/<id>` or `perft_bulk/<id>`.
 fn perft_groups(c: &mut Criterion, leaves: Leaves) {
+    let (_, ccr_make, ccr_bulk) = with_kernel(Impl::Simd, OnEngineKernel);
     let (name, perfts) = match leaves {
         Leaves::Make => (
             "perft_make",
             Perfts {
-                ccr: |p, d| perft(p, d, Leaves::Make),
+                ccr: ccr_make,
                 shak: shak::perft_make,
                 cozy: cozy::perft_make,
                 chess: chess3::perft_make,
@@ -232,7 +261,7 @@ fn perft_groups(c: &mut Criterion, leaves: Leaves) {
         Leaves::Bulk => (
             "perft_bulk",
             Perfts {
-                ccr: |p, d| perft(p, d, Leaves::Bulk),
+                ccr: ccr_bulk,
                 shak: shak::perft_bulk,
                 cozy: cozy::perft_bulk,
                 chess: chess3::perft_bulk,

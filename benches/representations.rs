@@ -106,7 +106,7 @@ fn captures_of<R: Representation>(group: &mut BenchmarkGroup<WallTime>, s: &Stan
     let mut reference = MoveList::new();
     Position::from_fen(&s.fen)
         .expect("a standard FEN")
-        .generate_captures(&mut reference);
+        .generate_captures(ccr::Portable, &mut reference);
     pos.generate_captures(&mut list);
     assert_eq!(list.len(), reference.len(), "{} captures {}", label, s.id);
     group.bench_function(label, |b| {

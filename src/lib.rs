@@ -48,7 +48,8 @@ pub use arch::{Impl, Tier};
 pub use ccr::Asm;
 pub use ccr::attacks::AttackBlock;
 pub use ccr::{
-    CastlingRights, Ccr, FenError, Invariant, Kernel, Notation, Portable, Position, RookFiles, Simd,
+    CastlingRights, Ccr, EnemyTable, FenError, Invariant, Kernel, Notation, Portable, Position,
+    RookFiles, WithKernel, with_kernel,
 };
 pub use moves::MoveList;
 pub use perft::{Leaves, divide, perft};

@@ -14,14 +14,18 @@
 
 use std::marker::PhantomData;
 
-use crate::ccr::{FenError, Invariant, Kernel, Position};
+use crate::ccr::{FenError, Invariant, Kernel, Portable, Position};
 use crate::moves::MoveList;
 use crate::types::Move;
 
 /// A board representation that can generate legal moves, make them and count perft.
-pub trait Representation: Clone {
+pub trait Representation: Clone + 'static {
     /// The name `--repr` selects it by (`ccr`, `x88`, `bitboard`, `rotated`).
     const NAME: &'static str;
+
+    /// The kernel its generation runs on ([`Kernel::NAME`]); `portable` for the
+    /// representations without kernel choices.
+    const KERNEL: &'static str = "portable";
 
     /// The same position in this representation.
     fn from_position(pos: &Position) -> Self;
@@ -77,6 +81,8 @@ pub trait Representation: Clone {
     }
 }
 
+/// The C.C.R. itself, on the portable kernel (as [`CcrWith<Portable>`]; the other kernels are
+/// [`CcrWith`]'s).
 impl Representation for Position {
     const NAME: &'static str = "ccr";
 
@@ -90,17 +96,17 @@ impl Representation for Position {
 
     #[inline]
     fn generate_legal(&self, list: &mut MoveList) {
-        Position::generate_legal(self, list);
+        Position::generate_legal(self, Portable, list);
     }
 
     #[inline]
     fn generate_captures(&self, list: &mut MoveList) {
-        Position::generate_captures(self, list);
+        Position::generate_captures(self, Portable, list);
     }
 
     #[inline]
     fn count_legal(&self, _: &mut MoveList) -> u64 {
-        Position::count_legal(self)
+        Position::count_legal(self, Portable)
     }
 
     #[inline(always)]
@@ -125,10 +131,9 @@ impl Representation for Position {
     }
 }
 
-/// The C.C.R. [`Position`] with the legal and captures generation on the kernel `K` (where
-/// the enemy's attack table and, for the assembly, the sliders' targets come from);
-/// everything else is the C.C.R.'s own. `Position` itself generates on the engine's
-/// kernel, [`crate::Simd`].
+/// The C.C.R. [`Position`] with the legal and captures generation and the bulk count on the
+/// kernel `K` (where the enemy's attack table, the counts by sets and, for the assembly, the
+/// sliders' targets come from); everything else is the C.C.R.'s own.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct CcrWith<K: Kernel>(pub Position, PhantomData<K>);
 
@@ -141,6 +146,7 @@ impl<K: Kernel> CcrWith<K> {
 
 impl<K: Kernel> Representation for CcrWith<K> {
     const NAME: &'static str = "ccr";
+    const KERNEL: &'static str = K::NAME;
 
     fn from_position(pos: &Position) -> Self {
         CcrWith::new(*pos)
@@ -152,17 +158,17 @@ impl<K: Kernel> Representation for CcrWith<K> {
 
     #[inline]
     fn generate_legal(&self, list: &mut MoveList) {
-        self.0.generate_legal_with::<K>(list);
+        self.0.generate_legal(K::default(), list);
     }
 
     #[inline]
     fn generate_captures(&self, list: &mut MoveList) {
-        self.0.generate_captures_with::<K>(list);
+        self.0.generate_captures(K::default(), list);
     }
 
     #[inline]
     fn count_legal(&self, _: &mut MoveList) -> u64 {
-        self.0.count_legal_with::<K>()
+        self.0.count_legal(K::default())
     }
 
     #[inline(always)]

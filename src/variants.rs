@@ -9,9 +9,7 @@
 
 pub use crate::arch::Impl;
 use crate::bitboard::{Bitboards, Converted};
-#[cfg(ccr_asm)]
-use crate::ccr::Asm;
-use crate::ccr::{Portable, Simd};
+use crate::ccr::{Kernel, WithKernel, with_kernel};
 use crate::repr::{CcrWith, Representation};
 use crate::rotated::Rotated;
 use crate::x88::X88;
@@ -19,7 +17,7 @@ use crate::x88::X88;
 /// A board representation, as `--repr` names it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
 pub enum Repr {
-    /// The C.C.R. itself ([`crate::Position`]; [`CcrWith`] for the other kernels).
+    /// The C.C.R. itself ([`crate::Position`], generating on its kernel: [`CcrWith`]).
     Ccr,
     /// The 0x88 board ([`X88`]).
     X88,
@@ -130,20 +128,32 @@ impl Variant {
     }
 
     /// Runs `f` on the representation type of this variant: the one place a variant
-    /// becomes a type.
+    /// becomes a type (its kernel chosen by [`with_kernel`]: `simd` is the best tier this CPU
+    /// has, resolved here, once).
     pub fn dispatch<F: WithRepresentation>(self, f: F) -> F::Output {
-        match (self.repr, self.imp) {
-            (Repr::Ccr, Impl::Simd) => f.run::<CcrWith<Simd>>(self),
-            #[cfg(ccr_asm)]
-            (Repr::Ccr, Impl::Asm) => f.run::<CcrWith<Asm>>(self),
-            (Repr::Ccr, _) => f.run::<CcrWith<Portable>>(self),
-            (Repr::X88, _) => f.run::<X88>(self),
-            (Repr::Bitboard, Impl::Simd) => f.run::<Converted<Simd>>(self),
-            #[cfg(ccr_asm)]
-            (Repr::Bitboard, Impl::Asm) => f.run::<Converted<Asm>>(self),
-            (Repr::Bitboard, _) => f.run::<Converted<Portable>>(self),
-            (Repr::BitboardNative, _) => f.run::<Bitboards>(self),
-            (Repr::Rotated, _) => f.run::<Rotated>(self),
+        match self.repr {
+            Repr::Ccr => with_kernel(self.imp, OnKernel::<F, false>(f, self)),
+            Repr::X88 => f.run::<X88>(self),
+            Repr::Bitboard => with_kernel(self.imp, OnKernel::<F, true>(f, self)),
+            Repr::BitboardNative => f.run::<Bitboards>(self),
+            Repr::Rotated => f.run::<Rotated>(self),
+        }
+    }
+}
+
+/// `f` on the C.C.R. on the kernel [`with_kernel`] chose: [`CcrWith`], or with `CONVERTED`
+/// [`Converted`].
+struct OnKernel<F, const CONVERTED: bool>(F, Variant);
+
+impl<F: WithRepresentation, const CONVERTED: bool> WithKernel for OnKernel<F, CONVERTED> {
+    type Output = F::Output;
+
+    fn run<K: Kernel>(self) -> F::Output {
+        let OnKernel(f, variant) = self;
+        if CONVERTED {
+            f.run::<Converted<K>>(variant)
+        } else {
+            f.run::<CcrWith<K>>(variant)
         }
     }
 }
@@ -151,26 +161,37 @@ impl Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arch::Tier;
 
     #[test]
     fn each_variant_runs_its_own_kernel() {
         struct TypeName;
         impl WithRepresentation for TypeName {
-            type Output = &'static str;
-            fn run<R: Representation>(self, _: Variant) -> &'static str {
-                std::any::type_name::<R>()
+            type Output = (&'static str, &'static str);
+            fn run<R: Representation>(self, _: Variant) -> (&'static str, &'static str) {
+                (std::any::type_name::<R>(), R::KERNEL)
             }
         }
+        // `simd` is the best tier's marker, the portable code where the CPU has none.
+        let best = match crate::ccr::kernel::best_tier() {
+            Some(Tier::Avx512) => ("Avx512", "avx512"),
+            Some(Tier::Avx2) => ("Avx2", "avx2"),
+            Some(Tier::Ssse3) => ("Ssse3", "ssse3"),
+            None => ("Portable", "portable"),
+        };
         for variant in Variant::all().into_iter().filter(|v| v.repr.has_kernels()) {
-            let name = variant.dispatch(TypeName);
-            // `Position` generates on `Simd`; a type's default kernel goes unnamed.
-            let runs = |kernel: &str| name.ends_with(&format!("::{kernel}>"));
-            let ok = match variant.imp {
-                Impl::Portable => runs("Portable"),
-                Impl::Asm => runs("Asm"),
-                Impl::Simd => !runs("Portable") && !runs("Asm"),
+            let (name, kernel) = variant.dispatch(TypeName);
+            let (marker, named) = match variant.imp {
+                Impl::Portable => ("Portable", "portable"),
+                Impl::Asm => ("Asm", "asm"),
+                Impl::Simd => best,
             };
-            assert!(ok, "{} runs {name}", variant.name());
+            assert!(
+                name.ends_with(&format!("::{marker}>")),
+                "{} runs {name}",
+                variant.name()
+            );
+            assert_eq!(kernel, named, "{}", variant.name());
         }
     }
 

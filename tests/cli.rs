@@ -250,6 +250,33 @@ fn depth_2_counts_of_the_six_positions() {
 }
 
 #[test]
+fn each_implementation_runs_the_kernel_it_names() {
+    // The timing line names the kernel that ran: `simd` is this CPU's best tier (capped by
+    // `CCR_SIMD_MAX`, which the child inherits), the others are themselves; the
+    // representations without kernel choices run the portable code.
+    let best = ccr::ccr::kernel::best_tier().map_or("portable", |tier| tier.name());
+    let mut runs = vec![("ccr", "portable", "portable"), ("ccr", "simd", best)];
+    runs.extend([
+        ("bitboard", "portable", "portable"),
+        ("bitboard", "simd", best),
+    ]);
+    runs.push(("x88", "portable", "portable"));
+    if cfg!(ccr_asm) {
+        runs.extend([("ccr", "asm", "asm"), ("bitboard", "asm", "asm")]);
+    }
+    for (repr, implementation, kernel) in runs {
+        let args = ["perft", "2", "--repr", repr, "--impl", implementation];
+        let out = ccr(&args);
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "ccr {args:?}: {stderr}");
+        assert!(
+            stderr.trim_end().ends_with(&format!(", kernel {kernel}")),
+            "ccr {args:?} should run {kernel}: {stderr}"
+        );
+    }
+}
+
+#[test]
 fn representation_and_implementation_choices() {
     for repr in ["ccr", "x88", "bitboard", "bitboard-native", "rotated"] {
         assert_eq!(nodes(&["perft", "2", "--repr", repr]), 400, "{repr}");

@@ -424,7 +424,7 @@ fn check_position(pos: &CcrPosition, sh: &Chess, start: &str, history: &[String]
     }
 
     // The captures-only generator gives exactly the legal moves that take a piece.
-    let captures: Vec<String> = sorted(|list| pos.generate_captures(list))
+    let captures: Vec<String> = sorted(|list| pos.generate_captures(ccr::Portable, list))
         .into_iter()
         .map(|m| m.0)
         .collect();

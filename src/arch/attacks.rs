@@ -1,9 +1,12 @@
-//! The attack tables by the vector kernels, each with the portable twin passed in for a CPU
-//! that lacks the instructions (the kernels never call up into the frame themselves).
+//! The vector kernels' attack tables and counts behind one check of the CPU per call, each
+//! with the portable twin passed in for a CPU that lacks the instructions (the kernels never
+//! call up into the frame themselves): the entry points of the benchmarks, the fuzz target and
+//! the tests that compare the tiers. The engine's paths do not come here: its kernel markers
+//! (`crate::ccr::kernel`) call each tier's code directly, chosen once.
 //!
-//! Both colours of one board are a pair for AVX-512 ([`attack_tables`]):
-//! `AttackBlock::new`, built at every search node, takes them from there, because it is faster
-//! than the frame there too (docs/BENCHMARKS.md).
+//! Both colours of one board are a pair for AVX-512 ([`attack_tables`]), which the search's
+//! attack block takes on that tier, because it is faster than the frame there too
+//! (docs/BENCHMARKS.md).
 
 use crate::ccr::board::Ccr;
 use crate::types::Colour;
@@ -66,13 +69,7 @@ pub fn attacks_and_moves(
     them: Colour,
     portable: impl FnOnce() -> [u32; 8],
 ) -> ([u32; 8], Option<u32>) {
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    if super::cpu().avx512f {
-        // SAFETY: the CPU has AVX-512F (checked just above).
-        let (table, moves) = unsafe { super::avx512::attacks_and_moves(board, pinned, them) };
-        return (table, Some(moves));
-    }
-    attacks_and_moves_avx2(board, pinned, them, portable)
+    attacks_and_moves_up_to(super::cpu().avx512f, board, pinned, them, portable)
 }
 
 /// [`attacks_and_moves`] by the AVX2 kernel where the CPU has AVX2, whether or not it has
@@ -84,13 +81,35 @@ pub fn attacks_and_moves_avx2(
     them: Colour,
     portable: impl FnOnce() -> [u32; 8],
 ) -> ([u32; 8], Option<u32>) {
+    attacks_and_moves_up_to(false, board, pinned, them, portable)
+}
+
+/// [`attacks_and_moves`] by AVX-512 if `avx512` (which the caller has checked), else by
+/// AVX2 where the CPU has it, else `portable`'s table and no count.
+#[inline(always)]
+fn attacks_and_moves_up_to(
+    avx512: bool,
+    board: &Ccr,
+    pinned: &[u32; 8],
+    them: Colour,
+    portable: impl FnOnce() -> [u32; 8],
+) -> ([u32; 8], Option<u32>) {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    if super::cpu().avx2 {
-        // SAFETY: the CPU has AVX2 (checked just above).
-        let (table, moves) = unsafe { super::avx2::attacks_and_moves(board, pinned, them) };
-        return (table, Some(moves));
+    {
+        let counted = if avx512 {
+            // SAFETY: `avx512` only where the CPU has AVX-512F.
+            Some(unsafe { super::avx512::attacks_and_moves(board, pinned, them) })
+        } else if super::cpu().avx2 {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            Some(unsafe { super::avx2::attacks_and_moves(board, pinned, them) })
+        } else {
+            None
+        };
+        if let Some((table, moves)) = counted {
+            return (table, Some(moves));
+        }
     }
-    let _ = pinned;
+    let _ = (avx512, pinned);
     (portable(), None)
 }
 

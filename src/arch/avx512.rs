@@ -534,6 +534,152 @@ macro_rules! knight_pair {
     };
 }
 
+/// [`attacks_and_moves`]'s first part: the board and the sets it keeps in the frame, the enemy
+/// pawns' and king's attacks into the table (zmm7), the knights' set.
+macro_rules! count_sets {
+    () => {
+        concat!(
+            // Both halves: the board, its empty squares (zmm1, 0xF each), then the colours
+            // flipped so that the enemy reads as white (zmm0).
+            "vmovdqu xmm0, xmmword ptr [{board}]\n",
+            "vinserti128 ymm0, ymm0, xmmword ptr [{board} + 16], 1\n",
+            "vinserti64x4 zmm0, zmm0, ymm0, 1\n",
+            "vpandd zmm1, zmm0, dword ptr [{k} + {low}]{{1to16}}\n",
+            "vpaddd zmm1, zmm1, dword ptr [{k} + {low}]{{1to16}}\n",
+            "vpternlogd zmm1, zmm0, dword ptr [{k} + {high}]{{1to16}}, 0x02\n",
+            "vpsrld zmm2, zmm1, 3\n",
+            "vpsubd zmm2, zmm1, zmm2\n",
+            "vpord zmm1, zmm1, zmm2\n",
+            "vpxord zmm0, zmm0, dword ptr [{k} + {colour}]{{1to16}}\n",
+            // Bit 3 where no pinned piece stands (zmm5).
+            "vmovdqu xmm5, xmmword ptr [{pinned}]\n",
+            "vinserti128 ymm5, ymm5, xmmword ptr [{pinned} + 16], 1\n",
+            "vinserti64x4 zmm5, zmm5, ymm5, 1\n",
+            "vpandnd zmm5, zmm5, dword ptr [{k} + {high}]{{1to16}}\n",
+            // Set 3: 0xF off our pieces (bit 3 now, unless empty), `~A | B` = 0xCF.
+            "vpandd zmm3, zmm0, dword ptr [{k} + {high}]{{1to16}}\n",
+            "vpsrld zmm2, zmm3, 3\n",
+            "vpsubd zmm2, zmm3, zmm2\n",
+            "vpord zmm3, zmm3, zmm2\n",
+            "vpternlogd zmm3, zmm1, zmm1, 0xCF\n",
+            "vmovdqa32 zmmword ptr [{f} + 192], zmm3\n",
+            // Set 4: our king's steps (0001b) onto set 3, both halves' rank moves ORed into
+            // the first (a VEX instruction clears the second).
+            squares_of!("zmm3", "11"),
+            "vpsrld zmm3, zmm3, 3\n",
+            sideways!("zmm4", "zmm3", "1"),
+            "vpord zmm3, zmm3, zmm4\n",
+            "vmovdqa32 zmm2, zmmword ptr [{k} + {up_down1}]\n",
+            "vpermi2d zmm2, zmm3, zmmword ptr [{k} + {zero}]\n",
+            "vpord zmm4, zmm4, zmm2\n",
+            "vextracti64x4 ymm2, zmm4, 1\n",
+            "vpor ymm4, ymm4, ymm2\n",
+            "vpandd zmm4, zmm4, zmmword ptr [{f} + 192]\n",
+            "vmovdqa32 zmmword ptr [{f} + 256], zmm4\n",
+            // Set 2: the enemy pawns' attacks (the pawn class, 1000b, is their high bit).
+            squares_of!("zmm3", "0"),
+            sideways!("zmm4", "zmm3", "1"),
+            "vmovdqa32 zmm3, zmmword ptr [{k} + {pawn}]\n",
+            "vpermi2d zmm3, zmm4, zmmword ptr [{k} + {zero}]\n",
+            "vmovdqa32 zmmword ptr [{f} + 128], zmm3\n",
+            // The enemy king (0001b): beside in the table, the three squares above in the
+            // first half and below in the second.
+            squares_of!("zmm3", "5"),
+            "vpsrld zmm3, zmm3, 3\n",
+            sideways!("zmm7", "zmm3", "1"),
+            "vpord zmm3, zmm3, zmm7\n",
+            "vmovdqa32 zmm4, zmmword ptr [{k} + {up_down1}]\n",
+            "vpermi2d zmm4, zmm3, zmmword ptr [{k} + {zero}]\n",
+            "vpord zmm7, zmm7, zmm4\n",
+            // Knights: theirs 0100b, our free ones bit 3 (`A | (B & C)` = 0xF8); two ranks
+            // and one file, one rank and two files, toward rank 8 and rank 1 in the halves.
+            squares_of!("zmm3", "1"),
+            "vpsrld zmm3, zmm3, 1\n",
+            squares_of!("zmm4", "7"),
+            "vpternlogd zmm3, zmm4, zmm5, 0xF8\n",
+            "vmovdqa32 zmmword ptr [{f} + 64], zmm3\n",
+        )
+    };
+}
+
+/// [`attacks_and_moves`]'s count of our free pawns' moves (zmm6).
+macro_rules! count_pawns {
+    () => {
+        concat!(
+            // Our free pawns (bit 3), one rank ahead (zmm4): captures onto the enemy's
+            // pieces (zmm2, set 3 but the empty squares) from either side, pushes onto empty
+            // squares, double pushes from those on the third rank; one per move and nibble in
+            // the count (zmm6), at most two. The first half keeps it, the second only the last
+            // rank's, tripled: a promotion is four moves.
+            squares_of!("zmm3", "6"),
+            "vpandd zmm3, zmm3, zmm5\n",
+            "vmovdqa32 zmm4, zmmword ptr [{k} + {ahead}]\n",
+            "vpermi2d zmm4, zmm3, zmmword ptr [{k} + {zero}]\n",
+            "vpandnd zmm2, zmm1, zmmword ptr [{f} + 192]\n",
+            "vpslld zmm3, zmm4, 4\n",
+            "vpandd zmm3, zmm3, zmm2\n",
+            "vpsrld zmm6, zmm3, 3\n",
+            "vpsrld zmm3, zmm4, 4\n",
+            "vpandd zmm3, zmm3, zmm2\n",
+            "vpsrld zmm3, zmm3, 3\n",
+            "vpaddd zmm6, zmm6, zmm3\n",
+            "vpandd zmm4, zmm4, zmm1\n",
+            "vpsrld zmm3, zmm4, 3\n",
+            "vpaddd zmm6, zmm6, zmm3\n",
+            "vpandd zmm4, zmm4, zmmword ptr [{k} + {third}]\n",
+            "vmovdqa32 zmm3, zmmword ptr [{k} + {ahead}]\n",
+            "vpermi2d zmm3, zmm4, zmmword ptr [{k} + {zero}]\n",
+            "vpandd zmm3, zmm3, zmm1\n",
+            "vpsrld zmm3, zmm3, 3\n",
+            "vpaddd zmm6, zmm6, zmm3\n",
+            "vpandd zmm6, zmm6, zmmword ptr [{k} + {pawn_keep}]\n",
+            "vpslld zmm3, zmm6, 1\n",
+            "vpandd zmm3, zmm3, zmmword ptr [{k} + {second_half}]\n",
+            "vpaddd zmm6, zmm6, zmm3\n",
+        )
+    };
+}
+
+/// [`attacks_and_moves`]'s end: the table stored, our king's steps added, the count summed into
+/// eax.
+macro_rules! count_total {
+    () => {
+        concat!(
+            // The table: the halves ORed, our bit 3s out, the pawns' class in.
+            "vpandd zmm7, zmm7, dword ptr [{k} + {low}]{{1to16}}\n",
+            "vextracti64x4 ymm2, zmm7, 1\n",
+            "vpor ymm7, ymm7, ymm2\n",
+            "vpor ymm7, ymm7, ymmword ptr [{f} + 128]\n",
+            "vmovdqu ymmword ptr [{f} + {table}], ymm7\n",
+            // Our king's steps onto squares the table leaves free (`(A | B) & C` = 0xA8: the
+            // high bit of every attacked square), into the count's first half.
+            "vpandd zmm2, zmm7, dword ptr [{k} + {low}]{{1to16}}\n",
+            "vpaddd zmm2, zmm2, dword ptr [{k} + {low}]{{1to16}}\n",
+            "vpternlogd zmm2, zmm7, dword ptr [{k} + {high}]{{1to16}}, 0xA8\n",
+            "vpsrld zmm2, zmm2, 3\n",
+            "vpandnd zmm2, zmm2, zmmword ptr [{f} + 256]\n",
+            // The count: our moves onto set 3 and the king's, at most 11 a nibble in the
+            // first half and 14 in the second; nibble sums to byte sums, the halves added,
+            // then all bytes.
+            "vpandd zmm6, zmm6, zmmword ptr [{f} + 192]\n",
+            "vpaddd zmm6, zmm6, zmm2\n",
+            "vpsrld zmm2, zmm6, 4\n",
+            "vpandd zmm6, zmm6, dword ptr [{k} + {byte_low}]{{1to16}}\n",
+            "vpandd zmm2, zmm2, dword ptr [{k} + {byte_low}]{{1to16}}\n",
+            "vpaddd zmm6, zmm6, zmm2\n",
+            "vextracti64x4 ymm2, zmm6, 1\n",
+            "vpaddb ymm6, ymm6, ymm2\n",
+            "vpxor xmm2, xmm2, xmm2\n",
+            "vpsadbw ymm6, ymm6, ymm2\n",
+            "vextracti128 xmm2, ymm6, 1\n",
+            "vpaddq xmm6, xmm6, xmm2\n",
+            "vpshufd xmm2, xmm6, 0x4E\n",
+            "vpaddq xmm6, xmm6, xmm2\n",
+            "vmovd eax, xmm6\n",
+        )
+    };
+}
+
 /// [`super::avx2::attacks_and_moves`] with two directions in each `zmm` register: the
 /// attack table of `them` on `board` and how many moves the other side's knights, bishops,
 /// rooks and queens not on `pinned` (`0xF` per square) have onto the squares its own pieces
@@ -565,95 +711,8 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
     // `vzeroupper`), one output register, the flags (its branches) and no stack.
     unsafe {
         asm!(
-            // Both halves: the board, its empty squares (zmm1, 0xF each), then the colours
-            // flipped so that the enemy reads as white (zmm0).
-            "vmovdqu xmm0, xmmword ptr [{board}]",
-            "vinserti128 ymm0, ymm0, xmmword ptr [{board} + 16], 1",
-            "vinserti64x4 zmm0, zmm0, ymm0, 1",
-            "vpandd zmm1, zmm0, dword ptr [{k} + {low}]{{1to16}}",
-            "vpaddd zmm1, zmm1, dword ptr [{k} + {low}]{{1to16}}",
-            "vpternlogd zmm1, zmm0, dword ptr [{k} + {high}]{{1to16}}, 0x02",
-            "vpsrld zmm2, zmm1, 3",
-            "vpsubd zmm2, zmm1, zmm2",
-            "vpord zmm1, zmm1, zmm2",
-            "vpxord zmm0, zmm0, dword ptr [{k} + {colour}]{{1to16}}",
-            // Bit 3 where no pinned piece stands (zmm5).
-            "vmovdqu xmm5, xmmword ptr [{pinned}]",
-            "vinserti128 ymm5, ymm5, xmmword ptr [{pinned} + 16], 1",
-            "vinserti64x4 zmm5, zmm5, ymm5, 1",
-            "vpandnd zmm5, zmm5, dword ptr [{k} + {high}]{{1to16}}",
-            // Set 3: 0xF off our pieces (bit 3 now, unless empty), `~A | B` = 0xCF.
-            "vpandd zmm3, zmm0, dword ptr [{k} + {high}]{{1to16}}",
-            "vpsrld zmm2, zmm3, 3",
-            "vpsubd zmm2, zmm3, zmm2",
-            "vpord zmm3, zmm3, zmm2",
-            "vpternlogd zmm3, zmm1, zmm1, 0xCF",
-            "vmovdqa32 zmmword ptr [{f} + 192], zmm3",
-            // Set 4: our king's steps (0001b) onto set 3, both halves' rank moves ORed into
-            // the first (a VEX instruction clears the second).
-            squares_of!("zmm3", "11"),
-            "vpsrld zmm3, zmm3, 3",
-            sideways!("zmm4", "zmm3", "1"),
-            "vpord zmm3, zmm3, zmm4",
-            "vmovdqa32 zmm2, zmmword ptr [{k} + {up_down1}]",
-            "vpermi2d zmm2, zmm3, zmmword ptr [{k} + {zero}]",
-            "vpord zmm4, zmm4, zmm2",
-            "vextracti64x4 ymm2, zmm4, 1",
-            "vpor ymm4, ymm4, ymm2",
-            "vpandd zmm4, zmm4, zmmword ptr [{f} + 192]",
-            "vmovdqa32 zmmword ptr [{f} + 256], zmm4",
-            // Set 2: the enemy pawns' attacks (the pawn class, 1000b, is their high bit).
-            squares_of!("zmm3", "0"),
-            sideways!("zmm4", "zmm3", "1"),
-            "vmovdqa32 zmm3, zmmword ptr [{k} + {pawn}]",
-            "vpermi2d zmm3, zmm4, zmmword ptr [{k} + {zero}]",
-            "vmovdqa32 zmmword ptr [{f} + 128], zmm3",
-            // The enemy king (0001b): beside in the table, the three squares above in the
-            // first half and below in the second.
-            squares_of!("zmm3", "5"),
-            "vpsrld zmm3, zmm3, 3",
-            sideways!("zmm7", "zmm3", "1"),
-            "vpord zmm3, zmm3, zmm7",
-            "vmovdqa32 zmm4, zmmword ptr [{k} + {up_down1}]",
-            "vpermi2d zmm4, zmm3, zmmword ptr [{k} + {zero}]",
-            "vpord zmm7, zmm7, zmm4",
-            // Knights: theirs 0100b, our free ones bit 3 (`A | (B & C)` = 0xF8); two ranks
-            // and one file, one rank and two files, toward rank 8 and rank 1 in the halves.
-            squares_of!("zmm3", "1"),
-            "vpsrld zmm3, zmm3, 1",
-            squares_of!("zmm4", "7"),
-            "vpternlogd zmm3, zmm4, zmm5, 0xF8",
-            "vmovdqa32 zmmword ptr [{f} + 64], zmm3",
-            // Our free pawns (bit 3), one rank ahead (zmm4): captures onto the enemy's
-            // pieces (zmm2, set 3 but the empty squares) from either side, pushes onto empty
-            // squares, double pushes from those on the third rank; one per move and nibble in
-            // the count (zmm6), at most two. The first half keeps it, the second only the last
-            // rank's, tripled: a promotion is four moves.
-            squares_of!("zmm3", "6"),
-            "vpandd zmm3, zmm3, zmm5",
-            "vmovdqa32 zmm4, zmmword ptr [{k} + {ahead}]",
-            "vpermi2d zmm4, zmm3, zmmword ptr [{k} + {zero}]",
-            "vpandnd zmm2, zmm1, zmmword ptr [{f} + 192]",
-            "vpslld zmm3, zmm4, 4",
-            "vpandd zmm3, zmm3, zmm2",
-            "vpsrld zmm6, zmm3, 3",
-            "vpsrld zmm3, zmm4, 4",
-            "vpandd zmm3, zmm3, zmm2",
-            "vpsrld zmm3, zmm3, 3",
-            "vpaddd zmm6, zmm6, zmm3",
-            "vpandd zmm4, zmm4, zmm1",
-            "vpsrld zmm3, zmm4, 3",
-            "vpaddd zmm6, zmm6, zmm3",
-            "vpandd zmm4, zmm4, zmmword ptr [{k} + {third}]",
-            "vmovdqa32 zmm3, zmmword ptr [{k} + {ahead}]",
-            "vpermi2d zmm3, zmm4, zmmword ptr [{k} + {zero}]",
-            "vpandd zmm3, zmm3, zmm1",
-            "vpsrld zmm3, zmm3, 3",
-            "vpaddd zmm6, zmm6, zmm3",
-            "vpandd zmm6, zmm6, zmmword ptr [{k} + {pawn_keep}]",
-            "vpslld zmm3, zmm6, 1",
-            "vpandd zmm3, zmm3, zmmword ptr [{k} + {second_half}]",
-            "vpaddd zmm6, zmm6, zmm3",
+            count_sets!(),
+            count_pawns!(),
             // A kind of piece neither side has is skipped (endings have few kinds, and the
             // same ones all through a search, so the branches predict well); both halves
             // hold the same sets, so the first tells.
@@ -696,37 +755,7 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
             pair_ray!("1", up_down, a),
             pair_ray!("1", up_down, h),
             "5:",
-            // The table: the halves ORed, our bit 3s out, the pawns' class in.
-            "vpandd zmm7, zmm7, dword ptr [{k} + {low}]{{1to16}}",
-            "vextracti64x4 ymm2, zmm7, 1",
-            "vpor ymm7, ymm7, ymm2",
-            "vpor ymm7, ymm7, ymmword ptr [{f} + 128]",
-            "vmovdqu ymmword ptr [{f} + {table}], ymm7",
-            // Our king's steps onto squares the table leaves free (`(A | B) & C` = 0xA8: the
-            // high bit of every attacked square), into the count's first half.
-            "vpandd zmm2, zmm7, dword ptr [{k} + {low}]{{1to16}}",
-            "vpaddd zmm2, zmm2, dword ptr [{k} + {low}]{{1to16}}",
-            "vpternlogd zmm2, zmm7, dword ptr [{k} + {high}]{{1to16}}, 0xA8",
-            "vpsrld zmm2, zmm2, 3",
-            "vpandnd zmm2, zmm2, zmmword ptr [{f} + 256]",
-            // The count: our moves onto set 3 and the king's, at most 11 a nibble in the
-            // first half and 14 in the second; nibble sums to byte sums, the halves added,
-            // then all bytes.
-            "vpandd zmm6, zmm6, zmmword ptr [{f} + 192]",
-            "vpaddd zmm6, zmm6, zmm2",
-            "vpsrld zmm2, zmm6, 4",
-            "vpandd zmm6, zmm6, dword ptr [{k} + {byte_low}]{{1to16}}",
-            "vpandd zmm2, zmm2, dword ptr [{k} + {byte_low}]{{1to16}}",
-            "vpaddd zmm6, zmm6, zmm2",
-            "vextracti64x4 ymm2, zmm6, 1",
-            "vpaddb ymm6, ymm6, ymm2",
-            "vpxor xmm2, xmm2, xmm2",
-            "vpsadbw ymm6, ymm6, ymm2",
-            "vextracti128 xmm2, ymm6, 1",
-            "vpaddq xmm6, xmm6, xmm2",
-            "vpshufd xmm2, xmm6, 0x4E",
-            "vpaddq xmm6, xmm6, xmm2",
-            "vmovd eax, xmm6",
+            count_total!(),
             "vzeroupper",
             f = in(reg) f,
             k = in(reg) std::ptr::from_ref(rows),

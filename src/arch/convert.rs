@@ -11,7 +11,8 @@
 //!   keep its nibble, then per code one byte compare and one `pmovmskb` per 16 squares;
 //! - `avx2` (x86): the same with 32 squares per compare.
 //!
-//! [`best`] picks the fastest the CPU has, once.
+//! The engine's kernels (`crate::ccr::kernel`) each call their tier's conversion directly;
+//! [`best`] is the fastest one, chosen once, for callers without a kernel.
 
 use std::sync::OnceLock;
 
@@ -62,19 +63,22 @@ pub fn function(way: Option<Tier>) -> fn(&Ccr) -> PieceBoards {
 
 static BEST: OnceLock<fn(&Ccr) -> PieceBoards> = OnceLock::new();
 
-/// The fastest conversion this CPU has, chosen once.
-fn choose() -> fn(&Ccr) -> PieceBoards {
-    let fastest = available().last().copied().flatten();
-    function(fastest)
-}
-
-/// Chooses [`best`]'s conversion now.
+/// Chooses [`best`]'s conversion now (the binary does, first thing).
 pub(super) fn init() {
     let _ = BEST.get_or_init(choose);
 }
 
-/// The conversion with the fastest implementation this CPU has (chosen once; then one
-/// indirect call).
+/// The fastest conversion this CPU has.
+fn choose() -> fn(&Ccr) -> PieceBoards {
+    function(available().last().copied().flatten())
+}
+
+/// The conversion with the fastest implementation this CPU has, chosen once and cached: each
+/// call is one load of the chosen function and one indirect call, no test of the CPU. It
+/// serves the callers that have no kernel to ask, because their signatures carry none: the
+/// `--eval bitboards` evaluator (the search calls it with the position alone),
+/// the tablebase setup and `Bitboards::from_position`. Code generic over a kernel calls
+/// `Kernel::convert` instead, chosen at compile time.
 #[inline]
 pub fn best(board: &Ccr) -> PieceBoards {
     BEST.get_or_init(choose)(board)
@@ -95,7 +99,7 @@ pub fn portable(board: &Ccr) -> PieceBoards {
 }
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-mod simd {
+pub mod simd {
     //! Compare-and-movemask conversions. Each byte of the board holds two squares (low
     //! nibble first); `pshufb` copies every byte into two neighbouring bytes, and an AND
     //! with `0F F0 0F F0 …` keeps the low nibble in the first copy and the high nibble (in
@@ -124,13 +128,13 @@ mod simd {
 
     /// [`ssse3`] for callers that have detected SSSE3 ([`super::function`] hands it out
     /// only then).
-    pub fn ssse3_detected(board: &Ccr) -> PieceBoards {
+    pub(super) fn ssse3_detected(board: &Ccr) -> PieceBoards {
         // SAFETY: only reachable through `function` after detecting SSSE3.
         unsafe { ssse3(board) }
     }
 
     /// [`avx2`] for callers that have detected AVX2.
-    pub fn avx2_detected(board: &Ccr) -> PieceBoards {
+    pub(super) fn avx2_detected(board: &Ccr) -> PieceBoards {
         // SAFETY: only reachable through `function` after detecting AVX2.
         unsafe { avx2(board) }
     }

@@ -11,16 +11,16 @@
 use std::marker::PhantomData;
 
 use crate::bitboard::movegen;
+use crate::ccr::Kernel;
 use crate::ccr::Position;
-use crate::ccr::{Invariant, Kernel, Simd};
+use crate::ccr::Invariant;
 use crate::moves::MoveList;
 use crate::repr::Representation;
 use crate::types::Move;
 
-/// A C.C.R. position whose moves are generated on its bitboard conversion by the kernel `K`
-/// (the fastest SIMD one the CPU has unless chosen otherwise).
+/// A C.C.R. position whose moves are generated on its bitboard conversion by the kernel `K`.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Converted<K: Kernel = Simd>(pub Position, PhantomData<K>);
+pub struct Converted<K: Kernel>(pub Position, PhantomData<K>);
 
 impl<K: Kernel> Converted<K> {
     /// Wraps a position.
@@ -31,6 +31,7 @@ impl<K: Kernel> Converted<K> {
 
 impl<K: Kernel> Representation for Converted<K> {
     const NAME: &'static str = "bitboard";
+    const KERNEL: &'static str = K::NAME;
 
     fn from_position(pos: &Position) -> Self {
         Converted::new(*pos)

@@ -382,7 +382,7 @@ impl Representation for Bitboards {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ccr::{Portable, Simd};
+    use crate::ccr::Portable;
     use crate::perft::{Leaves, perft};
 
     /// The FEN of each line of an EPD file in `tests/data/`, with its `(depth, count)` pairs.
@@ -430,7 +430,7 @@ mod tests {
 
     #[test]
     fn perft_standard_converted_simd() {
-        standard_perft::<Converted<Simd>>(5_000_000);
+        standard_perft::<Converted<Portable>>(5_000_000);
     }
 
     #[test]
@@ -499,11 +499,11 @@ mod tests {
                 for _ in 0..160 {
                     let legal = sorted(&pos.legal_moves());
                     let mut list = MoveList::new();
-                    pos.generate_captures(&mut list);
+                    pos.generate_captures(Portable, &mut list);
                     let captures = sorted(&list);
                     agrees(&native, &pos, &legal, &captures);
                     agrees(
-                        &Converted::<Simd>::from_position(&pos),
+                        &Converted::<Portable>::from_position(&pos),
                         &pos,
                         &legal,
                         &captures,

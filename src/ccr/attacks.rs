@@ -9,8 +9,8 @@
 //! which they attack whoever stands there.
 //!
 //! The tables are built by the frame with a second handler table ([`attacks_of`],
-//! [`AttackBlock::by_frame`]); [`AttackBlock::new`] takes them from SIMD where the CPU has it
-//! ([`crate::arch::attacks::attack_tables`]). The paper's tricks, each
+//! [`AttackBlock::by_frame`]); [`AttackBlock::by_kernel`] takes them from the kernel
+//! (`Kernel::attack_tables`: SIMD on the vector tiers). The paper's tricks, each
 //! measured against the plain ray loop (docs/BENCHMARKS.md):
 //! - rank attacks of rooks and queens without a loop: the occupancy of the rank word is
 //!   one bit per nibble, and a subtraction borrows across the empty squares up to the first
@@ -76,19 +76,25 @@ pub struct AttackBlock {
     words: [u32; 24],
 }
 
+/// WHITE_ATTACKS and BLACK_ATTACKS of `board` in one pass of the frame over every piece.
+pub fn frame_tables(board: &Ccr) -> [[u32; 8]; 2] {
+    let mut generator = AttackGen {
+        occupied: occupancy(board),
+        tables: [[0; 8]; 2],
+    };
+    frame::run(board, Pieces::All, &ATTACK_HANDLERS, &mut generator);
+    generator.tables
+}
+
 /// Where each part of the block starts, in words (the paper's displacement / 4).
 const WHITE_ATTACKS: usize = 8;
 const BLACK_ATTACKS: usize = 16;
 
 impl AttackBlock {
-    /// Builds both attack tables: by SIMD where the CPU has it
-    /// ([`crate::arch::attacks::attack_tables`]), else by [`AttackBlock::by_frame`].
-    #[inline]
-    pub fn new(board: &Ccr) -> AttackBlock {
-        let [white, black] = crate::arch::attacks::attack_tables(board, |board| {
-            let block = AttackBlock::by_frame(board);
-            [*block.attacks(Colour::White), *block.attacks(Colour::Black)]
-        });
+    /// The block of `board` and its tables `[white, black]` (built by a kernel,
+    /// [`AttackBlock::by_kernel`], or by the frame).
+    #[inline(always)]
+    pub fn from_tables(board: &Ccr, [white, black]: [[u32; 8]; 2]) -> AttackBlock {
         let mut block = AttackBlock { words: [0; 24] };
         block.words[..8].copy_from_slice(&board.0);
         block.words[WHITE_ATTACKS..BLACK_ATTACKS].copy_from_slice(&white);
@@ -99,16 +105,7 @@ impl AttackBlock {
     /// Builds both attack tables in one pass of the frame over every piece (the portable
     /// twin of the SIMD tables).
     pub fn by_frame(board: &Ccr) -> AttackBlock {
-        let mut block = AttackBlock { words: [0; 24] };
-        block.words[..8].copy_from_slice(&board.0);
-        let mut generator = AttackGen {
-            occupied: occupancy(board),
-            tables: [[0; 8]; 2],
-        };
-        frame::run(board, Pieces::All, &ATTACK_HANDLERS, &mut generator);
-        block.words[WHITE_ATTACKS..BLACK_ATTACKS].copy_from_slice(&generator.tables[0]);
-        block.words[BLACK_ATTACKS..].copy_from_slice(&generator.tables[1]);
-        block
+        AttackBlock::from_tables(board, frame_tables(board))
     }
 
     /// The word at a byte displacement of the paper (0, 4, … 92).

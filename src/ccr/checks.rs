@@ -158,7 +158,7 @@ impl Position {
     /// words the move changes (castling and en passant stay inside them) on a scratch
     /// board and asks the leaper test at the target and the slider test along the lines
     /// from the enemy king through those squares.
-    #[inline]
+    #[inline(always)]
     pub fn gives_check(&self, mv: Move) -> bool {
         let us = self.side();
         let king = self.king(us.flip());

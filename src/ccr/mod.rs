@@ -16,6 +16,7 @@ pub use board::{CastlingRights, Ccr, Position, RookFiles};
 pub use fen::FenError;
 #[cfg(ccr_asm)]
 pub use kernel::Asm;
-pub use kernel::{Kernel, Portable, Simd};
+pub use kernel::{Kernel, Portable, WithKernel, with_kernel};
+pub use movegen::EnemyTable;
 pub use movegen::Notation;
 pub use validate::Invariant;

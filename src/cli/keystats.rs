@@ -17,7 +17,7 @@ use ccr::ccr::board::{CastlingRights, Ccr, occupied_nibbles};
 use ccr::ccr::fen::FenError;
 use ccr::ccr::keys::RotationKey;
 use ccr::types::{Colour, Move, Square};
-use ccr::{MoveList, Position};
+use ccr::{MoveList, Portable, Position};
 
 use super::on_board::OnBoard;
 use super::whole_file::WholeFile;
@@ -208,7 +208,7 @@ impl Walk {
             next: 0,
         };
         if ply > 0 {
-            root.generate_legal(&mut frame.moves);
+            root.generate_legal(Portable, &mut frame.moves);
         }
         let mut stack = Vec::with_capacity(ply + 1);
         stack.push(frame);
@@ -250,7 +250,7 @@ impl Walk {
                 moves: MoveList::new(),
                 next: 0,
             };
-            pos.generate_legal(&mut frame.moves);
+            pos.generate_legal(Portable, &mut frame.moves);
             self.stack.push(frame);
         }
     }
@@ -348,7 +348,7 @@ impl Games {
         if let Some(game) = &mut self.current {
             let pos = &game.pos;
             if game.plies < MAX_GAME_PLIES && pos.halfmove_clock() < 100 && !bare_kings(pos) {
-                pos.generate_legal(&mut self.moves);
+                pos.generate_legal(Portable, &mut self.moves);
                 if !self.moves.is_empty() {
                     let mv = self.moves.as_slice()[pick(self.rng.next_u64(), self.moves.len())];
                     let parent = game.keys;
@@ -468,7 +468,7 @@ fn measure_costs(seed: u64, calls: u64) -> Result<Costs, String> {
     let mut moves = MoveList::new();
     while samples.len() < size {
         let visit = games.next();
-        visit.pos.generate_legal(&mut moves);
+        visit.pos.generate_legal(Portable, &mut moves);
         if let Some(&mv) = moves
             .as_slice()
             .get(pick(games.rng.next_u64(), moves.len()))

@@ -71,7 +71,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     let leaves = if bulk { Leaves::Bulk } else { Leaves::Make };
     let start = Instant::now();
-    let (out, nodes) = variant.dispatch(Count {
+    let (out, nodes, kernel) = variant.dispatch(Count {
         pos: &pos,
         depth,
         leaves,
@@ -81,7 +81,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let seconds = start.elapsed().as_secs_f64();
     emit(&out)?;
     let rate = nodes as f64 / seconds.max(1e-9) / 1e6;
-    let _ = writeln!(io::stderr(), "time {seconds:.6} s, {rate:.1} M nodes/s");
+    let _ = writeln!(
+        io::stderr(),
+        "time {seconds:.6} s, {rate:.1} M nodes/s, kernel {kernel}"
+    );
     Ok(())
 }
 
@@ -119,17 +122,18 @@ struct Count<'a> {
 }
 
 impl WithRepresentation for Count<'_> {
-    /// The output text and the node count.
-    type Output = (String, u64);
+    /// The output text, the node count and the kernel that ran.
+    type Output = (String, u64, &'static str);
 
-    fn run<R: Representation>(self, _: Variant) -> (String, u64) {
-        count::<R>(
+    fn run<R: Representation>(self, _: Variant) -> (String, u64, &'static str) {
+        let (out, nodes) = count::<R>(
             self.pos,
             self.depth,
             self.leaves,
             self.divide,
             self.notation,
-        )
+        );
+        (out, nodes, R::KERNEL)
     }
 }
 

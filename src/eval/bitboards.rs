@@ -4,7 +4,7 @@
 //! The same terms with the same weights as the frame evaluator (the parent module), so the
 //! score and every count are equal on every position; only what they are read from differs.
 //! The board's rank words are converted once to the sixteen bitboards by piece code
-//! ([`crate::arch::convert::best`]: AVX2 or SSSE3 where the CPU has them, else the paper's
+//! ([`crate::arch::convert::best`], chosen once: AVX2 or SSSE3 where the CPU has them, else the paper's
 //! loop); after that nothing reads the rank words or WHITE_ATTACKS / BLACK_ATTACKS. Each
 //! side's attacks are built as four sets, one per class of the attack tables (pawn, knight
 //! or bishop, rook, queen or king): pawns by shifting the whole set, knights and the king

@@ -17,11 +17,13 @@ pub mod time;
 pub mod tt;
 pub mod wdl;
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use crate::ccr::Position;
+use crate::arch::Impl;
 use crate::ccr::attacks::AttackBlock;
+use crate::ccr::{Kernel, Position, WithKernel, with_kernel};
 use crate::eval::Evaluator;
 use crate::history::History;
 use crate::types::Move;
@@ -222,6 +224,22 @@ impl Search<'_> {
         report: &mut dyn FnMut(&Info),
         finish: impl FnOnce(Outcome) -> R,
     ) -> R {
+        with_kernel(
+            Impl::Simd,
+            OnKernel {
+                search: self,
+                report,
+                finish,
+            },
+        )
+    }
+
+    /// [`Search::run_then`] on the kernel `K`, the engine's, chosen once per search.
+    fn run_on<K: Kernel, R>(
+        &self,
+        report: &mut dyn FnMut(&Info),
+        finish: impl FnOnce(Outcome) -> R,
+    ) -> R {
         let threads = self.threads.max(1);
         let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         let helpers_stop = AtomicBool::new(false);
@@ -241,7 +259,7 @@ impl Search<'_> {
         };
         std::thread::scope(|scope| {
             // The main thread's tables first: helpers' stacks must not take their memory.
-            let mut main = Worker::new(self, 0, shared, start);
+            let mut main = Worker::<K>::new(self, 0, shared, start);
             for id in 1..threads {
                 // A helper the system cannot start (`Threads` beyond what memory allows) is
                 // left out: the search runs on the threads it has. So is one whose stack
@@ -252,7 +270,7 @@ impl Search<'_> {
                 let _ = std::thread::Builder::new()
                     .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
-                        let mut worker = Worker::new(self, id, shared, start);
+                        let mut worker = Worker::<K>::new(self, id, shared, start);
                         worker.iterate(&mut |_| {});
                     });
             }
@@ -264,6 +282,21 @@ impl Search<'_> {
                 ..outcome
             })
         })
+    }
+}
+
+/// [`Search::run_then`]'s arguments, for [`with_kernel`].
+struct OnKernel<'s, 'r, F> {
+    search: &'s Search<'s>,
+    report: &'r mut dyn FnMut(&Info),
+    finish: F,
+}
+
+impl<R, F: FnOnce(Outcome) -> R> WithKernel for OnKernel<'_, '_, F> {
+    type Output = R;
+
+    fn run<K: Kernel>(self) -> R {
+        self.search.run_on::<K, R>(self.report, self.finish)
     }
 }
 
@@ -280,8 +313,9 @@ struct Shared<'a> {
     tb_hits: &'a AtomicU64,
 }
 
-/// One thread's search state.
-struct Worker<'a> {
+/// One thread's search state, on the kernel `K` (its attack blocks and moves).
+struct Worker<'a, K: Kernel> {
+    kernel: PhantomData<K>,
     search: &'a Search<'a>,
     id: usize,
     counters: &'a [AtomicU64],
@@ -342,9 +376,9 @@ struct Line {
     pv: Vec<Move>,
 }
 
-impl<'a> Worker<'a> {
-    fn new(search: &'a Search<'a>, id: usize, shared: Shared<'a>, start: Instant) -> Worker<'a> {
-        let list = picker::legal_moves(&search.root, &AttackBlock::new(search.root.board()));
+impl<'a, K: Kernel> Worker<'a, K> {
+    fn new(search: &'a Search<'a>, id: usize, shared: Shared<'a>, start: Instant) -> Worker<'a, K> {
+        let list = picker::legal_moves(&search.root, &AttackBlock::by_kernel::<K>(search.root.board()));
         let all = list.as_slice();
         let mut root_moves: Vec<Move> = all
             .iter()
@@ -365,6 +399,7 @@ impl<'a> Worker<'a> {
             })
             .collect();
         Worker {
+            kernel: PhantomData,
             search,
             id,
             counters: shared.counters,

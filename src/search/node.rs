@@ -16,7 +16,7 @@ use super::see::{is_unchallenged, see_at_least};
 use super::tablebase::{DECISIVE, TB_WIN, piece_count};
 use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
 use super::{INFINITY, MATE, MAX_PLY, Worker};
-use crate::ccr::Position;
+use crate::ccr::{Kernel, Position};
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::nibbles_equal;
 use crate::types::{Colour, Move, MoveKind, PieceCode};
@@ -83,7 +83,7 @@ enum LoopEnd {
     Best(i32, Option<Move>),
 }
 
-impl Worker<'_> {
+impl<K: Kernel> Worker<'_, K> {
     /// The principal variation search of one node.
     pub(super) fn negamax<N: NodeType>(
         &mut self,
@@ -109,7 +109,7 @@ impl Worker<'_> {
                 return alpha;
             }
         }
-        let block = AttackBlock::new(pos.board());
+        let block = AttackBlock::by_kernel::<K>(pos.board());
         let us = pos.side();
         let in_check = block.in_check(us, pos.king(us));
         if !N::ROOT && pos.halfmove_clock() >= 100 {
@@ -501,7 +501,7 @@ impl Worker<'_> {
         }
         self.counts.quiescence_nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        let block = AttackBlock::new(pos.board());
+        let block = AttackBlock::by_kernel::<K>(pos.board());
         let us = pos.side();
         let in_check = block.in_check(us, pos.king(us));
         if ply >= MAX_PLY - 1 {

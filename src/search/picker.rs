@@ -115,9 +115,9 @@ impl<'a> MovePicker<'a> {
     ) -> MovePicker<'a> {
         let mut list = MoveList::new();
         if in_check {
-            pos.generate_legal_in(block, &mut list);
+            pos.generate_legal(block, &mut list);
         } else {
-            pos.generate_captures_in(block, &mut list);
+            pos.generate_captures(block, &mut list);
             add_quiet_queen_promotions(pos, block, &mut list);
         }
         let no_killers = [Move::default(); 2];
@@ -369,7 +369,7 @@ fn first_max(scores: &[i32]) -> usize {
 /// The legal moves of `pos`, whose attack block is `block`.
 pub fn legal_moves(pos: &Position, block: &AttackBlock) -> MoveList {
     let mut list = MoveList::new();
-    pos.generate_legal_in(block, &mut list);
+    pos.generate_legal(block, &mut list);
     list
 }
 

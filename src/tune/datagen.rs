@@ -15,7 +15,7 @@ use std::sync::{Mutex, OnceLock};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
-use crate::ccr::Position;
+use crate::ccr::{Portable, Position};
 use crate::eval::Evaluator;
 use crate::history::History;
 use crate::moves::MoveList;
@@ -60,7 +60,7 @@ fn quiesce(pos: &Position, mut alpha: i32, beta: i32, ply: u32) -> (i32, Positio
     }
     alpha = alpha.max(stand_pat);
     let mut list = MoveList::new();
-    pos.generate_captures(&mut list);
+    pos.generate_captures(Portable, &mut list);
     let mut captures: Vec<Move> = list.as_slice().to_vec();
     // Most valuable victim first (the piece code's kind: pawn 1 up to queen; en passant and
     // promotions without a victim come last).

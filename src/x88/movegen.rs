@@ -522,10 +522,10 @@ mod tests {
                         pos.to_fen()
                     );
                     x.generate_captures(&mut xl);
-                    pos.generate_captures(&mut pl);
+                    pos.generate_captures(crate::Portable, &mut pl);
                     assert_eq!(sorted(&xl), sorted(&pl), "captures of {}", pos.to_fen());
                     x.generate_legal(&mut xl);
-                    pos.generate_legal(&mut pl);
+                    pos.generate_legal(crate::Portable, &mut pl);
                     assert_eq!(sorted(&xl), sorted(&pl), "moves of {}", pos.to_fen());
                     nodes += 1;
                     if pl.is_empty() {
