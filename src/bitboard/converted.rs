@@ -11,9 +11,9 @@
 use std::marker::PhantomData;
 
 use crate::bitboard::movegen;
+use crate::ccr::Invariant;
 use crate::ccr::Kernel;
 use crate::ccr::Position;
-use crate::ccr::Invariant;
 use crate::moves::MoveList;
 use crate::repr::Representation;
 use crate::types::Move;

@@ -378,7 +378,10 @@ struct Line {
 
 impl<'a, K: Kernel> Worker<'a, K> {
     fn new(search: &'a Search<'a>, id: usize, shared: Shared<'a>, start: Instant) -> Worker<'a, K> {
-        let list = picker::legal_moves(&search.root, &AttackBlock::by_kernel::<K>(search.root.board()));
+        let list = picker::legal_moves(
+            &search.root,
+            &AttackBlock::by_kernel::<K>(search.root.board()),
+        );
         let all = list.as_slice();
         let mut root_moves: Vec<Move> = all
             .iter()

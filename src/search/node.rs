@@ -16,9 +16,9 @@ use super::see::{is_unchallenged, see_at_least};
 use super::tablebase::{DECISIVE, TB_WIN, piece_count};
 use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
 use super::{INFINITY, MATE, MAX_PLY, Worker};
-use crate::ccr::{Kernel, Position};
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::nibbles_equal;
+use crate::ccr::{Kernel, Position};
 use crate::types::{Colour, Move, MoveKind, PieceCode};
 
 /// What kind of node a call of [`Worker::negamax`] searches.
