@@ -705,11 +705,21 @@ def values(d):
                       "i686's compiler, one bench round, 10^6 keys, two games per opponent at 2+0.05. Its "
                       "figures are rough.**")
     v["perft_rounds"] = str(len(perft.rounds))
-    ccr = ("ccr", "portable")
-    native = ("bitboard-native", "portable")
-    rotated = ("rotated", "portable")
+    values_perft(d, v, perft)
+    values_simd(d, v, perft)
+    values_search(d, v, perft)
+    values_profile(d, v, perft)
+    values_costs(d, v, perft)
+    verdicts(v, perft, Bench(d["bench"]))
+    values_keys(d, v, perft)
+    values_strength(d, v, perft)
+    values_tests(d, v, perft)
+    return v, perft
 
-    # Perft: made and counted leaves, both architectures, every subject.
+
+def values_perft(d, v, perft):
+    """The perft tables: made and counted leaves, both architectures, every subject."""
+    ccr = ("ccr", "portable")
     ins = d["instructions"]
     rows = []
     for s in perft.subjects:
@@ -773,7 +783,12 @@ def values(d):
     speed_meta = speed.meta if speed else {}
     v["search_speed_run"] = (f"{speed_meta.get('machine', '?')}, {speed_meta.get('date', '?')[:10]}, "
                              f"{speed_meta.get('run', '?')}")
-    # SIMD and assembly against the portable code, per architecture, made and counted.
+
+
+def values_simd(d, v, perft):
+    """SIMD and assembly against the portable code, per architecture, made and counted."""
+    ccr = ("ccr", "portable")
+    ins = d["instructions"]
     speedups = []
     for base, names in ((ccr, ["simd", "asm"]), (("bitboard", "portable"), ["simd", "asm"])):
         for impl in names:
@@ -813,7 +828,9 @@ def values(d):
                                  "x86_64 instr. (made)", "i686 speed, made", "i686 speed, counted",
                                  "i686 instr. (made)"], speedups)
 
-    # The search: ccr bench on both architectures.
+
+def values_search(d, v, perft):
+    """The search: `ccr bench` on both architectures, and the engines it is compared with."""
     bench = d["bench"]
     bench_speed = Bench(bench)
     # The search's signature: the nodes of `ccr bench` with the frame evaluator, which every
@@ -851,7 +868,6 @@ def values(d):
     names = {"stockfish-classical": "Stockfish 15.1, classical evaluation",
              "stockfish-nnue": "Stockfish 15.1, NNUE", "glaurung": "Glaurung 2.2"}
     for kind, name in names.items():
-        speed = {a: median([float(r["mnps"]) for r in engines.where(kind=kind, arch=a)]) for a in ("x86_64", "i686")}
         ratios = []
         for rnd in sorted({r["round"] for r in engines.rows}):
             a, b = engines.where(kind=kind, arch="i686", round=rnd), engines.where(kind=kind, arch="x86_64", round=rnd)
@@ -868,7 +884,9 @@ def values(d):
     v["table_engines"] = table(["whole engine", "x86_64 kN/s (rounds)", "i686 kN/s (rounds)", "i686 ÷ x86_64 (rounds)",
                                 "instr./node x86_64", "instr./node i686"], brows)
 
-    # Where the search spends its time, and bytes copied.
+
+def values_profile(d, v, perft):
+    """Where the search spends its time, and the bytes it copies."""
     prof = d["bench-profile"]
 
     def pval(metric, arch="x86_64", evaluator="frame"):
@@ -896,8 +914,13 @@ def values(d):
         ", ".join(f"{n} {copies * pval('bytes:' + n):.1f} ({pval('bytes:' + n):.0f} B)" for n in stderr_order))
     v["table_bytes"] = table(["position", "bytes", "bytes copied per node"],
                              [[SUBJECT_NAMES.get((n, "portable"), n), fmt(s, 0), fmt(s * copies, 0)] for n, s in sizes])
+    short = {"ccr": "C.C.R.", "bitboard-native": "magic bitboards", "rotated": "rotated bitboards", "x88": "0x88"}
+    v["table_bytes_inline"] = ", ".join(f"{short.get(n, n)} {fmt(sz * copies, 0)} B per node "
+                                        f"({fmt(sz, 0)} B a position)" for n, sz in sizes if n != "bitboard")
 
-    # Costs per call (iai-callgrind): the mean over each benchmark's inputs.
+
+def values_costs(d, v, perft):
+    """Costs per call (iai-callgrind): the mean over each benchmark's inputs."""
     costs = {}
     for r in d["costs"].rows:
         costs.setdefault((r["bench"], r["group"], r["function"]), []).append(int(r["instructions"]))
@@ -910,15 +933,13 @@ def values(d):
     if ("instructions", "attacks", "ccr_is_attacked_x64") in costs:
         c = costs[("instructions", "attacks", "ccr_is_attacked_x64")]
         v["per_square_is_attacked"] = fmt(sum(c) / len(c) / 64, 1)
-    short = {"ccr": "C.C.R.", "bitboard-native": "magic bitboards", "rotated": "rotated bitboards", "x88": "0x88"}
-    v["table_bytes_inline"] = ", ".join(f"{short.get(n, n)} {fmt(sz * copies, 0)} B per node "
-                                        f"({fmt(sz, 0)} B a position)" for n, sz in sizes if n != "bitboard")
     if ("instructions", "attacks", "ccr_ray_scan_x64") in costs:
         c = costs[("instructions", "attacks", "ccr_ray_scan_x64")]
         v["per_square_ray_scan"] = fmt(sum(c) / len(c) / 64, 0)
-    verdicts(v, perft, bench_speed)
 
-    # Keys.
+
+def values_keys(d, v, perft):
+    """The keys: collisions, spread and cost."""
     keys = d["keys"]
     n = int(keys.rows[0]["n"])
     v["keys_n"] = f"{n:,}"
@@ -940,7 +961,9 @@ def values(d):
     v["largest_how"] = (f"{v['keys_scale_count']} shards merged, `make reproduce STEPS=scale`"
                         if v.get("keys_scale_complete") else "`make reproduce`'s keys step")
 
-    # Strength.
+
+def values_strength(d, v, perft):
+    """The strength ladder and the paper's matches."""
     srows = []
     strength = d["strength"]
     # The ladder from the top down: ccr's best score first.
@@ -971,7 +994,9 @@ def values(d):
     v["table_paper_matches"] = table(["Achilles against", "games", "score %", "draws %",
                                       "W/D/L (from score and draws)", "Elo difference", "95 % interval"], prows)
 
-    # The paper's reference vectors: the tests.
+
+def values_tests(d, v, perft):
+    """The paper's reference vectors: the tests."""
     tests = d["tests"]
     trows = []
     for arch in ("x86_64", "i686"):
@@ -1015,7 +1040,6 @@ def values(d):
                                 "`tests.tsv` from the next `make reproduce STEPS=tests`)")
     v["run"] = lambda names: provenance(d, names)
     wdl_values(d["wdl"], v)
-    return v, perft
 
 
 def wdl_values(data, v):
