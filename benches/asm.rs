@@ -23,9 +23,9 @@ mod common;
 
 use std::time::Duration;
 
-use ccr::arch::asm;
-use ccr::arch::convert;
-use ccr::ccr::attacks::attacks_of;
+use ccr::kernels::asm;
+use ccr::kernels::convert;
+use ccr::kernels::frame::attacks_of;
 use common::asm::{
     attacks_all, board_key, boards, check, convert_all, key_all, king_targets, knight_targets,
     leaper_all, occupancies, portable, slider_all,

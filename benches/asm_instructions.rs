@@ -21,8 +21,8 @@
 mod common;
 
 use ccr::Ccr;
-use ccr::arch::{asm, convert};
-use ccr::ccr::attacks::attacks_of;
+use ccr::kernels::frame::attacks_of;
+use ccr::kernels::{asm, convert};
 use common::asm::{
     attacks_all, board_key, boards, convert_all, key_all, king_targets, knight_targets, leaper_all,
     occupancies, portable, slider_all,

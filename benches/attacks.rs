@@ -10,7 +10,7 @@
 //! - `ccr_block_by_frame`: `AttackBlock::by_frame`, the same block by one pass of the frame;
 //! - `ccr_attacks_of`: `attacks_of`, the enemy's table alone;
 //! - `ccr_attacks_of_avx2`: the same table with the eight rank words in one AVX2 register
-//!   (`ccr::arch::attacks::attacks_of`; the portable frame where the CPU lacks AVX2);
+//!   (`ccr::kernels::attacks::attacks_of`; the portable frame where the CPU lacks AVX2);
 //! - `ccr_table_and_count_avx2`: the enemy's table and the count of the side to move's
 //!   moves but pins, en passant and castling from the same fills
 //!   (`arch::attacks::attacks_and_moves_avx2`, what a bulk-counting perft's last ply
@@ -22,7 +22,7 @@
 //! - `ccr_in_check`: `AttackBlock::in_check` of the side to move, on a built block;
 //! - `ccr_is_attacked_x64`, `ccr_cheapest_x64`: `is_attacked` and `cheapest_attacker` of the
 //!   enemy on each of the 64 squares, on a built block;
-//! - `ccr_ray_scan_x64`: `checks::is_attacked` on each of the 64 squares (no table: eight
+//! - `ccr_ray_scan_x64`: `frame::is_attacked` on each of the 64 squares (no table: eight
 //!   rays and the leapers from each square);
 //! - `shakmaty_attacks_to_x64`, `shakmaty_cheapest_x64`: `Board::attacks_to` on each of the
 //!   64 squares (magic bitboards), the second also finding the cheapest attacker's class;
@@ -52,10 +52,10 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
-use ccr::arch::Tier;
+use ccr::Tier;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-use ccr::arch::avx2::{self, load, store, table};
-use ccr::ccr::attacks::attacks_of;
+use ccr::kernels::avx2::{self, load, store, table};
+use ccr::kernels::frame::attacks_of;
 use ccr::{AttackBlock, Ccr, Colour, Position};
 use common::{attack, shak, standard};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -64,7 +64,7 @@ use shakmaty::Position as _;
 /// The attack table of `by` by AVX2, the frame where the CPU lacks it.
 #[inline]
 fn simd_attacks_of(board: &Ccr, by: Colour) -> [u32; 8] {
-    ccr::arch::attacks::attacks_of(board, by, attacks_of)
+    ccr::kernels::attacks::attacks_of(board, by, attacks_of)
 }
 
 /// One way to build the attack tables of many boards ([`Batch::attacks_of_many`]).
@@ -121,7 +121,7 @@ impl Batch {
                     let two: &mut [[u32; 8]; 2] = two.try_into().expect("chunks of two");
                     // SAFETY: the CPU has AVX-512F (checked by the guard).
                     unsafe {
-                        ccr::arch::avx512::attacks_of_pair(&pair[0], &pair[1], (by, by), two)
+                        ccr::kernels::avx512::attacks_of_pair(&pair[0], &pair[1], (by, by), two)
                     };
                 }
                 for (board, table) in pairs.remainder().iter().zip(tables.into_remainder()) {
@@ -223,16 +223,16 @@ fn attacks(c: &mut Criterion) {
         let unpinned = [0u32; 8];
         let table_then_count = |board: &Ccr| {
             let table = simd_attacks_of(board, them);
-            let count = ccr::arch::attacks::count_piece_moves(board, &occupied, &free, us);
+            let count = ccr::kernels::attacks::count_piece_moves(board, &occupied, &free, us);
             (table, count)
         };
         let table_and_count = |board: &Ccr| {
-            ccr::arch::attacks::attacks_and_moves_avx2(board, &unpinned, them, || {
+            ccr::kernels::attacks::attacks_and_moves_avx2(board, &unpinned, them, || {
                 attacks_of(board, them)
             })
         };
         let table_and_count_wide = |board: &Ccr| {
-            ccr::arch::attacks::attacks_and_moves(board, &unpinned, them, || {
+            ccr::kernels::attacks::attacks_and_moves(board, &unpinned, them, || {
                 attacks_of(board, them)
             })
         };

@@ -18,26 +18,21 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
-use ccr::arch::convert;
-use ccr::eval::{bitboards, evaluate_with};
+use ccr::kernels::convert;
+use ccr::kernels::eval::{evaluate_bitboards, evaluate_boards, evaluate_with};
 use ccr::{AttackBlock, Position};
 use common::standard;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn evaluators(c: &mut Criterion) {
-    ccr::arch::init();
+    ccr::init();
     for s in standard() {
         let pos = Position::from_fen(&s.fen).expect("a standard FEN");
         let block = AttackBlock::new(pos.board());
         let boards = convert::best(pos.board());
         let frame = evaluate_with(&pos, &block);
-        assert_eq!(bitboards::evaluate(&pos), frame, "{}", s.id);
-        assert_eq!(
-            bitboards::evaluate_boards(&boards, pos.side()),
-            frame,
-            "{}",
-            s.id
-        );
+        assert_eq!(evaluate_bitboards(&pos), frame, "{}", s.id);
+        assert_eq!(evaluate_boards(&boards, pos.side()), frame, "{}", s.id);
         let mut group = c.benchmark_group(format!("eval/{}", s.id));
         group
             .sample_size(20)
@@ -53,10 +48,10 @@ fn evaluators(c: &mut Criterion) {
             b.iter(|| evaluate_with(black_box(&pos), black_box(&block)))
         });
         group.bench_function("bitboards", |b| {
-            b.iter(|| bitboards::evaluate(black_box(&pos)))
+            b.iter(|| evaluate_bitboards(black_box(&pos)))
         });
         group.bench_function("bitboards-given-boards", |b| {
-            b.iter(|| bitboards::evaluate_boards(black_box(&boards), black_box(pos.side())))
+            b.iter(|| evaluate_boards(black_box(&boards), black_box(pos.side())))
         });
         group.finish();
     }

@@ -11,7 +11,7 @@
 //!   each workload of `benches/attacks.rs` (`AttackBlock::new`, `attacks_of`, `in_check`,
 //!   `is_attacked` and `cheapest_attacker` over all 64 squares, the enemy's table and the
 //!   count of our knights' and sliders' moves together and apart, the ray scan
-//!   `checks::is_attacked` over all 64; shakmaty's `attacks_to` over all 64, its attack map
+//!   `frame::is_attacked` over all 64; shakmaty's `attacks_to` over all 64, its attack map
 //!   and `is_check`). "The enemy" is the side not to move;
 //! - group `keys`: the transposition keys on each of the six standard positions, one call of
 //!   each workload of `benches/keys.rs` (`common::keys`), each computing one key per legal
@@ -45,17 +45,17 @@ mod common;
 
 use std::hint::black_box;
 
-use ccr::arch::convert::{PieceBoards, WAYS, function as conversion};
-use ccr::bitboard::{Bitboards, Converted};
-use ccr::ccr::attacks::attacks_of;
-use ccr::ccr::keys::RotationKey;
-use ccr::eval::{bitboards as bitboard_eval, evaluate_with};
-use ccr::rotated::Rotated;
-use ccr::x88::X88;
+use ccr::Rotated;
+use ccr::RotationKey;
+use ccr::X88;
+use ccr::kernels::convert::{PieceBoards, WAYS, function as conversion};
+use ccr::kernels::eval::{evaluate_bitboards, evaluate_boards, evaluate_with};
+use ccr::kernels::frame::attacks_of;
 use ccr::{
     AttackBlock, Ccr, Colour, Impl, Kernel, Leaves, MoveList, Portable, Position, Repr,
     Representation, Square, Variant, WithKernel, WithRepresentation, perft, with_kernel,
 };
+use ccr::{Bitboards, Converted};
 use ccr_keystats::Zobrist;
 use common::keys::Input;
 use common::{attack, cozy, shak};
@@ -205,14 +205,15 @@ fn ccr_attacks_of(input: (Ccr, Colour)) -> u32 {
 /// [`ccr_board`] after the CPU-feature detection has run (its first use is not counted: the
 /// binary runs it at start-up).
 fn ccr_board_detected(id: usize) -> (Ccr, Colour) {
-    ccr::arch::init();
+    ccr::init();
     ccr_board(id)
 }
 
 #[library_benchmark]
 #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_board_detected)]
 fn ccr_attacks_of_avx2(input: (Ccr, Colour)) -> u32 {
-    let table = ccr::arch::attacks::attacks_of(black_box(&input.0), black_box(input.1), attacks_of);
+    let table =
+        ccr::kernels::attacks::attacks_of(black_box(&input.0), black_box(input.1), attacks_of);
     black_box(&table)[7]
 }
 
@@ -234,9 +235,10 @@ fn ccr_count_input(id: usize) -> (Ccr, Colour, [u32; 8], [u32; 8]) {
 #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_count_input)]
 fn ccr_table_and_count_avx2(input: (Ccr, Colour, [u32; 8], [u32; 8])) -> u32 {
     let (board, them) = (black_box(&input.0), black_box(input.1));
-    let (table, moves) = ccr::arch::attacks::attacks_and_moves_avx2(board, &[0; 8], them, || {
-        attacks_of(board, them)
-    });
+    let (table, moves) =
+        ccr::kernels::attacks::attacks_and_moves_avx2(board, &[0; 8], them, || {
+            attacks_of(board, them)
+        });
     black_box(&table)[7] ^ moves.unwrap_or(0)
 }
 
@@ -244,8 +246,8 @@ fn ccr_table_and_count_avx2(input: (Ccr, Colour, [u32; 8], [u32; 8])) -> u32 {
 #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_count_input)]
 fn ccr_table_then_count_avx2(input: (Ccr, Colour, [u32; 8], [u32; 8])) -> u32 {
     let (board, them) = (black_box(&input.0), black_box(input.1));
-    let table = ccr::arch::attacks::attacks_of(board, them, attacks_of);
-    let moves = ccr::arch::attacks::count_piece_moves(board, &input.2, &input.3, them.flip());
+    let table = ccr::kernels::attacks::attacks_of(board, them, attacks_of);
+    let moves = ccr::kernels::attacks::count_piece_moves(board, &input.2, &input.3, them.flip());
     black_box(&table)[7] ^ moves.unwrap_or(0)
 }
 
@@ -619,10 +621,10 @@ library_benchmark_group!(
 /// The position `id` after one evaluation by each evaluator, so that what is filled on first
 /// use (the magic attack table, the CPU-feature choices) is filled in setup, not counted.
 fn eval_position(id: usize) -> Position {
-    ccr::arch::init();
+    ccr::init();
     let pos = ccr_position(id);
     let frame = evaluate_with(&pos, &AttackBlock::new(pos.board()));
-    assert_eq!(bitboard_eval::evaluate(&pos), frame, "position {id}");
+    assert_eq!(evaluate_bitboards(&pos), frame, "position {id}");
     pos
 }
 
@@ -635,7 +637,7 @@ fn eval_block(id: usize) -> (Position, AttackBlock) {
 /// [`eval_position`]'s converted boards and side to move.
 fn eval_boards(id: usize) -> (PieceBoards, Colour) {
     let pos = eval_position(id);
-    (ccr::arch::convert::best(pos.board()), pos.side())
+    (ccr::kernels::convert::best(pos.board()), pos.side())
 }
 
 #[library_benchmark]
@@ -654,13 +656,13 @@ fn eval_frame_given_tables(input: (Position, AttackBlock)) -> i32 {
 #[library_benchmark]
 #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = eval_position)]
 fn eval_bitboards(pos: Position) -> i32 {
-    bitboard_eval::evaluate(black_box(&pos))
+    evaluate_bitboards(black_box(&pos))
 }
 
 #[library_benchmark]
 #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = eval_boards)]
 fn eval_bitboards_given_boards(input: (PieceBoards, Colour)) -> i32 {
-    bitboard_eval::evaluate_boards(black_box(&input.0), black_box(input.1))
+    evaluate_boards(black_box(&input.0), black_box(input.1))
 }
 
 library_benchmark_group!(

@@ -1,4 +1,4 @@
-//! Wall-clock benchmarks of the transposition keys (`ccr::ccr::keys`) on the six standard
+//! Wall-clock benchmarks of the transposition keys (`ccr::RotationKey`) on the six standard
 //! positions: the rotation key and the Zobrist baseline, from scratch and updated after a
 //! move.
 //!
@@ -25,7 +25,7 @@ mod common;
 
 use std::time::Duration;
 
-use ccr::ccr::keys::RotationKey;
+use ccr::RotationKey;
 use ccr_keystats::Zobrist;
 use common::keys::{self, Input};
 use common::standard;

@@ -29,7 +29,7 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
-use ccr::arch::convert;
+use ccr::kernels::convert;
 use ccr::{Leaves, MoveList, Position, Representation, Variant, WithRepresentation, perft};
 use common::{Standard, perft_depth, standard};
 use criterion::measurement::WallTime;

@@ -32,11 +32,6 @@ impl History {
         self.entries.len()
     }
 
-    /// Whether no position is recorded.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     /// How many earlier positions equal the last one (same key, same side to move, no
     /// capture or pawn move in between).
     pub fn repetitions(&self) -> usize {
@@ -162,6 +157,6 @@ mod tests {
         h.pop();
         assert!(!h.is_fifty_move_draw());
         assert_eq!(h.len(), 2);
-        assert!(!History::new().is_repetition() && History::new().is_empty());
+        assert!(!History::new().is_repetition() && History::new().len() == 0);
     }
 }

@@ -18,41 +18,70 @@
 //! compare: those are the edge tests. Move generation is one frame (words × nibbles) that
 //! jumps through a table indexed by the piece code (`ccr::frame`).
 //!
-//! The types a user of the library needs are re-exported here, at the root
-//! (`ccr::Position`, `ccr::MoveList`, `ccr::perft`, …); docs/ARCHITECTURE.md maps the modules.
+//! Everything a user needs is named here, at the root; the modules behind it are private
+//! (docs/ARCHITECTURE.md maps them). Four namespaces hold what only some users reach for:
+//! [`positions`] (the standard test positions and the perft file reader), [`bench`](mod@bench) (the
+//! fixed search OpenBench reads), [`tune`] (training data and the evaluation's weights) and
+//! [`kernels`] (the hot loops one by one, for benchmarks, differential tests and fuzzing).
+//!
+//! ```
+//! let pos = ccr::Position::from_fen(ccr::positions::KIWIPETE).unwrap();
+//! let mut moves = ccr::MoveList::new();
+//! pos.generate_legal(ccr::Portable, &mut moves);
+//! assert_eq!(moves.len(), 48);
+//! assert_eq!(ccr::perft(&pos, 3, ccr::Leaves::Bulk), 97_862);
+//! ```
 
 #![deny(missing_docs)]
 
-pub mod arch;
+mod arch;
 pub mod bench;
-pub mod bitboard;
-pub mod book;
-pub mod ccr;
-pub mod eval;
-pub mod history;
-pub mod moves;
-pub mod openings;
-pub mod perft;
+mod bitboard;
+mod book;
+mod ccr;
+mod eval;
+mod history;
+pub mod kernels;
+mod moves;
+mod openings;
+mod perft;
 pub mod positions;
-pub mod repr;
-pub mod rotated;
-pub mod search;
+mod repr;
+mod rotated;
+mod search;
 pub mod tune;
-pub mod types;
-pub mod uci;
-pub mod variants;
-pub mod x88;
+mod types;
+mod uci;
+mod variants;
+mod x88;
 
-pub use arch::{Impl, Tier};
-#[cfg(ccr_asm)]
-pub use ccr::Asm;
-pub use ccr::attacks::AttackBlock;
+// The board: a position, its pieces and squares, its moves and attack tables.
+pub use ccr::attacks::{AttackBlock, AttackClass};
+pub use ccr::keys::RotationKey;
 pub use ccr::{
-    CastlingRights, Ccr, EnemyTable, FenError, Invariant, Kernel, Notation, Portable, Position,
-    RookFiles, WithKernel, with_kernel,
+    CastlingRights, Ccr, FenError, Invariant, Notation, Position, RookFiles, set_slow_checks,
 };
 pub use moves::MoveList;
-pub use perft::{Leaves, divide, perft};
-pub use repr::{CcrWith, Representation};
 pub use types::{Colour, Move, MoveKind, PieceCode, Square};
+
+// Counting the legal move tree.
+pub use perft::{Leaves, divide, perft};
+
+// The representations compared against the C.C.R., and the registry that names them all.
+pub use bitboard::{Bitboards, BitboardsInvariant, Converted};
+pub use repr::{CcrWith, Representation};
+pub use rotated::{Rotated, RotatedInvariant};
 pub use variants::{Repr, Variant, WithRepresentation};
+pub use x88::{X88, X88Invariant};
+
+// The kernels: which machine code generates the moves.
+pub use arch::{Impl, Tier, init};
+#[cfg(ccr_asm)]
+pub use ccr::Asm;
+pub use ccr::{EnemyTable, Kernel, Portable, WithKernel, with_kernel};
+
+// Playing: the UCI loop, the evaluation, the tablebases and the opening book.
+pub use book::polyglot_key;
+pub use eval::{Breakdown, Evaluator};
+pub use search::tablebase::Tablebases;
+pub use uci::{Output as UciOutput, Uci};

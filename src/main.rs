@@ -58,7 +58,7 @@ enum Command {
 
 fn main() -> ExitCode {
     // The CPU's features, once, before any command uses a kernel.
-    ccr::arch::init();
+    ccr::init();
     // A write past a file-size limit fails with an error to report (and a partial record to
     // take back) instead of killing the process.
     #[cfg(unix)]
@@ -177,8 +177,8 @@ fn uci() -> ExitCode {
 
 /// The UCI loop on `input`, answering on stdout.
 fn uci_on(input: impl io::BufRead) -> ExitCode {
-    let out = ccr::uci::Output::new(Box::new(io::stdout()));
-    ccr::uci::Uci::new(out).run(input);
+    let out = ccr::UciOutput::new(Box::new(io::stdout()));
+    ccr::Uci::new(out).run(input);
     ExitCode::SUCCESS
 }
 

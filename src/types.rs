@@ -38,7 +38,7 @@ impl Colour {
 /// The number is private, so every code is one of the sixteen a nibble can hold:
 ///
 /// ```compile_fail
-/// let code = ccr::types::PieceCode(16);
+/// let code = ccr::PieceCode(16);
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct PieceCode(u8);

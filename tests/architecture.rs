@@ -50,11 +50,13 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("book", &["ccr", "types", "moves"]),
+    ("openings", &["ccr", "eval", "history", "search", "types"]),
     (
         "tune",
-        &["ccr", "eval", "history", "search", "types", "moves"],
+        &[
+            "ccr", "eval", "history", "openings", "search", "types", "moves",
+        ],
     ),
-    ("openings", &["ccr", "eval", "history", "search", "types"]),
     ("bench", &["ccr", "eval", "history", "search", "positions"]),
     (
         "uci",
@@ -70,6 +72,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "moves",
         ],
     ),
+    ("kernels", &["arch", "bitboard", "ccr", "eval", "search"]),
 ];
 
 /// The layers whose files are checked for cycles one by one (everywhere else a top-level

@@ -9,7 +9,7 @@
 //!   shakmaty's `Board::attacks_to` finds (pawn `1000b`, knight or bishop `0100b`, rook
 //!   `0010b`, queen or king `0001b`);
 //! - `cheapest_attacker` is the class of the cheapest of those attackers;
-//! - `is_attacked` agrees with shakmaty and with the ray scan `checks::is_attacked`;
+//! - `is_attacked` agrees with shakmaty and with the ray scan `frame::is_attacked`;
 //!
 //! and per position: `attacks_of` equals the block's table, the block starts with the board,
 //! the paper's displacements address the three parts, and `in_check` agrees with shakmaty.
@@ -22,8 +22,9 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use ccr::ccr::attacks::{AttackClass, attacks_of};
-use ccr::ccr::checks;
+use ccr::AttackClass;
+use ccr::kernels::frame;
+use ccr::kernels::frame::attacks_of;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, POSITION_6, STARTPOS};
 use ccr::{AttackBlock, Colour, Position as CcrPosition, Square};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -263,7 +264,11 @@ fn check_position(s: &Sample, nibbles_seen: &mut u16) {
     let block = AttackBlock::new(board);
     let occupied = sh.board().occupied();
 
-    assert_eq!(block.words()[..8], board.0, "block board part, FEN {fen}");
+    assert_eq!(
+        block.words()[..8],
+        *board.words(),
+        "block board part, FEN {fen}"
+    );
     assert_eq!(
         AttackBlock::by_frame(board),
         block,
@@ -330,9 +335,9 @@ fn check_position(s: &Sample, nibbles_seen: &mut u16) {
                 context()
             );
             assert_eq!(
-                checks::is_attacked(board, sq, colour),
+                frame::is_attacked(board, sq, colour),
                 attacked,
-                "checks::is_attacked differs (ccr ray scan, shakmaty){}",
+                "frame::is_attacked differs (ccr ray scan, shakmaty){}",
                 context()
             );
         }

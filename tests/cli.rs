@@ -254,7 +254,7 @@ fn each_implementation_runs_the_kernel_it_names() {
     // The timing line names the kernel that ran: `simd` is this CPU's best tier (capped by
     // `CCR_SIMD_MAX`, which the child inherits), the others are themselves; the
     // representations without kernel choices run the portable code.
-    let best = ccr::ccr::kernel::best_tier().map_or("portable", |tier| tier.name());
+    let best = ccr::kernels::best_tier().map_or("portable", |tier| tier.name());
     let mut runs = vec![("ccr", "portable", "portable"), ("ccr", "simd", best)];
     runs.extend([
         ("bitboard", "portable", "portable"),
@@ -1001,7 +1001,7 @@ fn datagen_and_tune_run_end_to_end() {
         text.contains("pub const WEIGHTS: [S; param::COUNT] = ["),
         "{text}"
     );
-    assert_eq!(text.matches("s(").count(), ccr::eval::param::COUNT);
+    assert_eq!(text.matches("s(").count(), ccr::tune::param::COUNT);
 
     failure(&[
         "tune",

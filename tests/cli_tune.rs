@@ -55,7 +55,7 @@ fn a_fit_with_good_settings_writes_weights() {
     let out = ccr(&tune_args(&data, &weights, "20"));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let written = std::fs::read_to_string(&weights).unwrap();
-    assert_eq!(written.matches("s(").count(), ccr::eval::param::COUNT);
+    assert_eq!(written.matches("s(").count(), ccr::tune::param::COUNT);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

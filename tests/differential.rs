@@ -16,10 +16,10 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use ccr::arch::convert::{self, portable};
-use ccr::bitboard::Bitboards;
+use ccr::Bitboards;
+use ccr::X88;
+use ccr::kernels::convert::{self, portable};
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
-use ccr::x88::X88;
 use ccr::{
     Leaves, Move, MoveKind, MoveList, Position as CcrPosition, Representation, Square, Tier,
     Variant, WithRepresentation, divide, perft,
@@ -515,7 +515,7 @@ fn divide_difference(pos: &CcrPosition, sh: &Chess, depth: u32, leaves: Leaves) 
 fn random_games_agree_with_shakmaty() {
     // The games check the SIMD conversions and the SIMD kernel only where the CPU has them.
     for tier in [Tier::Ssse3, Tier::Avx2] {
-        ccr::arch::runs(tier, "differential::random_games_agree_with_shakmaty");
+        ccr::kernels::runs(tier, "differential::random_games_agree_with_shakmaty");
     }
     let games = games();
     println!(
@@ -536,7 +536,7 @@ fn random_games_agree_with_shakmaty() {
 
 #[test]
 fn sampled_perft_agrees_with_shakmaty() {
-    ccr::arch::runs(
+    ccr::kernels::runs(
         Tier::Avx2,
         "differential::sampled_perft_agrees_with_shakmaty",
     );

@@ -6,8 +6,9 @@
 
 mod common;
 
-use ccr::arch::convert;
-use ccr::eval::{self, Evaluator, bitboards};
+use ccr::Evaluator;
+use ccr::kernels::convert;
+use ccr::kernels::eval;
 use ccr::{AttackBlock, Position};
 use common::cli::{assert_no_panic, ccr, text};
 use common::epd;
@@ -23,7 +24,7 @@ fn assert_same(pos: &Position, context: &dyn Fn() -> String) {
         frame
     );
     assert_eq!(
-        bitboards::evaluate(pos),
+        eval::evaluate_bitboards(pos),
         frame,
         "score of {} ({})",
         pos.to_fen(),
@@ -31,7 +32,7 @@ fn assert_same(pos: &Position, context: &dyn Fn() -> String) {
     );
     let portable = convert::portable(pos.board());
     assert_eq!(
-        bitboards::evaluate_boards(&portable, pos.side()),
+        eval::evaluate_boards(&portable, pos.side()),
         frame,
         "{}",
         pos.to_fen()

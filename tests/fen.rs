@@ -5,8 +5,8 @@
 mod common;
 
 use ccr::positions::STARTPOS;
-use ccr::types::{Colour, PieceCode, Square};
 use ccr::{CastlingRights, Ccr, FenError, Position};
+use ccr::{Colour, PieceCode, Square};
 
 /// The FENs of the standard perft file, without their `;D…` annotations.
 fn epd_fens() -> Vec<String> {

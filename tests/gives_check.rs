@@ -6,7 +6,7 @@
 
 mod common;
 
-use ccr::ccr::checks::is_attacked;
+use ccr::kernels::frame::is_attacked;
 use ccr::{MoveKind, PieceCode, Position};
 use common::epd;
 use common::games::random_games;

@@ -1,4 +1,4 @@
-//! The transposition keys (`ccr::ccr::keys`): every incremental key equals the key computed
+//! The transposition keys (`ccr::RotationKey`): every incremental key equals the key computed
 //! from scratch, transpositions key alike, and the rotation key tells positions apart exactly
 //! as shakmaty's Zobrist hash does.
 //!
@@ -27,7 +27,7 @@ use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
 use ccr::CastlingRights;
-use ccr::ccr::keys::RotationKey;
+use ccr::RotationKey;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::{Colour, Move, MoveKind, PieceCode, Position};
 use common::games::{choose_move, line_text as line};

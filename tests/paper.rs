@@ -9,7 +9,7 @@ const FIGURE_1: &str = "4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1";
 fn figure_1_rank_words() {
     let board = *Position::from_fen(FIGURE_1).unwrap().board();
     assert_eq!(
-        board.0,
+        *board.words(),
         [
             0x0000_E000,
             0,
@@ -22,7 +22,7 @@ fn figure_1_rank_words() {
         ]
     );
     // The same vector as the paper prints it in decimal.
-    assert_eq!(board.0, [57344, 0, 0, 0, 32, 4096, 1076912128, 0]);
+    assert_eq!(*board.words(), [57344, 0, 0, 0, 32, 4096, 1076912128, 0]);
 }
 
 #[test]
@@ -31,10 +31,10 @@ fn figure_2_knight_tests_by_mask_shifts() {
     let g4 = Square::parse("g4").unwrap();
     // "For white knight, displacement is +16 and a value is 00000020h … The rank mask is 000000F0h."
     assert_eq!(
-        (g4.displacement(), board.0[g4.word()], g4.mask()),
+        (g4.displacement(), board.words()[g4.word()], g4.mask()),
         (16, 0x20, 0xF0)
     );
-    let ccr = |displacement: usize| board.0[displacement / 4];
+    let ccr = |displacement: usize| board.words()[displacement / 4];
     let mask = g4.mask();
     // "if (CCR(+20) and (MASK shl 8)) = 0 then move_G4_E3 is legal" — e3 holds the white
     // pawn, so the test finds it occupied; h6 is empty.
@@ -253,7 +253,7 @@ fn figure_3_block() -> AttackBlock {
 #[test]
 fn figure_3_table_4_is_the_board() {
     let board = *Position::from_fen(FIGURE_3).unwrap().board();
-    assert_eq!(board.0, TABLE_4);
+    assert_eq!(*board.words(), TABLE_4);
     assert_table(&AttackBlock::new(&board), 0, &TABLE_4, "C.C.R.");
 }
 

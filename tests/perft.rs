@@ -51,9 +51,9 @@ impl WithRepresentation for Check<'_> {
 
 /// The counts of `file` that `selected` picks, in every representation and implementation
 /// the build has ([`Variant::all`]). The SIMD ones fall back to portable code on a CPU
-/// without AVX2, which [`ccr::arch::runs`] reports.
+/// without AVX2, which [`ccr::kernels::runs`] reports.
 fn check_every(file: &str, selected: impl Fn(u64) -> bool, leaves: Leaves) {
-    ccr::arch::runs(Tier::Avx2, &format!("perft {file} (simd)"));
+    ccr::kernels::runs(Tier::Avx2, &format!("perft {file} (simd)"));
     for variant in Variant::all() {
         variant.dispatch(Check {
             file,

@@ -17,7 +17,7 @@
 
 mod common;
 
-use ccr::search::see::{is_unchallenged, see, see_at_least, see_value};
+use ccr::kernels::see::{is_unchallenged, see, see_at_least, see_value};
 use ccr::{AttackBlock, MoveKind, Position};
 use common::epd;
 use common::games::random_games;

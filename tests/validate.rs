@@ -86,11 +86,11 @@ fn every_invariant_has_a_message() {
         "castling right 'Q' without king and rook on their home squares"
     );
     assert_eq!(
-        ccr::x88::X88Invariant::PieceList(ccr::Colour::Black).to_string(),
+        ccr::X88Invariant::PieceList(ccr::Colour::Black).to_string(),
         "the Black piece list disagrees with the board"
     );
     assert_eq!(
-        ccr::rotated::RotatedInvariant::Board(ccr::bitboard::BitboardsInvariant::Position(
+        ccr::RotatedInvariant::Board(ccr::BitboardsInvariant::Position(
             Invariant::OpponentInCheck
         ))
         .to_string(),
@@ -103,7 +103,7 @@ fn every_invariant_has_a_message() {
 #[cfg(debug_assertions)]
 mod slow_checks {
     use super::*;
-    use ccr::ccr::validate::set_slow_checks;
+    use ccr::set_slow_checks;
     use ccr::{Leaves, Position, Repr, perft};
 
     /// The largest count walked per position (each made position validated in full, in ten

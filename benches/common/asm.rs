@@ -8,9 +8,9 @@
 use std::hint::black_box;
 use std::mem::MaybeUninit;
 
-use ccr::arch::asm::{self, QUEEN};
-use ccr::arch::convert::PieceBoards;
-use ccr::ccr::board::occupied_nibbles;
+use ccr::kernels::asm::{self, QUEEN};
+use ccr::kernels::convert::PieceBoards;
+use ccr::kernels::nibbles::occupied_nibbles;
 use ccr::{Ccr, Colour, Position, Square};
 
 unsafe extern "C" {
@@ -23,7 +23,7 @@ unsafe extern "C" {
 #[inline]
 pub fn board_key(board: &Ccr) -> u64 {
     // SAFETY: the routine reads the 8 words of `board` and nothing else.
-    unsafe { ccr_asm_board_key(board.0.as_ptr()) }
+    unsafe { ccr_asm_board_key(board.words().as_ptr()) }
 }
 
 /// The targets of a leaper on `sq` by the assembly routine `routine`.
@@ -54,14 +54,14 @@ pub fn king_targets(sq: Square) -> [u32; 8] {
 pub mod portable {
     //! The portable twins of the routines.
 
-    use ccr::ccr::keys::word_term;
+    use ccr::kernels::word_term;
     use ccr::{Ccr, Square};
 
     /// The board part of the rotation key: the XOR of the eight word terms.
     #[inline]
     pub fn board_key(board: &Ccr) -> u64 {
         board
-            .0
+            .words()
             .iter()
             .enumerate()
             .fold(0, |key, (index, &word)| key ^ word_term(index, word))
@@ -131,7 +131,7 @@ pub fn boards() -> Vec<Ccr> {
 pub fn occupancies(boards: &[Ccr]) -> Vec<[u32; 8]> {
     boards
         .iter()
-        .map(|b| b.0.map(|w| occupied_nibbles(w) * 0xF))
+        .map(|b| b.words().map(|w| occupied_nibbles(w) * 0xF))
         .collect()
 }
 
@@ -187,12 +187,12 @@ pub fn slider_all(occupied: &[[u32; 8]], f: impl Fn(&[u32; 8], Square, u32) -> [
 /// On the first difference.
 pub fn check(boards: &[Ccr]) {
     for (board, occ) in boards.iter().zip(occupancies(boards)) {
-        assert_eq!(asm::convert(board), ccr::arch::convert::portable(board));
+        assert_eq!(asm::convert(board), ccr::kernels::convert::portable(board));
         assert_eq!(board_key(board), portable::board_key(board));
         for by in [Colour::White, Colour::Black] {
             assert_eq!(
                 asm::attacks_of(board, by),
-                ccr::ccr::attacks::attacks_of(board, by)
+                ccr::kernels::frame::attacks_of(board, by)
             );
         }
         for index in 0..64 {
@@ -205,7 +205,7 @@ pub fn check(boards: &[Ccr]) {
     }
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     for _ in 0..2000 {
-        let board = Ccr(std::array::from_fn(|_| {
+        let board = Ccr::from_words(std::array::from_fn(|_| {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;

@@ -1,6 +1,6 @@
 //! What the benchmarks share: the six standard positions, the oracle engines' perft
 //! (shakmaty, cozy-chess and the `chess` crate) written to do exactly the work
-//! `ccr::perft::perft` does, the attack-table workloads
+//! `ccr::perft` does, the attack-table workloads
 //! (`attack`) timed by `benches/attacks.rs` and the key workloads (`keys`) timed by
 //! `benches/keys.rs`, both also counted by `benches/instructions.rs`, and the assembly
 //! routines only the benchmarks use with their twins and workloads (`asm`).
@@ -60,7 +60,7 @@ pub mod shak {
     }
 
     /// Perft that makes every leaf move (clone + play, the child black-boxed by reference), like
-    /// `ccr::perft::perft(.., Leaves::Make)`.
+    /// `ccr::perft(.., Leaves::Make)`.
     pub fn perft_make(pos: &Chess, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
@@ -199,7 +199,7 @@ pub mod chess3 {
 }
 
 /// The attack-table workloads: ccr's `AttackBlock` queries over all 64 squares, the ray scan
-/// `checks::is_attacked` over all 64, and shakmaty's equivalents for scale. Each returns a
+/// `frame::is_attacked` over all 64, and shakmaty's equivalents for scale. Each returns a
 /// value that depends on every square, so nothing can be skipped.
 ///
 /// Every square goes through `black_box`, so each loop makes 64 separate queries, as a
@@ -208,7 +208,7 @@ pub mod chess3 {
 pub mod attack {
     use std::hint::black_box;
 
-    use ccr::ccr::checks;
+    use ccr::kernels::frame;
     use ccr::{AttackBlock, Ccr, Colour, Square};
     use shakmaty::{Bitboard, Board, Color, attacks};
 
@@ -239,11 +239,11 @@ pub mod attack {
             .sum()
     }
 
-    /// How many of the 64 squares `by` attacks: one ray scan `checks::is_attacked` per
+    /// How many of the 64 squares `by` attacks: one ray scan `frame::is_attacked` per
     /// square, without an attack table.
     pub fn ccr_ray_scan_64(board: &Ccr, by: Colour) -> u32 {
         (0..64)
-            .map(|i| u32::from(checks::is_attacked(board, black_box(Square::new(i)), by)))
+            .map(|i| u32::from(frame::is_attacked(board, black_box(Square::new(i)), by)))
             .sum()
     }
 
@@ -308,7 +308,7 @@ pub mod attack {
 pub mod keys {
     use std::hint::black_box;
 
-    use ccr::ccr::keys::RotationKey;
+    use ccr::RotationKey;
     use ccr::{Move, Position};
     use ccr_keystats::Zobrist;
 

@@ -16,7 +16,7 @@
 
 #![no_main]
 
-use ccr::ccr::keys::RotationKey;
+use ccr::RotationKey;
 use ccr::{Move, Position, Repr, Representation, Variant, WithRepresentation};
 use libfuzzer_sys::fuzz_target;
 

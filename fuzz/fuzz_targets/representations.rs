@@ -11,8 +11,8 @@
 
 #![no_main]
 
-use ccr::arch::convert::{self, portable};
-use ccr::ccr::attacks::attacks_of;
+use ccr::kernels::convert::{self, portable};
+use ccr::kernels::frame::attacks_of;
 use ccr::{
     Colour, Move, MoveList, Portable, Position, Representation, Variant, WithRepresentation,
 };
@@ -92,13 +92,13 @@ fuzz_target!(|data: &[u8]| {
     #[cfg(all(target_os = "linux", any(target_arch = "x86", target_arch = "x86_64")))]
     {
         assert_eq!(
-            ccr::arch::asm::convert(pos.board()),
+            ccr::kernels::asm::convert(pos.board()),
             boards,
             "asm conversion: {fen}"
         );
         for by in [Colour::White, Colour::Black] {
             assert_eq!(
-                ccr::arch::asm::attacks_of(pos.board(), by),
+                ccr::kernels::asm::attacks_of(pos.board(), by),
                 attacks_of(pos.board(), by),
                 "asm attacks {by:?}: {fen}"
             );
@@ -106,7 +106,7 @@ fuzz_target!(|data: &[u8]| {
     }
     for by in [Colour::White, Colour::Black] {
         assert_eq!(
-            ccr::arch::attacks::attacks_of(pos.board(), by, attacks_of),
+            ccr::kernels::attacks::attacks_of(pos.board(), by, attacks_of),
             attacks_of(pos.board(), by),
             "simd attacks {by:?}: {fen}"
         );

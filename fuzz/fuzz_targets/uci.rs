@@ -13,7 +13,7 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use ccr::uci::{Output, Uci};
+use ccr::{Uci, UciOutput as Output};
 use libfuzzer_sys::fuzz_target;
 
 /// Most `go` commands kept from one input.

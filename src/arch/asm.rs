@@ -75,7 +75,7 @@ pub fn convert(board: &Ccr) -> PieceBoards {
     // SAFETY: the routine reads the 8 words of `board` and writes all 16 words of `out`
     // (so it is initialised after the call) and nothing else.
     unsafe {
-        ccr_asm_convert(board.0.as_ptr(), out.as_mut_ptr().cast());
+        ccr_asm_convert(board.words().as_ptr(), out.as_mut_ptr().cast());
         out.assume_init()
     }
 }
@@ -87,7 +87,7 @@ pub fn attacks_of(board: &Ccr, by: Colour) -> [u32; 8] {
     // SAFETY: the routine reads the 8 words of `board` and writes all 8 words of `out` (so
     // it is initialised after the call) and nothing else.
     unsafe {
-        ccr_asm_attacks_of(board.0.as_ptr(), by as u32, out.as_mut_ptr().cast());
+        ccr_asm_attacks_of(board.words().as_ptr(), by as u32, out.as_mut_ptr().cast());
         out.assume_init()
     }
 }
@@ -164,7 +164,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(0xA5A5_0007);
         (0..count)
             .map(|_| {
-                Ccr(std::array::from_fn(|_| {
+                Ccr::from_words(std::array::from_fn(|_| {
                     (0..8).fold(0, |word, nibble| {
                         let r = rng.next_u64();
                         let code = if r & 1 == 0 {
@@ -180,7 +180,7 @@ mod tests {
     }
 
     fn occupancy(board: &Ccr) -> [u32; 8] {
-        board.0.map(|w| occupied_nibbles(w) * 0xF)
+        board.words().map(|w| occupied_nibbles(w) * 0xF)
     }
 
     fn check_board(board: &Ccr) {
@@ -227,10 +227,10 @@ mod tests {
         // word.
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(0xA5A5_0008);
         for _ in 0..20_000 {
-            let board = Ccr(std::array::from_fn(|_| rng.next_u64() as u32));
+            let board = Ccr::from_words(std::array::from_fn(|_| rng.next_u64() as u32));
             assert_eq!(convert(&board), portable(&board));
         }
-        for board in [Ccr([0; 8]), Ccr([u32::MAX; 8])] {
+        for board in [Ccr::from_words([0; 8]), Ccr::from_words([u32::MAX; 8])] {
             assert_eq!(convert(&board), portable(&board));
         }
     }

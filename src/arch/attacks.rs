@@ -199,7 +199,7 @@ mod tests {
                         *w |= (codes[(state % 16) as usize] as u32) << (4 * nibble);
                     }
                 }
-                Ccr(words)
+                Ccr::from_words(words)
             })
             .collect()
     }
@@ -223,7 +223,7 @@ mod tests {
                     attacks_of(board, by, attacks::attacks_of),
                     attacks::attacks_of(board, by),
                     "{:08x?} {by:?}",
-                    board.0
+                    board.words()
                 );
             }
         }
@@ -245,7 +245,7 @@ mod tests {
     fn pawn_and_king_moves(board: &Ccr, pinned: &[u32; 8], us: Colour, table: &[u32; 8]) -> u32 {
         let code = |w: isize, n: isize| -> Option<u32> {
             ((0..8).contains(&w) && (0..8).contains(&n))
-                .then(|| (board.0[w as usize] >> (4 * n)) & 0xF)
+                .then(|| (board.words()[w as usize] >> (4 * n)) & 0xF)
         };
         let base = us.code_bit() as u32;
         let (ahead, start, last) = match us {
@@ -313,7 +313,8 @@ mod tests {
                 let targets = masks[them.flip() as usize].map(|own| !own);
                 let frame_table = attacks::attacks_of(board, them);
                 for pinned in [[0; 8], scatter] {
-                    let free = Ccr(std::array::from_fn(|w| board.0[w] & !pinned[w]));
+                    let free =
+                        Ccr::from_words(std::array::from_fn(|w| board.words()[w] & !pinned[w]));
                     let expected =
                         count_piece_moves(&free, &occupied, &targets, them.flip()).map(|pieces| {
                             pieces + pawn_and_king_moves(board, &pinned, them.flip(), &frame_table)
@@ -321,11 +322,12 @@ mod tests {
                     let by_avx2 = attacks_and_moves_avx2(board, &pinned, them, || unreachable!());
                     let by_best = attacks_and_moves(board, &pinned, them, || unreachable!());
                     for (table, moves) in [by_avx2, by_best] {
-                        assert_eq!(table, frame_table, "{:08x?}", board.0);
+                        assert_eq!(table, frame_table, "{:08x?}", board.words());
                         assert_eq!(
-                            moves, expected,
+                            moves,
+                            expected,
                             "{:08x?} {them:?} pinned {pinned:08x?}",
-                            board.0
+                            board.words()
                         );
                     }
                 }
@@ -349,7 +351,7 @@ mod tests {
                 }),
                 [*block.attacks(Colour::White), *block.attacks(Colour::Black)],
                 "{:08x?}",
-                board.0
+                board.words()
             );
         }
     }

@@ -488,7 +488,7 @@ pub unsafe fn attacks_of(board: &Ccr, by: Colour) -> [u32; 8] {
 pub unsafe fn load(board: &Ccr) -> __m256i {
     // SAFETY: the board is 32 readable bytes; callers run with AVX2 enabled.
     unsafe {
-        let words = board.0.as_ptr();
+        let words = board.words().as_ptr();
         let low = _mm_loadu_si128(words.cast());
         let high = _mm_loadu_si128(words.add(4).cast());
         _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1)

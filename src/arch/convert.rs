@@ -88,7 +88,7 @@ pub fn best(board: &Ccr) -> PieceBoards {
 #[inline]
 pub fn portable(board: &Ccr) -> PieceBoards {
     let mut boards = [0u64; 16];
-    for (y, &word) in board.0.iter().enumerate() {
+    for (y, &word) in board.words().iter().enumerate() {
         let mut rank = word;
         for x in 0..8 {
             boards[(rank & 0xF) as usize] |= 1 << (8 * y + x);
@@ -146,7 +146,7 @@ pub mod simd {
         // SAFETY: SSSE3 is enabled for this function; the loads read the 32 bytes of the
         // board through unaligned loads, which need no alignment.
         unsafe {
-            let bytes = board.0.as_ptr().cast::<__m128i>();
+            let bytes = board.words().as_ptr().cast::<__m128i>();
             let (front, back) = (_mm_loadu_si128(bytes), _mm_loadu_si128(bytes.add(1)));
             let keep = _mm_set1_epi16(0xF00F_u16 as i16);
             let low = _mm_loadu_si128(DUPLICATE.as_ptr().cast());
@@ -179,7 +179,7 @@ pub mod simd {
         // SAFETY: AVX2 is enabled for this function; the loads read the 32 bytes of the
         // board through unaligned loads, which need no alignment.
         unsafe {
-            let bytes = board.0.as_ptr().cast::<__m128i>();
+            let bytes = board.words().as_ptr().cast::<__m128i>();
             // Each 16-byte half in both lanes; `vpshufb` shuffles within a lane, so the low
             // lane expands bytes 0-7 and the high lane bytes 8-15: 32 squares in order.
             let front = _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes));
@@ -248,7 +248,7 @@ mod tests {
                 state ^= state << 17;
                 *w = state as u32;
             }
-            let board = Ccr(words);
+            let board = Ccr::from_words(words);
             let boards = portable(&board);
             check(&board, &boards);
             for &way in &ways {

@@ -9,7 +9,7 @@
 //! table (rooks first, 102 400 entries, then bishops, 5 248), "fancy" because the slices
 //! are sized per square rather than by the worst square.
 //!
-//! The magics are searched once, deterministically, by `find_magics` from [`SEED`] and
+//! The magics are searched once, deterministically, by `find_magics` from `SEED` and
 //! embedded below. The bit order is the reversal of the usual a1 = 0 one, and carries in a
 //! product run toward the high bits whatever the order, so the published magics do not
 //! carry over by reversing them. To regenerate (a fraction of a second):
@@ -32,7 +32,8 @@ use crate::bitboard::tables::ray_attacks;
 use crate::bitboard::tables::{BISHOP_DIRECTIONS, ROOK_DIRECTIONS, square};
 
 /// The seed `find_magics` started from for the embedded magics.
-pub const SEED: u64 = 0x00CC_2012_C0DE_5EED;
+#[cfg(test)]
+const SEED: u64 = 0x00CC_2012_C0DE_5EED;
 
 /// The embedded rook magics, by C.C.R. square index (found by `find_magics(SEED)`).
 #[rustfmt::skip]

@@ -366,7 +366,7 @@ impl Representation for Bitboards {
 
     type Invalid = BitboardsInvariant;
 
-    /// Checks what the bitboards cache against each other ([`Bitboards::check_occupancy`]),
+    /// Checks what the bitboards cache against each other (`Bitboards::check_occupancy`),
     /// the conversion of the rank words they spell, which must give them back, and every
     /// invariant of the position they hold.
     fn validate(&self) -> Result<(), BitboardsInvariant> {

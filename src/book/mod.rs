@@ -111,16 +111,6 @@ impl Book {
         })
     }
 
-    /// The number of entries.
-    pub fn len(&self) -> u64 {
-        self.entries
-    }
-
-    /// Whether the book has no entries (an open book always has some).
-    pub fn is_empty(&self) -> bool {
-        self.entries == 0
-    }
-
     /// The moves the book gives `pos`, in the book's order; entries that name no legal move
     /// (another position with the same key, or a damaged book) are left out.
     pub fn moves(&mut self, pos: &Position) -> io::Result<Vec<BookMove>> {

@@ -234,13 +234,8 @@ impl AttackGen {
     }
 }
 
-/// The squares a rook on `mask` attacks along its rank word, as `0xF` masks.
-#[inline(always)]
-pub fn rank_attacks(rank_word: u32, mask: u32) -> u32 {
-    rank_attacks_from(occupied_nibbles(rank_word), mask)
-}
-
-/// [`rank_attacks`] from the rank's occupancy, one low bit per occupied nibble.
+/// The squares a rook on `mask` attacks along its rank word, as `0xF` masks, from the rank's
+/// occupancy (one low bit per occupied nibble).
 #[inline(always)]
 fn rank_attacks_from(occupied: u32, mask: u32) -> u32 {
     let piece = mask & NIBBLE_LOW_BITS;
@@ -336,6 +331,7 @@ mod tests {
 
     #[test]
     fn rank_attacks_stop_at_the_first_piece_each_way() {
+        let rank_attacks = |word, mask| rank_attacks_from(occupied_nibbles(word), mask);
         // a..h: rook on d, pieces on b and g: attacks b, c, e, f, g.
         assert_eq!(rank_attacks(0x0204_0020, 0x000F_0000), 0x0FF0_FFF0);
         // Alone on the rank: every other square.

@@ -10,19 +10,31 @@ use crate::types::{Colour, Move, PieceCode, Square};
 /// ```
 /// # use ccr::Ccr;
 /// // Figure 1 of the paper: the white pieces on rank 2 are Ra2, Bc2 and Ke2.
-/// let board = Ccr([0x0000E000, 0, 0, 0, 0x00000020, 0x00001000, 0x40306000, 0]);
-/// assert_eq!(board.0[6], 0x4030_6000);
+/// let board = Ccr::from_words([0x0000E000, 0, 0, 0, 0x00000020, 0x00001000, 0x40306000, 0]);
+/// assert_eq!(board.words()[6], 0x4030_6000);
 /// ```
 ///
 /// Aligned to 8 bytes so that [`Ccr::as_u64s`] can view it as four u64 wherever it lives.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 #[repr(C, align(8))]
-pub struct Ccr(pub [u32; 8]);
+pub struct Ccr(pub(in crate::ccr) [u32; 8]);
 
 /// The low bit of every nibble.
 pub const NIBBLE_LOW_BITS: u32 = 0x1111_1111;
 
 impl Ccr {
+    /// The board of eight rank words, rank 8 first.
+    #[inline]
+    pub const fn from_words(words: [u32; 8]) -> Ccr {
+        Ccr(words)
+    }
+
+    /// The eight rank words, rank 8 first (word `w` is the paper's displacement `4 * w`).
+    #[inline(always)]
+    pub const fn words(&self) -> &[u32; 8] {
+        &self.0
+    }
+
     /// The code on a square.
     #[inline]
     pub fn get(&self, sq: Square) -> PieceCode {
@@ -446,7 +458,7 @@ impl Position {
         self.en_passant
     }
 
-    /// Plies since the last capture or pawn move, stopped at [`MAX_HALFMOVE_CLOCK`].
+    /// Plies since the last capture or pawn move, stopped at `MAX_HALFMOVE_CLOCK`.
     #[inline]
     pub fn halfmove_clock(&self) -> u16 {
         let plies = self.ply.wrapping_sub(self.irreversible);
@@ -454,7 +466,7 @@ impl Position {
     }
 
     /// The move number, starting at 1 and incremented after Black moves, stopped at
-    /// [`MAX_FULLMOVE_NUMBER`].
+    /// `MAX_FULLMOVE_NUMBER`.
     #[inline]
     pub fn fullmove_number(&self) -> u16 {
         (self.ply / 2 + 1).min(MAX_FULLMOVE_NUMBER.into()) as u16

@@ -153,7 +153,7 @@ impl Position {
     /// ```
     /// # use ccr::Position;
     /// let p = Position::from_fen("4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1").unwrap();
-    /// assert_eq!(p.board().0, [0x0000E000, 0, 0, 0, 0x20, 0x1000, 0x40306000, 0]);
+    /// assert_eq!(*p.board().words(), [0x0000E000, 0, 0, 0, 0x20, 0x1000, 0x40306000, 0]);
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         Position::parse_fen(fen, false)

@@ -62,7 +62,7 @@ impl Position {
     /// Plays `mv`, which must be legal here, in place (debug builds then check what the
     /// move could have broken, or the whole position with the slow checks on).
     ///
-    /// The common move rewrites two nibbles, the board built anew as a whole ([`moved`]);
+    /// The common move rewrites two nibbles, the board built anew as a whole (`moved`);
     /// every special move (double push, castling, en passant, promotion) takes one branch to
     /// `special`, last.
     /// Each value is used as soon as it is known and the call comes after everything else,

@@ -19,4 +19,4 @@ pub use kernel::Asm;
 pub use kernel::{Kernel, Portable, WithKernel, with_kernel};
 pub use movegen::EnemyTable;
 pub use movegen::Notation;
-pub use validate::Invariant;
+pub use validate::{Invariant, set_slow_checks};

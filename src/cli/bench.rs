@@ -5,8 +5,8 @@
 
 use std::io::{self, Write};
 
+use ccr::Evaluator;
 use ccr::bench::BenchRun;
-use ccr::eval::Evaluator;
 use ccr::{Repr, Representation, Variant, WithRepresentation};
 
 use super::{Failure, emit, parse_evaluator};

@@ -1,9 +1,9 @@
 //! `ccr eval`: a position's static evaluation, term group by term group, by either
 //! evaluator; the last line is the score in centipawns from the side to move's view.
 
-use ccr::eval::{Evaluator, FULL_SCALE, MAX_PHASE, S, param};
 use ccr::positions::STARTPOS;
-use ccr::{Colour, Position};
+use ccr::tune::{FULL_SCALE, MAX_PHASE, S, param};
+use ccr::{Colour, Evaluator, Position};
 
 use super::{Failure, emit, parse_evaluator, position};
 

@@ -1,7 +1,7 @@
 //! `ccr key`: one key per FEN line of standard input.
 
 use ccr::Position;
-use ccr::book::polyglot_key;
+use ccr::polyglot_key;
 use ccr_keystats::Zobrist;
 
 use super::on_board::OnBoard;

@@ -13,10 +13,11 @@ use ccr_keystats::{Engine, FROM_GAME, FROM_TREE, Identity, Zobrist};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
-use ccr::ccr::board::{CastlingRights, Ccr, occupied_nibbles};
-use ccr::ccr::fen::FenError;
-use ccr::ccr::keys::RotationKey;
-use ccr::types::{Colour, Move, Square};
+use ccr::FenError;
+use ccr::RotationKey;
+use ccr::kernels::nibbles::occupied_nibbles;
+use ccr::{CastlingRights, Ccr};
+use ccr::{Colour, Move, Square};
 use ccr::{MoveList, Portable, Position};
 
 use super::on_board::OnBoard;
@@ -131,7 +132,7 @@ fn identity(pos: &Position) -> Identity {
 /// A position with this identity (clocks zero and one), for showing a collision, or why the
 /// identity (read back from a bucket file) is no position.
 fn position(id: &Identity) -> Result<Position, FenError> {
-    let board = Ccr(id.ranks());
+    let board = Ccr::from_words(id.ranks());
     let side = if id.black_to_move() {
         Colour::Black
     } else {
@@ -320,7 +321,7 @@ struct Games {
 /// Whether only the two kings are left.
 fn bare_kings(pos: &Position) -> bool {
     pos.board()
-        .0
+        .words()
         .iter()
         .map(|&w| occupied_nibbles(w).count_ones())
         .sum::<u32>()

@@ -15,8 +15,8 @@ pub mod whole_file;
 
 use std::io::{self, Write};
 
+use ccr::Evaluator;
 use ccr::Position;
-use ccr::eval::Evaluator;
 
 /// A failure to report as `error: …` with exit status 2.
 pub struct Failure(pub String);

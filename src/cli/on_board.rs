@@ -11,7 +11,7 @@ pub struct OnBoard<'a>(pub &'a Position);
 impl Keyed for OnBoard<'_> {
     #[inline(always)]
     fn rank_word(&self, index: usize) -> u32 {
-        self.0.board().0[index]
+        self.0.board().words()[index]
     }
 
     #[inline(always)]

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use ccr::perft::{self, Leaves};
+use ccr::Leaves;
 use ccr::positions::STARTPOS;
 use ccr::{Impl, Notation, Position, Repr, Representation, Variant, WithRepresentation};
 
@@ -148,7 +148,7 @@ fn count<R: Representation>(
     let board = R::from_position(pos);
     let mut out = String::new();
     let nodes = if divide {
-        let split = perft::divide(&board, depth, leaves);
+        let split = ccr::divide(&board, depth, leaves);
         for (mv, n) in &split {
             out.push_str(&format!("{}: {n}\n", notation.text(*mv)));
         }
@@ -158,7 +158,7 @@ fn count<R: Representation>(
             split.iter().map(|&(_, n)| n).sum()
         }
     } else {
-        perft::perft(&board, depth, leaves)
+        ccr::perft(&board, depth, leaves)
     };
     out.push_str(&format!("Nodes searched: {nodes}\n"));
     (out, nodes)

@@ -1,7 +1,7 @@
 //! `ccr probe`: the Syzygy tables' verdict on each FEN line of standard input.
 
 use ccr::Position;
-use ccr::search::tablebase::Tablebases;
+use ccr::Tablebases;
 
 use super::{Failure, emit, read_stdin};
 

@@ -1,7 +1,7 @@
 //! `ccr tables` and `ccr bitboards`: a position's attack tables and its bitboards.
 
 use ccr::AttackBlock;
-use ccr::bitboard::to_bitboards;
+use ccr::kernels::to_bitboards;
 
 use super::{Failure, emit, position};
 

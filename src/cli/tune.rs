@@ -136,7 +136,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
 /// The positions of an openings file: FEN lines, or EPD lines whose first four fields are
 /// the position (their operations are ignored); blank and `#` lines skipped.
 fn start_positions(path: &std::path::Path) -> Result<Vec<ccr::Position>, Failure> {
-    ccr::openings::read_book(&read_text(path)?)
+    ccr::tune::read_book(&read_text(path)?)
         .map_err(|e| Failure(format!("--openings {}: {e}", path.display())))
 }
 
@@ -179,7 +179,7 @@ pub fn tune(args: TuneArgs) -> Result<(), Failure> {
             data.display()
         )));
     }
-    let start = ccr::eval::weights::WEIGHTS;
+    let start = ccr::tune::WEIGHTS;
     let _ = writeln!(
         io::stderr(),
         "{} positions ({skipped} skipped)",
@@ -216,7 +216,7 @@ pub fn tune(args: TuneArgs) -> Result<(), Failure> {
         },
     )
     .map_err(|e| Failure(format!("tune: {e}")))?;
-    let held_out = |w: &[ccr::eval::S]| texel::error_of(&validation, w, k);
+    let held_out = |w: &[ccr::tune::S]| texel::error_of(&validation, w, k);
     let summary = format!(
         "K {k:.3}; held-out error {:.6} before, {:.6} after; weights written to {}\n",
         held_out(&start),

@@ -194,9 +194,9 @@ impl Trace for Features {
 pub struct Breakdown {
     /// The count of each weight, per colour ([`Colour`] index).
     pub counts: [[i32; param::COUNT]; 2],
-    /// The game phase (see [`Features::phase`]).
+    /// The game phase (see `Features::phase`).
     pub phase: i32,
-    /// The end-game half's scale (see [`Features::scale`]).
+    /// The end-game half's scale (see `Features::scale`).
     pub scale: i32,
     /// The evaluation from White's point of view.
     pub white: i32,
@@ -266,7 +266,7 @@ pub enum Evaluator {
     /// The frame over the C.C.R. with WHITE_ATTACKS and BLACK_ATTACKS (this module).
     #[default]
     Frame,
-    /// The sixteen bitboards converted from the C.C.R. (paper 5.5, [`bitboards`]).
+    /// The sixteen bitboards converted from the C.C.R. (paper 5.5, `bitboards`).
     Bitboards,
 }
 
@@ -297,7 +297,7 @@ impl Evaluator {
         }
     }
 
-    /// The counts behind the evaluation (see [`features`]).
+    /// The counts behind the evaluation (see `features`).
     pub fn features(self, pos: &Position) -> Option<Features> {
         let (_, features, drawn) = self.run(pos, Features::new());
         (!drawn).then_some(features)
@@ -344,8 +344,10 @@ pub fn features(pos: &Position) -> Option<Features> {
 }
 
 /// The weighted sum of `features` with `weights`, tapered, from White's point of view:
-/// what [`evaluate`] computes with [`weights::WEIGHTS`].
-pub fn weighted(features: &Features, weights: &[S]) -> i32 {
+/// what [`evaluate`] computes with [`weights::WEIGHTS`] (the tests' check of the tuner's
+/// linear model).
+#[cfg(test)]
+fn weighted(features: &Features, weights: &[S]) -> i32 {
     let (mut mg, mut eg) = (0, 0);
     for (w, &c) in weights.iter().zip(&features.counts) {
         mg += w.mg * c;
@@ -665,7 +667,7 @@ fn king<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
 /// The pawn ranks of both colours, read off the rank words.
 fn pawn_ranks(pos: &Position) -> PawnRanks {
     let mut pawns = [[0u8; 8]; 2];
-    for (word, &rank_word) in pos.board().0.iter().enumerate() {
+    for (word, &rank_word) in pos.board().words().iter().enumerate() {
         for colour in [Colour::White, Colour::Black] {
             let code = colour.code_bit() | PieceCode::PAWN;
             let mut found = nibbles_equal(rank_word, code) & NIBBLE_LOW_BITS;

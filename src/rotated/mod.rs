@@ -57,7 +57,7 @@ impl std::error::Error for RotatedInvariant {}
 
 /// A position as rotated bitboards: the piece sets and the state as [`Bitboards`] keeps them
 /// (colour and type boards, side, castling, en passant, clocks) and the occupancy in four
-/// layouts ([`Occupancy`]). 104 bytes a copy: the native bitboards' 72 and the four
+/// layouts (`Occupancy`). 104 bytes a copy: the native bitboards' 72 and the four
 /// occupancy boards (the normal one kept beside the colour boards, as Crafty keeps it).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Rotated {
@@ -107,7 +107,7 @@ impl Rotated {
     /// [`Bitboards::make`] moves them, and in the four occupancy boards the bits of the
     /// squares that emptied or filled (the old occupancy against the new: `from`, `to` unless
     /// it held a piece, an en-passant capture's pawn, a castling rook's two squares) toggled
-    /// from [`tables::SQUARE_BITS`].
+    /// from `tables::SQUARE_BITS`.
     #[inline(always)]
     pub fn make(&self, mv: Move) -> Rotated {
         let board = self.board.make(mv);

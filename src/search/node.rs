@@ -615,7 +615,7 @@ impl<K: Kernel> Worker<'_, K> {
 
 /// Whether `colour` has a piece other than pawns and the king.
 fn has_pieces(pos: &Position, colour: Colour) -> bool {
-    pos.board().0.iter().any(|&word| {
+    pos.board().words().iter().any(|&word| {
         (PieceCode::KNIGHT..=PieceCode::QUEEN)
             .any(|t| nibbles_equal(word, colour.code_bit() | t) != 0)
     })

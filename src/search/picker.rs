@@ -379,7 +379,7 @@ fn add_quiet_queen_promotions(pos: &Position, block: &AttackBlock, list: &mut Mo
         Colour::White => (1, PieceCode::PAWN),
         Colour::Black => (6, 8 | PieceCode::PAWN),
     };
-    if nibbles_equal(pos.board().0[word], pawn) == 0 {
+    if nibbles_equal(pos.board().words()[word], pawn) == 0 {
         return;
     }
     for &mv in legal_moves(pos, block).as_slice() {

@@ -62,7 +62,7 @@ fn on_board(word: i8, col: i8) -> bool {
 /// The code on nibble column `col` of rank word `word` (both on the board).
 #[inline(always)]
 fn nibble(board: &Ccr, word: i8, col: i8) -> PieceCode {
-    PieceCode::from_nibble(board.0[word as usize] >> (4 * col as u32))
+    PieceCode::from_nibble(board.words()[word as usize] >> (4 * col as u32))
 }
 
 /// The code at rank word `word` and nibble column `col`, empty off the board.
@@ -89,7 +89,7 @@ fn square(word: i8, col: i8) -> Square {
 #[inline(always)]
 fn first_piece(board: &Ccr, word: i8, col: i8, dw: i8, dc: i8) -> Option<(i8, i8, PieceCode)> {
     if dw == 0 {
-        let occupied = occupied_nibbles(board.0[word as usize]);
+        let occupied = occupied_nibbles(board.words()[word as usize]);
         let shift = 4 * col as u32;
         let beyond = if dc > 0 {
             occupied & ((u32::MAX << shift) << 4)

@@ -418,7 +418,7 @@ impl Found {
 }
 
 impl Tablebases {
-    /// Loads the tables in `path`'s directories: [`Tablebases::scan`], then [`Found::load`].
+    /// Loads the tables in `path`'s directories: [`Tablebases::scan`], then `Found::load`.
     pub fn load(path: &str) -> Result<Tablebases, String> {
         Tablebases::scan(path)?.load()
     }
@@ -838,7 +838,7 @@ fn rank_score(rank: i32, bound: i32) -> i32 {
 #[inline]
 pub fn piece_count(pos: &Position) -> u32 {
     pos.board()
-        .0
+        .words()
         .iter()
         .map(|&w| count_nibbles(occupied_nibbles(w)))
         .sum()

@@ -5,3 +5,7 @@
 
 pub mod datagen;
 pub mod texel;
+
+pub use crate::eval::weights::WEIGHTS;
+pub use crate::eval::{FULL_SCALE, MAX_PHASE, S, param};
+pub use crate::openings::read_book;

@@ -2,7 +2,7 @@
 //! the labels of the training positions (mean squared error): game results, or expected
 //! scores that blend a result with a deeper engine's evaluation.
 //!
-//! The evaluation is linear in its weights ([`crate::eval::weighted`]), so each position is
+//! The evaluation is linear in its weights (a weighted sum of its features' counts), so each position is
 //! turned into its sparse feature counts once, and the fit works on those alone: full-batch
 //! gradient descent with Adam, after `K` is chosen to fit the starting weights best.
 

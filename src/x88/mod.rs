@@ -159,7 +159,7 @@ impl X88 {
         self.board[CASTLING]
     }
 
-    /// The en-passant target square, or [`NO_EP`].
+    /// The en-passant target square, or `NO_EP`.
     #[inline(always)]
     pub fn ep(&self) -> u8 {
         self.board[EP]
