@@ -207,6 +207,7 @@ test-deep: setup-tests
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --workspace
 
 # The six standard positions at DEPTH (default 5), with speed, in REPR (ccr, x88, bitboard,
 # bitboard-native) with IMPL (portable; simd for the bitboard path's conversion).
