@@ -467,10 +467,11 @@ class EngineCase(WatchdogCase):
         return move
 
     def assert_held(self, position: Optional[str], go: str, board: chess.Board, context: str,
-                    release: str = "stop", hold: float = 0.5, timeout: float = REPLY) -> Tuple[Line, float]:
+                    release: str = "stop", hold: float = 0.5, timeout: float = REPLY,
+                    latency: Optional[float] = None) -> None:
         """Sends `position` (unless None) and `go`: no bestmove may come within `hold` seconds;
-        after `release` (stop or ponderhit) a legal one must come within `timeout`. Returns
-        its line and the time `release` was sent."""
+        after `release` (stop or ponderhit) a legal one must come within `timeout`, and
+        within `latency` seconds if given."""
         e = self.e
         if position is not None:
             e.send(position)
@@ -481,7 +482,9 @@ class EngineCase(WatchdogCase):
         t = e.send(release)
         line, _ = e.expect("bestmove", timeout, f"bestmove after {release} ({context})")
         self.assert_legal_bestmove(line.text, board, context)
-        return line, t
+        if latency is not None and line.t - t > latency:
+            raise e.fail(f"{context}: bestmove {1000 * (line.t - t):.0f} ms after {release} "
+                         f"(allowed {1000 * latency:.0f})")
 
     def assert_searched(self, infos: List[str], depth: int, context: str) -> None:
         depths = []
