@@ -420,6 +420,64 @@ def outcome_reason(outcome: chess.Outcome) -> str:
     return outcome.termination.name.lower().replace("_", " ")
 
 
+def new_pgn_game(start: chess.Board, opening: Optional[Opening], tc: TimeControl, event: str,
+                 round_: str) -> chess.pgn.Game:
+    """A game's PGN from `start`, its headers but the players and the result set."""
+    game = chess.pgn.Game()
+    game.setup(start)
+    game.headers["Event"] = event
+    game.headers["Site"] = socket.gethostname()
+    game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
+    game.headers["Round"] = round_
+    game.headers["TimeControl"] = tc.pgn()
+    if opening:
+        game.headers["Opening"] = opening.name
+        if opening.board.move_stack:
+            game.comment = "opening: " + " ".join(m.uci() for m in opening.board.move_stack)
+    return game
+
+
+def timed_play(player: Player, engine: chess.engine.SimpleEngine, board: chess.Board,
+               limit: chess.engine.Limit, key: object, hang_after: float):
+    """One move asked of `engine`, the player killed as hung if none comes in `hang_after`
+    seconds: (the engine's answer or None, its error or None, the seconds taken, hung)."""
+    hung = threading.Event()
+
+    def on_hang() -> None:
+        hung.set()
+        player.kill()
+
+    timer = threading.Timer(hang_after, on_hang)
+    timer.daemon = True
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        result = engine.play(board, limit, game=key, info=chess.engine.INFO_SCORE | chess.engine.INFO_BASIC)
+        error = None
+    except (chess.engine.EngineError, chess.engine.EngineTerminatedError, asyncio.TimeoutError,
+            concurrent.futures.TimeoutError) as err:
+        result, error = None, err
+    finally:
+        timer.cancel()
+    return result, error, time.perf_counter() - t0, hung.is_set()
+
+
+def move_comment(info: chess.engine.InfoDict, side: chess.Color, elapsed: float) -> Tuple[Optional[int], str]:
+    """The mover's score in centipawns (None without one) and the move's PGN comment: the
+    score, the depth and the seconds taken."""
+    score = info.get("score")
+    cp: Optional[int] = None
+    comment = ""
+    if score is not None:
+        pov = score.pov(side)
+        cp = pov.score(mate_score=100000)
+        comment = (f"{pov.score() / 100:+.2f}" if not pov.is_mate() else f"{'+' if pov.mate() > 0 else '-'}M{abs(pov.mate())}")
+        if "depth" in info:
+            comment += f"/{info['depth']}"
+        comment += " "
+    return cp, comment + f"{elapsed:.3f}s"
+
+
 def play_game(
     white: Player,
     black: Player,
@@ -443,20 +501,9 @@ def play_game(
     clocks = {chess.WHITE: tc.base, chess.BLACK: tc.base}
     moves_in_period = {chess.WHITE: 0, chess.BLACK: 0}
     key = object()
-    comments: List[str] = []
     evals: List[Tuple[chess.Color, Optional[int]]] = []
 
-    game = chess.pgn.Game()
-    game.setup(start)
-    game.headers["Event"] = event
-    game.headers["Site"] = socket.gethostname()
-    game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
-    game.headers["Round"] = round_
-    game.headers["TimeControl"] = tc.pgn()
-    if opening:
-        game.headers["Opening"] = opening.name
-        if opening.board.move_stack:
-            game.comment = "opening: " + " ".join(m.uci() for m in opening.board.move_stack)
+    game = new_pgn_game(start, opening, tc, event, round_)
     node: chess.pgn.GameNode = game
 
     def finish(result: str, termination: str, reason: str, void: bool = False, failed=None) -> GameResult:
@@ -505,28 +552,10 @@ def play_game(
             remaining_moves=(tc.moves - moves_in_period[side]) if tc.moves else None,
             clock_id=key,
         )
-        hung = threading.Event()
-
-        def on_hang(p=player) -> None:
-            hung.set()
-            p.kill()
-
-        timer = threading.Timer(clocks[side] + HANG_GRACE, on_hang)
-        timer.daemon = True
-        t0 = time.perf_counter()
-        timer.start()
-        try:
-            result = engine.play(board, limit, game=key, info=chess.engine.INFO_SCORE | chess.engine.INFO_BASIC)
-            error = None
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, asyncio.TimeoutError,
-                concurrent.futures.TimeoutError) as err:
-            result, error = None, err
-        finally:
-            timer.cancel()
-        elapsed = time.perf_counter() - t0
+        result, error, elapsed, hung = timed_play(player, engine, board, limit, key, clocks[side] + HANG_GRACE)
         name = player.spec.name
         colour = "white" if side else "black"
-        if hung.is_set():
+        if hung:
             player.discard()
             return lose(side, "time forfeit",
                         f"{colour} ({name}) lost on time: no move after {elapsed:.3f} s, killed as hung")
@@ -557,17 +586,7 @@ def play_game(
             player.discard()
             return lose(side, "rules infraction", f"{colour} ({name}) sent an illegal move {move}")
 
-        score = result.info.get("score")
-        cp: Optional[int] = None
-        comment = ""
-        if score is not None:
-            pov = score.pov(side)
-            cp = pov.score(mate_score=100000)
-            comment = (f"{pov.score() / 100:+.2f}" if not pov.is_mate() else f"{'+' if pov.mate() > 0 else '-'}M{abs(pov.mate())}")
-            if "depth" in result.info:
-                comment += f"/{result.info['depth']}"
-            comment += " "
-        comment += f"{elapsed:.3f}s"
+        cp, comment = move_comment(result.info, side, elapsed)
         before = board.copy() if on_move else board
         board.push(move)
         node = node.add_variation(move, comment=comment)
@@ -967,10 +986,9 @@ def check_pgn(path: Path) -> None:
         raise MatchError(f"--pgn {path}: cannot write there: {err.strerror or err}") from None
 
 
-def run(args: argparse.Namespace) -> int:
-    check_numbers(args)
-    tc = TimeControl.parse(args.tc)
-    args.ccr = engine_path(args.ccr)
+def engine_specs(args: argparse.Namespace) -> Tuple[Dict[str, EngineSpec], List[str]]:
+    """Every engine by name, ccr's (`args.ccr`) and the --uci-engine ones with theirs, each
+    with its options, and the opponents' names, checked."""
     specs = known_engines(args.ccr)
     for text in args.uci_engine:
         name, path = parse_option(text)
@@ -996,6 +1014,11 @@ def run(args: argparse.Namespace) -> int:
             raise MatchError(f"--engine-option: unknown engine {eng!r}")
         k, v = parse_option(kv)
         specs[eng].options[k] = v
+    return specs, names
+
+
+def adjudication(args: argparse.Namespace) -> Adjudication:
+    """The adjudications --max-plies, --resign and --draw ask for."""
     adj = Adjudication(max_plies=args.max_plies)
     if args.resign:
         adj.resign_cp, adj.resign_moves = parse_numbers(
@@ -1004,37 +1027,85 @@ def run(args: argparse.Namespace) -> int:
         adj.draw_cp, adj.draw_moves, adj.draw_after = parse_numbers(
             "--draw", args.draw, "CP:MOVES:FROM", "10:8:40",
             [("CP", 1, MOST_CP), ("MOVES", 1, MOST_MOVES), ("FROM", 1, MOST_MOVES)])
-    games_per = args.games + (args.games % 2)
+    return adj
+
+
+def match_openings(args: argparse.Namespace, games_per: int, opponents: List[EngineSpec]) -> List[Opening]:
+    """The match's openings, one a game pair, with `args.openings` set to where they come
+    from; an opponent without setboard needs every opening given by its moves."""
     if args.chess960 and args.openings is None:
         openings = chess960_openings(games_per // 2, args.chess960_seed)
         args.openings = f"Chess960 start positions, seed {args.chess960_seed}"
     else:
         args.openings = args.openings or str(DEFAULT_OPENINGS)
         openings = load_openings(Path(args.openings), args.chess960)
-    for n in names:
-        if not specs[n].setboard and any(not o.board.move_stack for o in openings):
-            raise MatchError(f"{n} has no setboard: every opening needs its moves (c1) in {args.openings}")
+    for spec in opponents:
+        if not spec.setboard and any(not o.board.move_stack for o in openings):
+            raise MatchError(f"{spec.name} has no setboard: every opening needs its moves (c1) in {args.openings}")
+    return openings
 
-    for n in ["ccr"] + names:
-        check_engine(n, specs[n].command[0])
+
+def tally_game(t: Tally, res: GameResult, ccr_side: chess.Color) -> str:
+    """Counts a game in ccr's tally `t` against one opponent (a void game as void only) and
+    says how it ended."""
+    if res.void:
+        t.void += 1
+        return f"void ({res.reason})"
+    points = ccr_points(res.result, ccr_side == chess.WHITE)
+    t.add(points)
+    if points == 1.0 and res.failed is not None and res.termination == "time forfeit":
+        t.opp_time_losses += 1
+    if points == 0.0 and res.failed == ccr_side:
+        t.ccr_failures += 1
+    return f"{res.result} ({res.reason})"
+
+
+def check_setup(args: argparse.Namespace, engines: List[EngineSpec]) -> Optional[Sprt]:
+    """Before any game: every engine (ccr first) runs, and plays Chess960 if asked; the PGN
+    and the engines' directory can be written; the SPRT asked for, if any, against one
+    opponent."""
+    for spec in engines:
+        check_engine(spec.name, spec.command[0])
     if args.chess960:
-        for n in ["ccr"] + names:
-            check_chess960(specs[n])
-
+        for spec in engines:
+            check_chess960(spec)
     sprt = None
     if args.sprt:
         sprt = Sprt.parse(args.sprt, args.sprt_alpha, args.sprt_beta, args.elo_model)
-        if len(names) != 1:
+        if len(engines) != 2:
             raise MatchError("--sprt tests against one opponent: give --engines one name")
-
-    # Jobs: (opponent, game index); game 2k and 2k+1 share opening k, ccr White then Black.
-    jobs = [(n, i) for n in names for i in range(games_per)]
-    pgn_path = Path(args.pgn)
-    check_pgn(pgn_path)
+    check_pgn(Path(args.pgn))
     try:
         WORK_DIR.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise MatchError(f"cannot make the engines' directory {WORK_DIR}: {err.strerror or err}") from None
+    return sprt
+
+
+def print_tallies(tallies: Dict[str, Tally]) -> None:
+    """A line an opponent, and their sum when there are several."""
+    total = Tally()
+    for n, tally in tallies.items():
+        print(tally.line(n))
+        for f in dataclasses.fields(Tally):
+            setattr(total, f.name, getattr(total, f.name) + getattr(tally, f.name))
+    if len(tallies) > 1:
+        print(total.line("total"))
+
+
+def run(args: argparse.Namespace) -> int:
+    check_numbers(args)
+    tc = TimeControl.parse(args.tc)
+    args.ccr = engine_path(args.ccr)
+    specs, names = engine_specs(args)
+    adj = adjudication(args)
+    games_per = args.games + (args.games % 2)
+    openings = match_openings(args, games_per, [specs[n] for n in names])
+    sprt = check_setup(args, [specs[n] for n in ["ccr"] + names])
+
+    # Jobs: (opponent, game index); game 2k and 2k+1 share opening k, ccr White then Black.
+    jobs = [(n, i) for n in names for i in range(games_per)]
+    pgn_path = Path(args.pgn)
     tallies = {n: Tally() for n in names}
     lock = threading.Lock()
     local = threading.local()
@@ -1107,17 +1178,9 @@ def run(args: argparse.Namespace) -> int:
                     # No next game may start before the main thread hears of it.
                     stop.set()
                     raise MatchError(f"--pgn {pgn_path}: cannot append a game: {err.strerror or err}") from None
+                status = tally_game(t, res, ccr_side)
                 if res.void:
-                    t.void += 1
-                    status = f"void ({res.reason})" + (", replaying" if attempt < args.max_replays else ", giving up")
-                else:
-                    points = ccr_points(res.result, ccr_white)
-                    t.add(points)
-                    if points == 1.0 and res.failed is not None and res.termination == "time forfeit":
-                        t.opp_time_losses += 1
-                    if points == 0.0 and res.failed == ccr_side:
-                        t.ccr_failures += 1
-                    status = f"{res.result} ({res.reason})"
+                    status += ", replaying" if attempt < args.max_replays else ", giving up"
                 if not res.void or attempt == args.max_replays:
                     done[0] += 1
                 print(f"[{done[0]}/{games_per * len(names)} {time.monotonic() - t_start:.0f}s] {res.game.headers['White']} - "
@@ -1162,13 +1225,7 @@ def run(args: argparse.Namespace) -> int:
             p.close()
 
     print(f"\nccr ({args.ccr}) at {tc}, {len(openings)} openings, both colours; W/D/L from ccr's side:")
-    total = Tally()
-    for n in names:
-        print(tallies[n].line(n))
-        for f in dataclasses.fields(Tally):
-            setattr(total, f.name, getattr(total, f.name) + getattr(tallies[n], f.name))
-    if len(names) > 1:
-        print(total.line("total"))
+    print_tallies(tallies)
     if sprt is not None:
         if sprt.decision():
             print(sprt.line())

@@ -1388,22 +1388,45 @@ def plots(d, v, perft, out):
     """The SVG plots: speed on i686 against x86_64, keys against the birthday bound, strength."""
     import matplotlib
     matplotlib.use("svg")
-    import matplotlib.pyplot as plt
     matplotlib.rcParams.update({"svg.hashsalt": "ccr", "font.size": 9, "svg.fonttype": "none"})
-    meta = {"Date": None}
     os.makedirs(out, exist_ok=True)
+    plot_arch_ratio(d, v, perft, out)
+    plot_perft_speed(d, perft, out)
+    plot_keys(d, v, out)
+    plot_strength(d, out)
+    plot_versus(d, perft, out)
+    if d["wdl"] is not None:
+        plot_wdl(d, out)
 
-    def caption(*names):
-        """The machine, commit and date of the data behind a plot, once per run it comes from."""
-        parts = []
-        for name in names:
-            m = d[name].meta
-            part = f"{m.get('machine', '?')}; commit {m.get('commit', '?')}, {m.get('date', '?')[:10]}"
-            if part not in parts:
-                parts.append(part)
-        return "\n".join(parts)
 
-    # 1. i686 / x86_64 speed for every representation, crate and engine, beside Rybka's.
+def caption(d, *names):
+    """The machine, commit and date of the data behind a plot, once per run it comes from."""
+    parts = []
+    for name in names:
+        part = caption_of(d[name])
+        if part not in parts:
+            parts.append(part)
+    return "\n".join(parts)
+
+
+def save_plot(fig, out, name, text, bottom, fontsize=7):
+    """`fig` with `text` (where its data comes from) at its foot, laid out above `bottom`
+    (a share of its height), written to `out`/`name` and closed."""
+    import matplotlib.pyplot as plt
+    fig.text(0.01, 0.005, text, fontsize=fontsize, color="#555555")
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    fig.savefig(os.path.join(out, name), metadata={"Date": None})
+    plt.close(fig)
+
+
+def leaves_title(leaves):
+    """A perft plot's panel title: what is done at the leaves."""
+    return LEAVES[leaves] + (" (copy-make)" if leaves == "made" else " (generation alone)")
+
+
+def plot_arch_ratio(d, v, perft, out):
+    """i686 / x86_64 speed for every representation, crate and engine, beside Rybka's."""
+    import matplotlib.pyplot as plt
     labels, ratios, colours = [], [], []
     for s in perft.subjects:
         labels.append(SUBJECT_NAMES.get(s, s[0]) + " — perft")
@@ -1433,14 +1456,14 @@ def plots(d, v, perft, out):
     fig.suptitle("32-bit against 64-bit on one CPU\n(blue: the C.C.R.; orange: ccr's other boards; "
                  "grey: crates; green: engines; red: the paper)", fontsize=9)
     ax.set_xlim(0, max(1.15, max(ratios) + 0.15))
-    runs = caption("perft", "bench", "engines")
-    fig.text(0.01, 0.005, runs, fontsize=7, color="#555555")
-    fig.tight_layout(rect=(0, 0.02 * (runs.count("\n") + 1), 1, 1))
-    fig.savefig(os.path.join(out, "arch-ratio.svg"), metadata=meta)
-    plt.close(fig)
+    runs = caption(d, "perft", "bench", "engines")
+    save_plot(fig, out, "arch-ratio.svg", runs, 0.02 * (runs.count("\n") + 1))
 
-    # 2. Perft speed on both architectures, every leaf made and the last ply counted: medians
-    # with the range of the rounds.
+
+def plot_perft_speed(d, perft, out):
+    """Perft speed on both architectures, every leaf made and the last ply counted: medians
+    with the range of the rounds."""
+    import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 2, figsize=(9, 0.3 * len(perft.subjects) + 1.6), sharey=True)
     y = list(range(len(perft.subjects)))[::-1]
     for ax, leaves in zip(axes, ("made", "bulk")):
@@ -1451,20 +1474,20 @@ def plots(d, v, perft, out):
             ax.barh([yy + offset for yy in y], mids, height=0.4, color=colour, xerr=err,
                     error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"},
                     label=f"{arch} ({perft.compiler(arch)})")
-        ax.set_title(LEAVES[leaves] + (" (copy-make)" if leaves == "made" else " (generation alone)"), fontsize=9)
+        ax.set_title(leaves_title(leaves), fontsize=9)
         ax.set_xlabel("M nodes/s")
     axes[0].set_yticks(y, [SUBJECT_NAMES.get(s, s[0]) for s in perft.subjects])
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, bbox_to_anchor=(0.5, 0.03))
     fig.suptitle("Perft on the six standard positions: median of rounds (whiskers: lowest and highest round)",
                  fontsize=9)
-    fig.text(0.01, 0.005, caption("perft"), fontsize=7, color="#555555")
-    fig.tight_layout(rect=(0, 0.09, 1, 1))
-    fig.savefig(os.path.join(out, "perft-speed.svg"), metadata=meta)
-    plt.close(fig)
+    save_plot(fig, out, "perft-speed.svg", caption(d, "perft"), 0.09)
 
-    # 3. Colliding pairs against key bits, both keys, beside the birthday expectation: the
-    # largest run there is (the one the documents quote).
+
+def plot_keys(d, v, out):
+    """Colliding pairs against key bits, both keys, beside the birthday expectation: the
+    largest run there is (the one the documents quote)."""
+    import matplotlib.pyplot as plt
     keys = d["keys-largest"]
     n = int(keys.rows[0]["n"])
     fig, ax = plt.subplots(figsize=(7, 4.2))
@@ -1496,15 +1519,15 @@ def plots(d, v, perft, out):
                  f"(among 10^11 positions a random 64-bit key expects {v['birthday_1e11']} colliding pairs)",
                  fontsize=9)
     ax.legend(fontsize=7)
-    fig.text(0.01, 0.005, f"{os.path.basename(keys.path)}: " + caption_of(keys), fontsize=7, color="#555555")
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
-    fig.savefig(os.path.join(out, "keys-birthday.svg"), metadata=meta)
-    plt.close(fig)
+    save_plot(fig, out, "keys-birthday.svg", f"{os.path.basename(keys.path)}: " + caption_of(keys), 0.02)
 
-    # 4. The ladder: each opponent's Elo relative to ccr, beside Achilles' opponents relative to
-    # Achilles in the paper (two scales with their own zero: the engines never met). An interval
-    # open at one end (no game went the other way, or its end lies past 0 or 100 %) is drawn as
-    # an arrow to the plot's edge at that end.
+
+def plot_strength(d, out):
+    """The ladder: each opponent's Elo relative to ccr, beside Achilles' opponents relative to
+    Achilles in the paper (two scales with their own zero: the engines never met). An interval
+    open at one end (no game went the other way, or its end lies past 0 or 100 %) is drawn as
+    an arrow to the plot's edge at that end."""
+    import matplotlib.pyplot as plt
     rows = []
     for r in d["strength"].rows:
         w, dr, l = int(r["wins"]), int(r["draws"]), int(r["losses"])
@@ -1548,12 +1571,12 @@ def plots(d, v, perft, out):
     ax.set_xlabel("Elo relative to the engine that played them\n(bars: 95 % interval; an arrow: the interval is open at that end)")
     fig.suptitle("The ladder: Debian's engines relative to ccr (blue), Achilles' opponents relative to "
                  "Achilles in the paper (red)", fontsize=9)
-    fig.text(0.01, 0.005, caption("strength"), fontsize=7, color="#555555")
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
-    fig.savefig(os.path.join(out, "strength.svg"), metadata=meta)
-    plt.close(fig)
+    save_plot(fig, out, "strength.svg", caption(d, "strength"), 0.02)
 
-    # 5. The C.C.R. against bitboards and 0x88: the first screen's table as a plot.
+
+def plot_versus(d, perft, out):
+    """The C.C.R. against bitboards and 0x88: the first screen's table as a plot."""
+    import matplotlib.pyplot as plt
     boards = [(b, n, c, m) for (b, n), c, m in zip(HEADLINE_BOARDS, ("#1f77b4", "#2ca02c", "#7f7f7f"), ("o", "s", "D"))]
     lines = [(a, s, f"{a}, {'portable' if s == CCR else 'engine kernel'}") for a in ("i686", "x86_64")
              for s in (CCR, KERNEL)]
@@ -1573,7 +1596,7 @@ def plots(d, v, perft, out):
                 high.append(c.hi)
         ax.axvline(1.0, color="black", linewidth=0.8)
         ax.set_xscale("log")
-        ax.set_title(LEAVES[leaves] + (" (copy-make)" if leaves == "made" else " (generation alone)"), fontsize=9)
+        ax.set_title(leaves_title(leaves), fontsize=9)
         ax.set_xlabel("the C.C.R.'s speed ÷ the other board's\n(above 1: the C.C.R. is faster)")
     span = (min(low + [0.5]) / 1.15, max(high + [2.0]) * 1.15)
     for ax in axes:
@@ -1587,35 +1610,31 @@ def plots(d, v, perft, out):
                bbox_to_anchor=(0.5, 0.04))
     fig.suptitle("The C.C.R. against bitboards and 0x88: perft on six positions, median of rounds "
                  "(whiskers: lowest and highest round)", fontsize=9)
-    fig.text(0.01, 0.005, caption("perft"), fontsize=7, color="#555555")
-    fig.tight_layout(rect=(0, 0.11, 1, 1))
-    fig.savefig(os.path.join(out, "ccr-vs-bitboards.svg"), metadata=meta)
-    plt.close(fig)
+    save_plot(fig, out, "ccr-vs-bitboards.svg", caption(d, "perft"), 0.11)
 
-    # 6. The win/draw/loss model against the games it was fitted to, per group of move numbers.
-    if d["wdl"] is not None:
-        bins = [r for r in d["wdl"].rows if r["table"] == "bin"]
-        groups = list(dict.fromkeys(r["key"] for r in bins))
-        fig, axes = plt.subplots(1, len(groups), figsize=(3 * len(groups), 3.2), sharey=True, squeeze=False)
-        for ax, group in zip(axes[0], groups):
-            rows_g = [r for r in bins if r["key"] == group]
-            x = [int(r["value"]) for r in rows_g]
-            for kind, colour in (("win", "#2ca02c"), ("draw", "#7f7f7f"), ("loss", "#d62728")):
-                ax.plot(x, [float(r[f"games_{kind}"]) for r in rows_g], "o", color=colour, markersize=3,
-                        label=f"games: {kind}")
-                ax.plot(x, [float(r[f"model_{kind}"]) for r in rows_g], "-", color=colour, linewidth=1,
-                        label=f"model: {kind}")
-            ax.set_title(f"moves {group.replace('-999', ' and later')}", fontsize=8)
-            ax.set_xlabel("ccr's score, centipawns")
-            ax.grid(alpha=0.3)
-        axes[0][0].set_ylabel("share of the games")
-        axes[0][0].legend(fontsize=6, loc="center left")
-        fig.suptitle("UCI_ShowWDL's model against ccr's games (points: the games' outcomes per 50 cp bin; "
-                     "lines: the model)", fontsize=8)
-        fig.text(0.01, 0.005, f"{d['wdl'].meta.get('samples', '?')[:110]}", fontsize=6, color="#555555")
-        fig.tight_layout(rect=(0, 0.04, 1, 1))
-        fig.savefig(os.path.join(out, "wdl.svg"), metadata=meta)
-        plt.close(fig)
+
+def plot_wdl(d, out):
+    """The win/draw/loss model against the games it was fitted to, per group of move numbers."""
+    import matplotlib.pyplot as plt
+    bins = [r for r in d["wdl"].rows if r["table"] == "bin"]
+    groups = list(dict.fromkeys(r["key"] for r in bins))
+    fig, axes = plt.subplots(1, len(groups), figsize=(3 * len(groups), 3.2), sharey=True, squeeze=False)
+    for ax, group in zip(axes[0], groups):
+        rows_g = [r for r in bins if r["key"] == group]
+        x = [int(r["value"]) for r in rows_g]
+        for kind, colour in (("win", "#2ca02c"), ("draw", "#7f7f7f"), ("loss", "#d62728")):
+            ax.plot(x, [float(r[f"games_{kind}"]) for r in rows_g], "o", color=colour, markersize=3,
+                    label=f"games: {kind}")
+            ax.plot(x, [float(r[f"model_{kind}"]) for r in rows_g], "-", color=colour, linewidth=1,
+                    label=f"model: {kind}")
+        ax.set_title(f"moves {group.replace('-999', ' and later')}", fontsize=8)
+        ax.set_xlabel("ccr's score, centipawns")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("share of the games")
+    axes[0][0].legend(fontsize=6, loc="center left")
+    fig.suptitle("UCI_ShowWDL's model against ccr's games (points: the games' outcomes per 50 cp bin; "
+                 "lines: the model)", fontsize=8)
+    save_plot(fig, out, "wdl.svg", f"{d['wdl'].meta.get('samples', '?')[:110]}", 0.04, fontsize=6)
 
 
 PLOTS = ("ccr-vs-bitboards.svg", "arch-ratio.svg", "perft-speed.svg", "keys-birthday.svg", "strength.svg",

@@ -1,6 +1,12 @@
 //! The standard test positions by name (the six of `tests/data/standard-perft.epd`), written
-//! out once for the unit tests, integration tests and benches, and the reader of the perft
-//! files (`parse_perft`) they all use.
+//! out once for the unit tests, integration tests and benches, the reader of the perft
+//! files (`parse_perft`) and the seeded random games (`random_game`) they all use.
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+
+use crate::ccr::board::Position;
+use crate::types::{Move, MoveKind, PieceCode};
 
 /// The initial position.
 pub use crate::ccr::fen::STARTPOS;
@@ -72,6 +78,83 @@ pub fn parse_perft(text: &str) -> Result<Vec<PerftCase>, String> {
         cases.push(PerftCase { fen, id, counts });
     }
     Ok(cases)
+}
+
+/// The FEN of `fen`'s position with the colours swapped and the board mirrored rank for rank,
+/// its clocks reset: the position an evaluation must score the same from the other side.
+pub fn mirror(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let ranks: Vec<String> = fields[0]
+        .split('/')
+        .rev()
+        .map(|r| r.chars().map(swap).collect())
+        .collect();
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    let castling: String = fields[2].chars().map(swap).collect();
+    let ep = match fields[3] {
+        "-" => "-".to_string(),
+        sq => format!("{}{}", &sq[..1], if &sq[1..] == "3" { 6 } else { 3 }),
+    };
+    format!("{} {side} {castling} {ep} 0 1", ranks.join("/"))
+}
+
+/// Plays a seeded random game from `start`, its moves picked by [`choose_move`]: `visit`
+/// sees every position (the start's too) with its legal moves and the moves that led to
+/// it, and the game ends at a position without a legal move, at a halfmove clock of 100,
+/// after `max_plies` moves or where `visit` returns `false`. Returns the moves played.
+pub fn random_game(
+    start: Position,
+    seed: u64,
+    max_plies: usize,
+    mut visit: impl FnMut(&Position, &[Move], &[Move]) -> bool,
+) -> Vec<Move> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let (mut pos, mut line) = (start, Vec::new());
+    loop {
+        let legal = pos.legal_moves();
+        let legal = legal.as_slice();
+        if !visit(&pos, legal, &line)
+            || legal.is_empty()
+            || pos.halfmove_clock() >= 100
+            || line.len() == max_plies
+        {
+            return line;
+        }
+        let mv = choose_move(&pos, legal, &mut rng);
+        pos.play(mv);
+        line.push(mv);
+    }
+}
+
+/// Picks a random move of `moves`, biased toward pawn moves and captures (each weighs
+/// four times a quiet piece move, a pawn capture sixteen times, castling twice), so the
+/// games reach promotions, en passant and thinned-out endings instead of shuffling pieces
+/// until the fifty-move rule.
+fn choose_move(pos: &Position, moves: &[Move], rng: &mut Xoshiro256PlusPlus) -> Move {
+    let weight = |mv: Move| -> u64 {
+        let pawn = pos.board().get(mv.from()).piece_type() == PieceCode::PAWN;
+        let capture =
+            pos.board().get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
+        (if pawn { 4 } else { 1 }) * (if capture { 4 } else { 1 })
+            + u64::from(mv.kind() == MoveKind::Castle)
+    };
+    let total: u64 = moves.iter().map(|&mv| weight(mv)).sum();
+    let mut pick = rng.next_u64() % total;
+    for &mv in moves {
+        let w = weight(mv);
+        if pick < w {
+            return mv;
+        }
+        pick -= w;
+    }
+    unreachable!("the pick is below the total weight")
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["arch", "ccr", "repr", "x88", "bitboard", "rotated"],
     ),
     ("perft", &["repr", "types", "moves"]),
-    ("positions", &["ccr"]),
+    ("positions", &["ccr", "types"]),
     ("eval", &["arch", "bitboard", "ccr", "types"]),
     ("history", &["ccr", "types"]),
     (

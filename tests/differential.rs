@@ -24,9 +24,7 @@ use ccr::{
     Leaves, Move, MoveKind, MoveList, Position as CcrPosition, Representation, Square, Tier,
     Variant, WithRepresentation, divide, perft,
 };
-use common::games::choose_move;
-use rand_xoshiro::Xoshiro256PlusPlus;
-use rand_xoshiro::rand_core::SeedableRng;
+use common::games::{line_text, random_game};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _, Role};
 
@@ -127,58 +125,55 @@ fn play_all_games() -> Games {
 
 /// Plays one random game, checking every position, and appends its positions to `out`.
 fn play_game(start: &str, seed: u64, out: &mut Vec<(CcrPosition, Chess)>, coverage: &mut Coverage) {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut pos = CcrPosition::from_fen(start)
+    let first = CcrPosition::from_fen(start)
         .unwrap_or_else(|e| panic!("ccr rejects start FEN {start}: {e}"));
     let mut sh: Chess = start
         .parse::<Fen>()
         .unwrap_or_else(|e| panic!("shakmaty cannot parse start FEN {start}: {e}"))
         .into_position(CastlingMode::Standard)
         .unwrap_or_else(|e| panic!("shakmaty rejects start FEN {start}: {e:?}"));
-    let mut history: Vec<String> = Vec::new();
     // The other representations that keep their own state, played along by their own make.
-    let mut x88 = X88::from_position(&pos);
-    let mut native = Bitboards::from_position(&pos);
-    for _ in 0..=MAX_PLIES {
-        let moves = check_position(&pos, &sh, start, &history);
+    let mut x88 = X88::from_position(&first);
+    let mut native = Bitboards::from_position(&first);
+    let mut before = first;
+    random_game(first, seed, MAX_PLIES, |pos, moves, line| {
+        if let Some(&mv) = line.last() {
+            // The walker plays each move in place; copy-make must give the same position.
+            assert_eq!(
+                before.make(mv),
+                *pos,
+                "make and play of {mv} differ from {}",
+                sh_fen(&sh)
+            );
+            let uci = mv.to_string();
+            let sh_move = sh
+                .legal_moves()
+                .iter()
+                .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci)
+                .cloned()
+                .unwrap_or_else(|| panic!("shakmaty has no move {uci} in {}", before.to_fen()));
+            sh.play_unchecked(&sh_move);
+            x88 = x88.make(mv);
+            native = native.make(mv);
+        }
+        before = *pos;
+        check_position(pos, &sh, moves, start, line);
         let expected = Expected::of(&sh);
-        let context = || format!("{} after {start} {}", pos.to_fen(), history.join(" "));
-        check_representation(&x88, &pos, &expected, context);
-        check_representation(&native, &pos, &expected, context);
+        let context = || format!("{} after {start} {}", pos.to_fen(), line_text(line));
+        check_representation(&x88, pos, &expected, context);
+        check_representation(&native, pos, &expected, context);
         for variant in Variant::all() {
             variant.dispatch(FromPosition {
-                pos: &pos,
+                pos,
                 expected: &expected,
                 context: &context,
             });
         }
-        check_conversions(&pos);
-        coverage.count(&pos, &sh, &moves);
-        out.push((pos, sh.clone()));
-        if moves.is_empty() || pos.halfmove_clock() >= 100 || history.len() == MAX_PLIES {
-            return;
-        }
-        let mv = choose_move(&pos, &moves, &mut rng);
-        let uci = mv.to_string();
-        let sh_move = sh
-            .legal_moves()
-            .iter()
-            .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci)
-            .cloned()
-            .unwrap_or_else(|| panic!("shakmaty has no move {uci} in {}", pos.to_fen()));
-        let made = pos.make(mv);
-        pos.play(mv);
-        x88 = x88.make(mv);
-        native = native.make(mv);
-        assert_eq!(
-            made,
-            pos,
-            "make and play of {uci} differ from {}",
-            sh_fen(&sh)
-        );
-        sh.play_unchecked(&sh_move);
-        history.push(uci);
-    }
+        check_conversions(pos);
+        coverage.count(pos, &sh, moves);
+        out.push((*pos, sh.clone()));
+        true
+    });
 }
 
 /// shakmaty's legal moves as sorted (UCI text, kind), and its captures as sorted UCI text.
@@ -347,12 +342,13 @@ fn expected_kind(m: &shakmaty::Move) -> MoveKind {
     }
 }
 
-/// Checks one position against shakmaty and returns ccr's legal moves.
-fn check_position(pos: &CcrPosition, sh: &Chess, start: &str, history: &[String]) -> Vec<Move> {
+/// Checks one position and its legal moves `moves`, reached by `line` from `start`, against
+/// shakmaty.
+fn check_position(pos: &CcrPosition, sh: &Chess, moves: &[Move], start: &str, line: &[Move]) {
     let fen = pos.to_fen();
     let expected_fen = sh_fen(sh);
     let context = || {
-        let moves = history.join(" ");
+        let moves = line_text(line);
         format!(
             "\n  ccr FEN:      {fen}\n  shakmaty FEN: {expected_fen}\n  \
              start FEN:    {start}\n  moves:        {moves}"
@@ -394,7 +390,6 @@ fn check_position(pos: &CcrPosition, sh: &Chess, start: &str, history: &[String]
     );
 
     // The legal move sets, as sorted UCI text.
-    let moves = pos.legal_moves().as_slice().to_vec();
     let mut ours: Vec<(String, Move)> = moves.iter().map(|&mv| (mv.to_string(), mv)).collect();
     ours.sort_by(|a, b| a.0.cmp(&b.0));
     let sh_moves = sh.legal_moves();
@@ -443,7 +438,6 @@ fn check_position(pos: &CcrPosition, sh: &Chess, start: &str, history: &[String]
         "en-passant legality differs{}",
         context()
     );
-    moves
 }
 
 /// The symmetric difference of two sorted move lists, and any duplicates, as text.

@@ -9,6 +9,7 @@ mod common;
 use ccr::Evaluator;
 use ccr::kernels::convert;
 use ccr::kernels::eval;
+use ccr::positions::mirror;
 use ccr::{AttackBlock, Position};
 use common::cli::{assert_no_panic, ccr, text};
 use common::epd;
@@ -140,14 +141,9 @@ fn equal_on_the_edge_cases() {
 
 #[test]
 fn equal_on_random_games() {
-    let starts = [
-        ccr::positions::STARTPOS,
-        ccr::positions::KIWIPETE,
-        ccr::positions::POSITION_3,
-        ccr::positions::POSITION_4,
-    ];
+    let starts = &ccr::positions::STANDARD[..4];
     let games = if cfg!(debug_assertions) { 10 } else { 100 };
-    let positions = random_games(&starts, games, 0x00E7_A100, 299, |pos, start, line| {
+    let positions = random_games(starts, games, 0x00E7_A100, 299, |pos, start, line| {
         assert_same(pos, &|| format!("{start} {}", line_text(line)));
     });
     assert!(positions > 1000, "{positions}");
@@ -156,30 +152,6 @@ fn equal_on_random_games() {
         "{positions} positions of {} random games agree",
         starts.len() as u64 * games
     );
-}
-
-/// The position with colours swapped and the board mirrored rank for rank.
-fn mirror(fen: &str) -> String {
-    let fields: Vec<&str> = fen.split(' ').collect();
-    let swap = |c: char| {
-        if c.is_ascii_uppercase() {
-            c.to_ascii_lowercase()
-        } else {
-            c.to_ascii_uppercase()
-        }
-    };
-    let ranks: Vec<String> = fields[0]
-        .split('/')
-        .rev()
-        .map(|r| r.chars().map(swap).collect())
-        .collect();
-    let side = if fields[1] == "w" { "b" } else { "w" };
-    let castling: String = fields[2].chars().map(swap).collect();
-    let ep = match fields[3] {
-        "-" => "-".to_string(),
-        sq => format!("{}{}", &sq[..1], if &sq[1..] == "3" { 6 } else { 3 }),
-    };
-    format!("{} {side} {castling} {ep} 0 1", ranks.join("/"))
 }
 
 /// Runs `ccr eval`, which must succeed; returns its stdout lines.

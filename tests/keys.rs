@@ -30,7 +30,7 @@ use ccr::CastlingRights;
 use ccr::RotationKey;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::{Colour, Move, MoveKind, PieceCode, Position};
-use common::games::{choose_move, line_text as line};
+use common::games::{line_text as line, random_game};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use shakmaty::fen::Fen;
@@ -255,15 +255,25 @@ fn play_all_games() -> (Games, Coverage) {
 /// checking them against the keys from scratch after every move; at every position, also makes
 /// every legal move once from the keys from scratch. Appends the game and its positions.
 fn play_game(start: &'static str, seed: u64, games: &mut Games, coverage: &mut Coverage) {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let game = games.games.len();
-    let mut moves: Vec<Move> = Vec::new();
-    let mut pos = parse(start);
+    let first = parse(start);
     let mut sh = shakmaty_position(start);
     // Carried incrementally over the whole game, never recomputed.
-    let (mut keyed, mut rotated, mut zobrist) = (pos.key(), pos.key(), common::zobrist::key(&pos));
-    loop {
-        let context = || format!("  start FEN: {start}\n  moves:     {}", line(&moves));
+    let (mut keyed, mut rotated, mut zobrist) =
+        (first.key(), first.key(), common::zobrist::key(&first));
+    let mut before = first;
+    let moves = random_game(first, seed, MAX_PLIES, |pos, legal, moves| {
+        let context = || format!("  start FEN: {start}\n  moves:     {}", line(moves));
+        if let Some(&mv) = moves.last() {
+            let made;
+            (made, keyed) = before.make_keyed(mv, keyed);
+            assert_eq!(made, *pos, "make_keyed differs from play\n{}", context());
+            rotated = RotationKey.update(rotated, &before, pos);
+            zobrist = common::zobrist::update(zobrist, &before, pos);
+            let sh_move = shakmaty_move(&sh, mv);
+            sh.play_unchecked(&sh_move);
+        }
+        before = *pos;
         let fen = pos.to_fen();
         assert_eq!(
             fen,
@@ -271,7 +281,7 @@ fn play_game(start: &'static str, seed: u64, games: &mut Games, coverage: &mut C
             "ccr and shakmaty disagree on the position\n{}",
             context()
         );
-        let keys = keys_of(&pos, &sh);
+        let keys = keys_of(pos, &sh);
         assert_eq!(
             (keyed, rotated, zobrist),
             (keys.rotation, keys.rotation, keys.zobrist),
@@ -280,33 +290,19 @@ fn play_game(start: &'static str, seed: u64, games: &mut Games, coverage: &mut C
             context()
         );
         games.positions.push((
-            pos,
+            *pos,
             keys,
             Origin::Game {
                 game,
                 ply: moves.len(),
             },
         ));
-
-        let legal = pos.legal_moves();
-        let legal = legal.as_slice();
         for &mv in legal {
-            let (after, _, _) = check_step(&pos, keys.rotation, keys.zobrist, mv, &context);
-            coverage.count(&pos, mv, &after);
+            let (after, _, _) = check_step(pos, keys.rotation, keys.zobrist, mv, &context);
+            coverage.count(pos, mv, &after);
         }
-        if legal.is_empty() || pos.halfmove_clock() >= 100 || moves.len() == MAX_PLIES {
-            break;
-        }
-
-        let mv = choose_move(&pos, legal, &mut rng);
-        let before = pos;
-        (pos, keyed) = pos.make_keyed(mv, keyed);
-        rotated = RotationKey.update(rotated, &before, &pos);
-        zobrist = common::zobrist::update(zobrist, &before, &pos);
-        let sh_move = shakmaty_move(&sh, mv);
-        sh.play_unchecked(&sh_move);
-        moves.push(mv);
-    }
+        true
+    });
     games.games.push(Game { start, moves });
 }
 

@@ -151,33 +151,25 @@ mod tests {
     use crate::arch::{Tier, runs};
     use crate::ccr::Position;
     use crate::ccr::attacks;
+    use crate::positions::random_game;
     use crate::types::PieceCode;
 
-    /// The boards of random walks from several positions (about 24,000 with repeats).
+    /// The boards of random games from several positions, forty games each, at most 120
+    /// boards a game.
     fn game_boards() -> Vec<Ccr> {
         let starts = [
-            crate::positions::STARTPOS,
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1",
-        ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+            &crate::positions::STANDARD[..4],
+            &["4k3/8/8/8/6N1/4P3/R1B1K3/8 w - - 0 1"],
+        ]
+        .concat();
         let mut boards = Vec::new();
-        for start in starts {
-            for _game in 0..40 {
-                let mut pos = Position::from_fen(start).unwrap();
-                for _ply in 0..120 {
+        for (s, start) in starts.into_iter().enumerate() {
+            let first = Position::from_fen(start).unwrap();
+            for game in 0..40 {
+                random_game(first, 1000 * s as u64 + game, 119, |pos, _, _| {
                     boards.push(*pos.board());
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    pos = pos.make(moves.as_slice()[(state % moves.len() as u64) as usize]);
-                }
+                    true
+                });
             }
         }
         boards

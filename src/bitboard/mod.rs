@@ -384,31 +384,18 @@ mod tests {
     use super::*;
     use crate::ccr::Portable;
     use crate::perft::{Leaves, perft};
+    use crate::positions::{PerftCase, parse_perft, random_game};
 
-    /// The FEN of each line of an EPD file in `tests/data/`, with its `(depth, count)` pairs.
-    fn load(file: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+    /// The positions of a perft file in `tests/data/`.
+    fn load(file: &str) -> Vec<PerftCase> {
         let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        text.lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-            .map(|line| {
-                let mut fields = line.split(';');
-                let fen = fields.next().expect("a FEN").trim().to_string();
-                let counts = fields
-                    .filter_map(|f| f.trim().strip_prefix('D'))
-                    .map(|rest| {
-                        let (d, n) = rest.split_once(' ').expect("`Dn count`");
-                        (d.parse().unwrap(), n.trim().parse().unwrap())
-                    })
-                    .collect();
-                (fen, counts)
-            })
-            .collect()
+        parse_perft(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
     }
 
     /// Perft of the six standard positions up to `limit` nodes per count, both leaf modes.
     fn standard_perft<R: Representation>(limit: u64) {
-        for (fen, counts) in load("standard-perft.epd") {
+        for PerftCase { fen, counts, .. } in load("standard-perft.epd") {
             let pos = R::from_fen(&fen).unwrap();
             for &(depth, expected) in counts.iter().filter(|&&(_, n)| n <= limit) {
                 for leaves in [Leaves::Make, Leaves::Bulk] {
@@ -440,7 +427,7 @@ mod tests {
 
     #[test]
     fn perft_tricky_native() {
-        for (fen, counts) in load("tricky-perft.epd") {
+        for PerftCase { fen, counts, .. } in load("tricky-perft.epd") {
             let pos = Bitboards::from_fen(&fen).unwrap();
             for &(depth, expected) in counts.iter().filter(|&&(_, n)| n <= 1_500_000) {
                 assert_eq!(perft(&pos, depth, Leaves::Bulk), expected, "{fen} {depth}");
@@ -480,59 +467,56 @@ mod tests {
     fn random_games_agree_with_the_ccr() {
         let mut fens: Vec<String> = load("standard-perft.epd")
             .into_iter()
-            .map(|c| c.0)
+            .map(|c| c.fen)
             .collect();
-        fens.extend(load("tricky-perft.epd").into_iter().map(|c| c.0));
+        fens.extend(load("tricky-perft.epd").into_iter().map(|c| c.fen));
         fens.push("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3".into());
         fens.push("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 148 9999".into());
-        let mut state = 0x5EED_u64;
-        let mut random = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let z = (state ^ state >> 31).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z ^ z >> 29
-        };
         let (mut positions, mut captures_seen, mut ep_seen) = (0, 0, 0);
-        for fen in &fens {
-            for _ in 0..6 {
-                let mut pos = Position::from_fen(fen).unwrap();
-                let mut native = Bitboards::from_position(&pos);
-                for _ in 0..160 {
-                    let legal = sorted(&pos.legal_moves());
-                    let mut list = MoveList::new();
-                    pos.generate_captures(Portable, &mut list);
-                    let captures = sorted(&list);
-                    agrees(&native, &pos, &legal, &captures);
-                    agrees(
-                        &Converted::<Portable>::from_position(&pos),
-                        &pos,
-                        &legal,
-                        &captures,
-                    );
-                    agrees(
-                        &Converted::<Portable>::from_position(&pos),
-                        &pos,
-                        &legal,
-                        &captures,
-                    );
-                    assert_eq!(native.pieces(), to_bitboards(pos.board()));
-                    for &mv in &legal {
-                        let (after, expected) = (native.make(mv), pos.make(mv));
-                        assert_eq!(after.to_position(), expected, "{mv} in {}", pos.to_fen());
-                        assert_eq!(after.pieces(), to_bitboards(expected.board()));
-                    }
-                    positions += 1;
-                    captures_seen += captures.len();
-                    ep_seen += legal
-                        .iter()
-                        .filter(|m| m.kind() == MoveKind::EnPassant)
-                        .count();
-                    if legal.is_empty() {
-                        break;
-                    }
-                    let mv = legal[(random() % legal.len() as u64) as usize];
-                    pos = pos.make(mv);
-                    native = native.make(mv);
-                }
+        for (s, fen) in fens.iter().enumerate() {
+            let first = Position::from_fen(fen).unwrap();
+            for game in 0..6 {
+                let mut native = Bitboards::from_position(&first);
+                random_game(
+                    first,
+                    0x5EED + 1000 * s as u64 + game,
+                    160,
+                    |pos, _, line| {
+                        if let Some(&mv) = line.last() {
+                            native = native.make(mv);
+                        }
+                        let legal = sorted(&pos.legal_moves());
+                        let mut list = MoveList::new();
+                        pos.generate_captures(Portable, &mut list);
+                        let captures = sorted(&list);
+                        agrees(&native, pos, &legal, &captures);
+                        agrees(
+                            &Converted::<Portable>::from_position(pos),
+                            pos,
+                            &legal,
+                            &captures,
+                        );
+                        agrees(
+                            &Converted::<Portable>::from_position(pos),
+                            pos,
+                            &legal,
+                            &captures,
+                        );
+                        assert_eq!(native.pieces(), to_bitboards(pos.board()));
+                        for &mv in &legal {
+                            let (after, expected) = (native.make(mv), pos.make(mv));
+                            assert_eq!(after.to_position(), expected, "{mv} in {}", pos.to_fen());
+                            assert_eq!(after.pieces(), to_bitboards(expected.board()));
+                        }
+                        positions += 1;
+                        captures_seen += captures.len();
+                        ep_seen += legal
+                            .iter()
+                            .filter(|m| m.kind() == MoveKind::EnPassant)
+                            .count();
+                        true
+                    },
+                );
             }
         }
         assert!(positions > 10_000 && captures_seen > 10_000 && ep_seen > 20);

@@ -63,13 +63,16 @@ pub const fn ray_attacks(sq: usize, occupied: u64, directions: &[(i32, i32); 4])
 }
 
 /// For every square, the union of the squares one `(file, rank)` step away.
-const fn leaper(steps: &[(i32, i32)]) -> [u64; 64] {
+const fn leaper(steps: &[(i8, i8)]) -> [u64; 64] {
     let mut table = [0; 64];
     let mut sq = 0;
     while sq < 64 {
         let mut i = 0;
         while i < steps.len() {
-            if let Some(to) = square(file_of(sq) + steps[i].0, rank_of(sq) + steps[i].1) {
+            if let Some(to) = square(
+                file_of(sq) + steps[i].0 as i32,
+                rank_of(sq) + steps[i].1 as i32,
+            ) {
                 table[sq] |= 1 << to;
             }
             i += 1;
@@ -79,8 +82,8 @@ const fn leaper(steps: &[(i32, i32)]) -> [u64; 64] {
     table
 }
 
-/// Knight attacks per square.
-pub static KNIGHT: [u64; 64] = leaper(&[
+/// The knight's eight steps as (file, rank).
+pub const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -89,7 +92,10 @@ pub static KNIGHT: [u64; 64] = leaper(&[
     (-2, -1),
     (-2, 1),
     (-1, 2),
-]);
+];
+
+/// Knight attacks per square.
+pub static KNIGHT: [u64; 64] = leaper(&KNIGHT_STEPS);
 
 /// King attacks per square.
 pub static KING: [u64; 64] = leaper(&[

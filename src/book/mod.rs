@@ -208,10 +208,7 @@ mod tests {
     #[test]
     fn keys_of_the_specification() {
         let cases = [
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                0x463b96181691fc9c,
-            ),
+            (crate::positions::STARTPOS, 0x463b96181691fc9c),
             (
                 "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
                 0x823c9b50fd114196,

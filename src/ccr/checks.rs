@@ -448,10 +448,7 @@ mod tests {
 
     #[test]
     fn the_single_square_test_agrees_with_the_attack_table() {
-        let p = Position::from_fen(
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        )
-        .unwrap();
+        let p = Position::from_fen(crate::positions::KIWIPETE).unwrap();
         for by in [Colour::White, Colour::Black] {
             let table = attacks_of(&p.board, by);
             for i in 0..64 {

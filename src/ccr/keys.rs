@@ -389,9 +389,9 @@ mod tests {
     fn the_incremental_keys_follow_every_move() {
         for fen in [
             crate::ccr::fen::STARTPOS,
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            crate::positions::KIWIPETE,
+            crate::positions::POSITION_3,
+            crate::positions::POSITION_4,
         ] {
             let root = Position::from_fen(fen).unwrap();
             for &mv in root.legal_moves().as_slice() {

@@ -209,10 +209,7 @@ mod tests {
 
     #[test]
     fn the_whole_board_move_equals_two_nibble_writes() {
-        let kiwipete = Position::from_fen(
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        )
-        .unwrap();
+        let kiwipete = Position::from_fen(crate::positions::KIWIPETE).unwrap();
         for board in [kiwipete.board, Position::startpos().board] {
             for (from, to) in (0..64).flat_map(|f| (0..64).map(move |t| (f, t))) {
                 let (from, to) = (Square::new(from), Square::new(to));

@@ -1138,8 +1138,8 @@ mod tests {
         let nodes = walk_trees(
             &[
                 crate::positions::KIWIPETE,
-                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                crate::positions::POSITION_3,
+                crate::positions::POSITION_4,
                 "8/8/8/1Pp5/3K4/8/8/4k3 w - c6 0 2",
             ],
             2,
@@ -1203,14 +1203,14 @@ mod tests {
         // Reported where the CPU lacks it; the other kernels are checked either way.
         crate::arch::runs(crate::arch::Tier::Avx2, "movegen::counting_by_sets");
         let fens = [
-            crate::positions::KIWIPETE,
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            &crate::positions::STANDARD[1..5],
             // Many sliders and knights aimed at the same squares from every direction.
-            "3qk3/8/1N3N2/2QRQ3/2RqR3/2QRQ3/1N3N2/4K3 b - - 0 1",
-            "4k3/8/2n1n3/1n3n2/3Q4/1n3n2/2n1n3/7K b - - 0 1",
-        ];
+            &[
+                "3qk3/8/1N3N2/2QRQ3/2RqR3/2QRQ3/1N3N2/4K3 b - - 0 1",
+                "4k3/8/2n1n3/1n3n2/3Q4/1n3n2/2n1n3/7K b - - 0 1",
+            ],
+        ]
+        .concat();
         for imp in Impl::built() {
             let nodes = with_kernel(imp, EqualToPortable(&fens, 2));
             assert!(nodes > 5_000, "{nodes}");

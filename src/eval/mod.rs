@@ -763,35 +763,15 @@ mod tests {
 
     const FENS: [&str; 6] = crate::positions::STANDARD;
 
-    /// The position with colours swapped and the board mirrored rank for rank.
-    fn mirror(fen: &str) -> Position {
-        let fields: Vec<&str> = fen.split(' ').collect();
-        let swap = |c: char| {
-            if c.is_ascii_uppercase() {
-                c.to_ascii_lowercase()
-            } else {
-                c.to_ascii_uppercase()
-            }
-        };
-        let ranks: Vec<String> = fields[0]
-            .split('/')
-            .rev()
-            .map(|r| r.chars().map(swap).collect())
-            .collect();
-        let side = if fields[1] == "w" { "b" } else { "w" };
-        let castling: String = fields[2].chars().map(swap).collect();
-        let ep = match fields[3] {
-            "-" => "-".to_string(),
-            sq => format!("{}{}", &sq[..1], if &sq[1..] == "3" { 6 } else { 3 }),
-        };
-        Position::from_fen(&format!("{} {side} {castling} {ep} 0 1", ranks.join("/"))).unwrap()
-    }
-
     #[test]
     fn colour_symmetric() {
         for fen in FENS {
             let pos = Position::from_fen(fen).unwrap();
-            assert_eq!(evaluate(&pos), evaluate(&mirror(fen)), "{fen}");
+            assert_eq!(
+                evaluate(&pos),
+                evaluate(&Position::from_fen(&crate::positions::mirror(fen)).unwrap()),
+                "{fen}"
+            );
         }
     }
 

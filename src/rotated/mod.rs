@@ -188,6 +188,7 @@ impl Representation for Rotated {
 mod tests {
     use super::*;
     use crate::perft::{Leaves, perft};
+    use crate::positions::random_game;
     use crate::types::{MoveKind, PieceCode};
 
     #[test]
@@ -202,52 +203,45 @@ mod tests {
     #[test]
     fn make_keeps_the_four_boards_rotations_of_the_normal_one() {
         let fens = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-        ];
-        let mut state = 0x5EED_u64;
-        let mut random = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let z = (state ^ state >> 31).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z ^ z >> 29
-        };
+            &crate::positions::STANDARD[..5],
+            &["rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"],
+        ]
+        .concat();
         let (mut made, mut kinds) = (0, [0usize; 4]);
-        for fen in fens {
-            for _ in 0..8 {
-                let mut pos = Position::from_fen(fen).expect("a valid FEN");
-                let mut rotated = Rotated::from_position(&pos);
-                for _ in 0..120 {
-                    let legal = pos.legal_moves();
-                    for &mv in legal.as_slice() {
-                        let after = rotated.make(mv);
-                        assert_eq!(after.lines, Occupancy::of(after.board.occupied()), "{mv}");
-                        assert_eq!(after.lines.ranks, after.board.occupied());
-                        assert_eq!(
-                            after.to_position(),
-                            pos.make(mv),
-                            "{mv} in {}",
-                            pos.to_fen()
-                        );
-                        made += 1;
-                        kinds[match mv.kind() {
-                            MoveKind::EnPassant => 1,
-                            MoveKind::Castle => 2,
-                            _ if pos.board().get(mv.to()) == PieceCode::EMPTY => 0,
-                            _ => 3,
-                        }] += 1;
-                    }
-                    if legal.is_empty() {
-                        break;
-                    }
-                    let mv = legal.as_slice()[(random() % legal.len() as u64) as usize];
-                    pos = pos.make(mv);
-                    rotated.play(mv);
-                    assert_eq!(rotated.validate(), Ok(()));
-                }
+        for (s, fen) in fens.into_iter().enumerate() {
+            let first = Position::from_fen(fen).expect("a valid FEN");
+            for game in 0..8 {
+                let mut rotated = Rotated::from_position(&first);
+                random_game(
+                    first,
+                    0x5EED + 1000 * s as u64 + game,
+                    119,
+                    |pos, legal, line| {
+                        if let Some(&mv) = line.last() {
+                            rotated.play(mv);
+                            assert_eq!(rotated.validate(), Ok(()));
+                        }
+                        for &mv in legal {
+                            let after = rotated.make(mv);
+                            assert_eq!(after.lines, Occupancy::of(after.board.occupied()), "{mv}");
+                            assert_eq!(after.lines.ranks, after.board.occupied());
+                            assert_eq!(
+                                after.to_position(),
+                                pos.make(mv),
+                                "{mv} in {}",
+                                pos.to_fen()
+                            );
+                            made += 1;
+                            kinds[match mv.kind() {
+                                MoveKind::EnPassant => 1,
+                                MoveKind::Castle => 2,
+                                _ if pos.board().get(mv.to()) == PieceCode::EMPTY => 0,
+                                _ => 3,
+                            }] += 1;
+                        }
+                        true
+                    },
+                );
             }
         }
         assert!(
@@ -284,10 +278,7 @@ mod tests {
         for leaves in [Leaves::Make, Leaves::Bulk] {
             assert_eq!(perft(&start, 4, leaves), 197_281);
         }
-        let kiwipete = Rotated::from_fen(
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        )
-        .expect("a valid FEN");
+        let kiwipete = Rotated::from_fen(crate::positions::KIWIPETE).expect("a valid FEN");
         assert_eq!(perft(&kiwipete, 3, Leaves::Make), 97_862);
     }
 }

@@ -13,6 +13,7 @@
 //! capture that does not lose; a move that loses no more than a pruning margin):
 //! [`see_at_least`] answers that and stops as soon as the answer is sure.
 
+use crate::bitboard::tables::KNIGHT_STEPS;
 use crate::ccr::Position;
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::{Ccr, occupied_nibbles};
@@ -39,17 +40,6 @@ const LINES: [(i8, i8); 8] = [
     (1, -1),
     (-1, 1),
     (-1, -1),
-];
-
-const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
 ];
 
 /// Whether rank word `word` and nibble column `col` (0 = file h) lie on the board.
@@ -326,12 +316,13 @@ mod tests {
     fn a_move_the_table_shows_unchallenged_wins_what_it_captures() {
         // Kiwipete, positions 3 and 4 (both colours), and rooks facing on a file.
         let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
-            "3r2k1/8/8/8/8/8/3R4/3K4 w - - 0 1",
-        ];
+            &crate::positions::STANDARD[1..4],
+            &[
+                "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+                "3r2k1/8/8/8/8/8/3R4/3K4 w - - 0 1",
+            ],
+        ]
+        .concat();
         let mut unchallenged = 0;
         for fen in fens {
             let pos = Position::from_fen(fen).unwrap();
@@ -360,8 +351,8 @@ mod tests {
     #[test]
     fn the_threshold_test_agrees_with_the_exchange() {
         let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            crate::positions::KIWIPETE,
+            crate::positions::POSITION_4,
             "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
             "3r2k1/2n5/8/3p4/8/8/3R4/3R2K1 w - - 0 1",
             "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq e6 0 4",

@@ -138,9 +138,7 @@ mod tests {
     #[test]
     fn captures_keep_the_lists() {
         // Take pieces until few are left; the lists must follow every capture.
-        let mut x =
-            X88::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-                .unwrap();
+        let mut x = X88::from_fen(crate::positions::KIWIPETE).unwrap();
         let mut pos = x.to_position();
         for _ in 0..40 {
             let mut caps = crate::moves::MoveList::new();

@@ -422,7 +422,7 @@ mod tests {
     fn conversion_round_trips() {
         for fen in [
             STARTPOS,
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            crate::positions::KIWIPETE,
             "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 150 10000",
         ] {

@@ -468,10 +468,9 @@ mod tests {
     use super::*;
     use crate::ccr::Position;
     use crate::perft::{Leaves, perft};
+    use crate::positions::random_game;
     use crate::repr::Representation;
     use crate::types::Move;
-    use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
     fn sorted(list: &MoveList) -> Vec<Move> {
         let mut v = list.as_slice().to_vec();
@@ -506,15 +505,18 @@ mod tests {
 
     #[test]
     fn agrees_with_the_ccr_over_random_games() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(88);
         let (mut xl, mut pl) = (MoveList::new(), MoveList::new());
         let mut nodes = 0;
-        for fen in crate::positions::STANDARD.into_iter().chain(FENS) {
-            for _game in 0..30 {
-                let mut pos = Position::from_fen(fen).unwrap();
-                let mut x = X88::from_position(&pos);
-                for _ply in 0..200 {
-                    assert_eq!(x.to_position(), pos);
+        let starts = crate::positions::STANDARD.into_iter().chain(FENS);
+        for (s, fen) in starts.enumerate() {
+            let first = Position::from_fen(fen).unwrap();
+            for game in 0..30 {
+                let mut x = X88::from_position(&first);
+                random_game(first, 88 + 1000 * s as u64 + game, 200, |pos, _, line| {
+                    if let Some(&mv) = line.last() {
+                        x = x.make(mv);
+                    }
+                    assert_eq!(x.to_position(), *pos);
                     assert_eq!(
                         Representation::in_check(&x),
                         pos.in_check(),
@@ -528,9 +530,6 @@ mod tests {
                     pos.generate_legal(crate::Portable, &mut pl);
                     assert_eq!(sorted(&xl), sorted(&pl), "moves of {}", pos.to_fen());
                     nodes += 1;
-                    if pl.is_empty() {
-                        break;
-                    }
                     for &mv in pl.as_slice() {
                         assert_eq!(
                             x.make(mv).to_position(),
@@ -539,9 +538,8 @@ mod tests {
                             pos.to_fen()
                         );
                     }
-                    let mv = pl.as_slice()[rng.next_u64() as usize % pl.len()];
-                    (x, pos) = (x.make(mv), pos.make(mv));
-                }
+                    true
+                });
             }
         }
         assert!(nodes > 10_000, "{nodes} positions compared");

@@ -79,39 +79,10 @@ pub mod cli {
     }
 }
 
-/// Seeded random games, the one walker of the tests.
+/// Seeded random games: the library's walker (`ccr::positions::random_game`) over many starts.
 pub mod games {
-    use ccr::{Move, MoveKind, PieceCode, Position};
-    use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-
-    /// Plays a seeded random game from `start`, its moves picked by [`choose_move`]: `visit`
-    /// sees every position (the start's too) with its legal moves and the moves that led to
-    /// it, and the game ends at a position without a legal move, at a halfmove clock of 100,
-    /// after `max_plies` moves or where `visit` returns `false`. Returns the moves played.
-    pub fn random_game(
-        start: Position,
-        seed: u64,
-        max_plies: usize,
-        mut visit: impl FnMut(&Position, &[Move], &[Move]) -> bool,
-    ) -> Vec<Move> {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let (mut pos, mut line) = (start, Vec::new());
-        loop {
-            let legal = pos.legal_moves();
-            let legal = legal.as_slice();
-            if !visit(&pos, legal, &line)
-                || legal.is_empty()
-                || pos.halfmove_clock() >= 100
-                || line.len() == max_plies
-            {
-                return line;
-            }
-            let mv = choose_move(&pos, legal, &mut rng);
-            pos.play(mv);
-            line.push(mv);
-        }
-    }
+    pub use ccr::positions::random_game;
+    use ccr::{Move, Position};
 
     /// Moves as UCI text, one space between them.
     pub fn line_text(moves: &[Move]) -> String {
@@ -145,30 +116,6 @@ pub mod games {
             }
         }
         positions
-    }
-
-    /// Picks a random move of `moves`, biased toward pawn moves and captures (each weighs
-    /// four times a quiet piece move, a pawn capture sixteen times, castling twice), so the
-    /// games reach promotions, en passant and thinned-out endings instead of shuffling pieces
-    /// until the fifty-move rule.
-    pub fn choose_move(pos: &Position, moves: &[Move], rng: &mut Xoshiro256PlusPlus) -> Move {
-        let weight = |mv: Move| -> u64 {
-            let pawn = pos.board().get(mv.from()).piece_type() == PieceCode::PAWN;
-            let capture =
-                pos.board().get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
-            (if pawn { 4 } else { 1 }) * (if capture { 4 } else { 1 })
-                + u64::from(mv.kind() == MoveKind::Castle)
-        };
-        let total: u64 = moves.iter().map(|&mv| weight(mv)).sum();
-        let mut pick = rng.next_u64() % total;
-        for &mv in moves {
-            let w = weight(mv);
-            if pick < w {
-                return mv;
-            }
-            pick -= w;
-        }
-        unreachable!("the pick is below the total weight")
     }
 }
 

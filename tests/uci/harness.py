@@ -362,6 +362,20 @@ class WatchdogCase(unittest.TestCase):
         signal.signal(signal.SIGALRM, self._old_handler)
         super().tearDown()
 
+    def assert_usage_error(self, command: str, status: int, out: str, err: str,
+                           fragments: Sequence[str]) -> Tuple[str, str]:
+        """A script's refusal of its command line: no traceback, exit status 2 and one
+        `error:` line naming every fragment. Returns the line and the run's transcript."""
+        what = f"{command}\nstdout:\n{out[-1500:]}\nstderr:\n{err[-1500:]}"
+        self.assertNotIn("Traceback", err, what)
+        self.assertEqual(status, 2, what)
+        lines = err.strip().splitlines()
+        self.assertEqual(len(lines), 1, what)
+        self.assertTrue(lines[0].startswith("error: "), what)
+        for fragment in fragments:
+            self.assertIn(fragment, lines[0], what)
+        return lines[0], what
+
 
 class ClientCase(WatchdogCase):
     """The engine driven by python-chess as a GUI would (`SimpleEngine.popen_uci`), one per
@@ -451,6 +465,26 @@ class EngineCase(WatchdogCase):
         if move not in board.legal_moves:
             raise self.e.fail(f"{context}: bestmove {mv} is illegal in {board.fen()}")
         return move
+
+    def assert_held(self, position: Optional[str], go: str, board: chess.Board, context: str,
+                    release: str = "stop", hold: float = 0.5, timeout: float = REPLY,
+                    latency: Optional[float] = None) -> None:
+        """Sends `position` (unless None) and `go`: no bestmove may come within `hold` seconds;
+        after `release` (stop or ponderhit) a legal one must come within `timeout`, and
+        within `latency` seconds if given."""
+        e = self.e
+        if position is not None:
+            e.send(position)
+        e.send(go)
+        early = [l.text for l in e.drain(hold) if l.text.startswith("bestmove")]
+        if early:
+            raise e.fail(f"{context}: bestmove before {release}: {early}")
+        t = e.send(release)
+        line, _ = e.expect("bestmove", timeout, f"bestmove after {release} ({context})")
+        self.assert_legal_bestmove(line.text, board, context)
+        if latency is not None and line.t - t > latency:
+            raise e.fail(f"{context}: bestmove {1000 * (line.t - t):.0f} ms after {release} "
+                         f"(allowed {1000 * latency:.0f})")
 
     def assert_searched(self, infos: List[str], depth: int, context: str) -> None:
         depths = []

@@ -42,14 +42,7 @@ class UsageErrors(WatchdogCase):
     def assert_refused(self, args, *fragments, cwd=None):
         """One `error:` line naming the fragments, exit status 2, no game played."""
         status, out, err = run_match(args, cwd)
-        what = f"match.py {' '.join(args)}\nstdout:\n{out[-1500:]}\nstderr:\n{err[-1500:]}"
-        self.assertNotIn("Traceback", err, what)
-        self.assertEqual(status, 2, what)
-        lines = err.strip().splitlines()
-        self.assertEqual(len(lines), 1, what)
-        self.assertTrue(lines[0].startswith("error: "), what)
-        for fragment in fragments:
-            self.assertIn(fragment, lines[0], what)
+        _, what = self.assert_usage_error(f"match.py {' '.join(args)}", status, out, err, fragments)
         self.assertNotRegex(out, r"(?m)^\[1/", what)
 
     def test_chess960_needs_opponents_that_play_it(self):

@@ -364,18 +364,8 @@ class InfoLines(EngineCase):
 
 class StopAndReady(EngineCase):
     def test_go_infinite_waits_for_stop(self):
-        e = self.e
-        e.send("position startpos")
-        e.send("go infinite")
-        early = [l.text for l in e.drain(0.5) if l.text.startswith("bestmove")]
-        if early:
-            raise e.fail(f"bestmove under go infinite before stop: {early}")
-        time.sleep(0.5)
-        t = e.send("stop")
-        line, _ = e.expect("bestmove", REPLY)
-        self.assert_legal_bestmove(line.text, chess.Board(), "go infinite / stop")
-        if line.t - t > STOP_LATENCY:
-            raise e.fail(f"stop answered after {1000 * (line.t - t):.0f} ms (allowed {1000 * STOP_LATENCY:.0f})")
+        self.assert_held("position startpos", "go infinite", chess.Board(), "go infinite / stop", hold=1.0,
+                         latency=STOP_LATENCY)
 
     def test_isready_during_search_keeps_searching(self):
         e = self.e
@@ -453,13 +443,7 @@ class StopAndReady(EngineCase):
                 self.assert_legal_bestmove(best, board, f"go depth 5 after a stale stop ({variant})")
                 self.assert_searched(infos, 5, f"go depth 5 after a stale stop ({variant})")
             else:
-                e.send("go infinite")
-                early = [l.text for l in e.drain(0.5) if l.text.startswith("bestmove")]
-                if early:
-                    raise e.fail(f"go infinite after a stale stop returned at once: {early}")
-                e.send("stop")
-                line, _ = e.expect("bestmove")
-                self.assert_legal_bestmove(line.text, board, "go infinite after a stale stop")
+                self.assert_held(None, "go infinite", board, "go infinite after a stale stop")
 
     def test_one_bestmove_per_go_in_sequence(self):
         e = self.e
@@ -483,17 +467,9 @@ class Ponder(EngineCase):
 
     def ponder_then_hit(self, position: str, limits: str, board: chess.Board) -> None:
         e = self.e
-        e.send(position)
-        e.send(f"go ponder {limits}")
-        early = [l.text for l in e.drain(0.5) if l.text.startswith("bestmove")]
-        if early:
-            raise e.fail(f"go ponder {limits}: bestmove while pondering: {early}")
-        t = e.send("ponderhit")
-        line, _ = e.expect("bestmove", REPLY, f"bestmove after ponderhit (go ponder {limits})")
-        self.assert_legal_bestmove(line.text, board, f"go ponder {limits}, ponderhit")
-        if line.t - t > STOP_LATENCY:
-            raise e.fail(f"go ponder {limits}: bestmove {1000 * (line.t - t):.0f} ms after "
-                         f"ponderhit, the search had reached its limit")
+        # A ponder that has reached its limit owes its bestmove at once on ponderhit.
+        self.assert_held(position, f"go ponder {limits}", board, f"go ponder {limits}", release="ponderhit",
+                         latency=STOP_LATENCY)
         e.isready()
 
     def test_ponderhit_ends_a_depth_limited_ponder(self):
@@ -508,37 +484,15 @@ class Ponder(EngineCase):
         self.ponder_then_hit(position, "mate 1", board_after(position))
 
     def test_ponderhit_then_the_clock(self):
-        e = self.e
-        e.send("position startpos")
-        e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0")
-        time.sleep(0.5)
-        t = e.send("ponderhit")
-        line, _ = e.expect("bestmove", 3, "bestmove after ponderhit on a 2 s clock")
-        self.assert_legal_bestmove(line.text, chess.Board(), "go ponder with a clock")
-        if line.t - t > 2.0:
-            raise e.fail(f"ponderhit on a 2 s clock: bestmove after {line.t - t:.2f} s")
+        self.assert_held("position startpos", "go ponder wtime 2000 btime 2000 winc 0 binc 0", chess.Board(),
+                         "ponderhit on a 2 s clock", release="ponderhit", timeout=3, latency=2.0)
 
     def test_stop_ends_a_ponder(self):
-        e = self.e
-        e.send("position startpos")
-        e.send("go ponder depth 30")
-        time.sleep(0.3)
-        t = e.send("stop")
-        line, _ = e.expect("bestmove", REPLY)
-        self.assert_legal_bestmove(line.text, chess.Board(), "go ponder + stop")
-        if line.t - t > STOP_LATENCY:
-            raise e.fail(f"stop while pondering: bestmove after {1000 * (line.t - t):.0f} ms")
+        self.assert_held("position startpos", "go ponder depth 30", chess.Board(), "go ponder + stop", hold=0.3,
+                         latency=STOP_LATENCY)
 
     def test_infinite_with_a_depth_still_waits_for_stop(self):
-        e = self.e
-        e.send("position startpos")
-        e.send("go infinite depth 2")
-        early = [l.text for l in e.drain(0.5) if l.text.startswith("bestmove")]
-        if early:
-            raise e.fail(f"go infinite depth 2: bestmove before stop: {early}")
-        e.send("stop")
-        line, _ = e.expect("bestmove", REPLY)
-        self.assert_legal_bestmove(line.text, chess.Board(), "go infinite depth 2 + stop")
+        self.assert_held("position startpos", "go infinite depth 2", chess.Board(), "go infinite depth 2")
 
 
 class Quit(WatchdogCase):

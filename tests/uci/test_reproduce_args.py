@@ -56,16 +56,8 @@ class Arguments(WatchdogCase):
         return proc.returncode, proc.stdout, proc.stderr
 
     def assert_refused(self, args, *fragments, env=None):
-        status, out, err = self.run_script(args, env)
-        what = f"reproduce.py {' '.join(args)}\nstdout:\n{out[-1500:]}\nstderr:\n{err[-1500:]}"
-        self.assertNotIn("Traceback", err, what)
-        self.assertEqual(status, 2, what)
-        lines = err.strip().splitlines()
-        self.assertEqual(len(lines), 1, what)
-        self.assertTrue(lines[0].startswith("error: "), what)
-        for fragment in fragments:
-            self.assertIn(fragment, lines[0], what)
-        return lines[0]
+        line, _ = self.assert_usage_error(f"reproduce.py {' '.join(args)}", *self.run_script(args, env), fragments)
+        return line
 
     def test_no_step(self):
         # `--steps ''` ran nothing and said `all done`.
