@@ -16,13 +16,14 @@
 //! A move one file toward a is `mask << 4`, toward h `mask >> 4`; a rank is ±1 word. A
 //! mask shifted off the word becomes zero and a word index off the board is caught by one
 //! compare: those are the edge tests. Move generation is one frame (words × nibbles) that
-//! jumps through a table indexed by the piece code (`ccr::frame`).
+//! jumps through a table indexed by the piece code.
 //!
 //! Everything a user needs is named here, at the root; the modules behind it are private
 //! (docs/ARCHITECTURE.md maps them). Four namespaces hold what only some users reach for:
-//! [`positions`] (the standard test positions and the perft file reader), [`bench`](mod@bench) (the
-//! fixed search OpenBench reads), [`tune`] (training data and the evaluation's weights) and
-//! [`kernels`] (the hot loops one by one, for benchmarks, differential tests and fuzzing).
+//! [`positions`] (the standard test positions, the perft file reader, seeded random games),
+//! [`bench`](mod@bench) (the fixed search OpenBench reads), [`tune`] (training data and the
+//! evaluation's weights) and [`kernels`] (the hot loops one by one, for benchmarks,
+//! differential tests and fuzzing).
 //!
 //! ```
 //! let pos = ccr::Position::from_fen(ccr::positions::KIWIPETE).unwrap();
