@@ -54,5 +54,5 @@ pub use ccr::{
 pub use moves::MoveList;
 pub use perft::{Leaves, divide, perft};
 pub use repr::{CcrWith, Representation};
-pub use types::{Colour, Move, MoveKind, PieceCode, Square};
+pub use types::{Colour, Move, MoveKind, PieceCode, PieceType, Square};
 pub use variants::{Repr, Variant, WithRepresentation};

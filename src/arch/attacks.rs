@@ -151,7 +151,7 @@ mod tests {
     use crate::arch::{Tier, runs};
     use crate::ccr::Position;
     use crate::ccr::attacks;
-    use crate::types::PieceCode;
+    use crate::types::PieceType;
 
     /// The boards of random walks from several positions (about 24,000 with repeats).
     fn game_boards() -> Vec<Ccr> {
@@ -256,7 +256,7 @@ mod tests {
         for w in 0..8isize {
             for n in 0..8isize {
                 let piece = code(w, n).unwrap();
-                if piece == base | PieceCode::PAWN as u32
+                if piece == base | PieceType::Pawn.bits() as u32
                     && pinned[w as usize] >> (4 * n) & 0xF == 0
                 {
                     let weight = if w + ahead == last { 4 } else { 1 };
@@ -272,7 +272,7 @@ mod tests {
                         }
                     }
                 }
-                if piece == base | PieceCode::KING as u32 {
+                if piece == base | PieceType::King.bits() as u32 {
                     for (dw, dn) in (-1..=1).flat_map(|dw| (-1..=1).map(move |dn| (dw, dn))) {
                         let free = code(w + dw, n + dn).is_some_and(|c| c == 0 || c & 8 != base);
                         let attacked =

@@ -81,7 +81,7 @@ pub mod cli {
 
 /// Seeded random games, the one walker of the tests.
 pub mod games {
-    use ccr::{Move, MoveKind, PieceCode, Position};
+    use ccr::{Move, MoveKind, PieceCode, PieceType, Position};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
@@ -153,7 +153,7 @@ pub mod games {
     /// until the fifty-move rule.
     pub fn choose_move(pos: &Position, moves: &[Move], rng: &mut Xoshiro256PlusPlus) -> Move {
         let weight = |mv: Move| -> u64 {
-            let pawn = pos.board().get(mv.from()).piece_type() == PieceCode::PAWN;
+            let pawn = pos.board().get(mv.from()).piece_type() == Some(PieceType::Pawn);
             let capture =
                 pos.board().get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
             (if pawn { 4 } else { 1 }) * (if capture { 4 } else { 1 })
