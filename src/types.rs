@@ -409,12 +409,11 @@ impl Move {
     #[inline]
     pub const fn promotion(self) -> Option<PieceType> {
         // The promotion kinds 4..=7 are the types 2..=5 shifted by two.
-        match (self.0 >> 12) & 7 {
-            4 => Some(PieceType::Knight),
-            5 => Some(PieceType::Bishop),
-            6 => Some(PieceType::Rook),
-            7 => Some(PieceType::Queen),
-            _ => None,
+        let kind = ((self.0 >> 12) & 7) as u8;
+        if kind >= 4 {
+            PieceType::from_bits(kind - 2)
+        } else {
+            None
         }
     }
 }

@@ -190,7 +190,7 @@ impl Bitboards {
                 (self.types[t] & !(from_bit | to_bit)) | (to_bit & moved)
             }),
             Some(promoted) => std::array::from_fn(|t| {
-                let placed = all_if(t == promoted.index());
+                let placed = all_if(t + 1 == promoted.bits() as usize);
                 (self.types[t] & !(from_bit | to_bit)) | (to_bit & placed)
             }),
         };
