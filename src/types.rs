@@ -408,13 +408,19 @@ impl Move {
     /// The piece type a promotion creates (knight … queen), or `None`.
     #[inline]
     pub const fn promotion(self) -> Option<PieceType> {
-        // The promotion kinds 4..=7 are the types 2..=5 shifted by two.
-        let kind = ((self.0 >> 12) & 7) as u8;
-        if kind >= 4 {
-            PieceType::from_bits(kind - 2)
-        } else {
-            None
-        }
+        // Read from a table: computed from the kind, the callers that match on the result
+        // (`Bitboards::make`) were compiled into one branch per promoted type.
+        const PROMOTIONS: [Option<PieceType>; 8] = [
+            None,
+            None,
+            None,
+            None,
+            Some(PieceType::Knight),
+            Some(PieceType::Bishop),
+            Some(PieceType::Rook),
+            Some(PieceType::Queen),
+        ];
+        PROMOTIONS[((self.0 >> 12) & 7) as usize]
     }
 }
 
