@@ -159,13 +159,14 @@ fn cheapest_attacker(board: &Ccr, target: Square, side: Colour) -> Option<(Squar
         } else {
             PieceType::Bishop
         };
-        let Some(piece_type) = piece.piece_type() else {
+        let piece_type = if piece == own(slider) {
+            slider
+        } else if piece == own(PieceType::Queen) {
+            PieceType::Queen
+        } else {
             continue;
         };
-        if piece.colour() == side
-            && (piece_type == slider || piece_type == PieceType::Queen)
-            && best.is_none_or(|(_, b)| see_value(piece_type) < see_value(b))
-        {
+        if best.is_none_or(|(_, b)| see_value(piece_type) < see_value(b)) {
             best = Some((square(w, c), piece_type));
         }
     }
