@@ -63,7 +63,7 @@ pub use ccr::{
     CastlingRights, Ccr, FenError, Invariant, Notation, Position, RookFiles, set_slow_checks,
 };
 pub use moves::MoveList;
-pub use types::{Colour, Move, MoveKind, PieceCode, Square};
+pub use types::{Colour, Move, MoveKind, PieceCode, PieceType, Square};
 
 // Counting the legal move tree.
 pub use perft::{Leaves, divide, perft};

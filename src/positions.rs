@@ -6,7 +6,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use crate::ccr::board::Position;
-use crate::types::{Move, MoveKind, PieceCode};
+use crate::types::{Move, MoveKind, PieceCode, PieceType};
 
 /// The initial position.
 pub use crate::ccr::fen::STARTPOS;
@@ -139,7 +139,7 @@ pub fn random_game(
 /// until the fifty-move rule.
 fn choose_move(pos: &Position, moves: &[Move], rng: &mut Xoshiro256PlusPlus) -> Move {
     let weight = |mv: Move| -> u64 {
-        let pawn = pos.board().get(mv.from()).piece_type() == PieceCode::PAWN;
+        let pawn = pos.board().get(mv.from()).piece_type() == Some(PieceType::Pawn);
         let capture =
             pos.board().get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant;
         (if pawn { 4 } else { 1 }) * (if capture { 4 } else { 1 })

@@ -33,6 +33,99 @@ impl Colour {
     }
 }
 
+/// A piece type; its discriminant is the type's number in the paper's Table 1 (the piece
+/// code's low three bits, `code & 7`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum PieceType {
+    /// Pawn, type number 1.
+    Pawn = 1,
+    /// Knight, type number 2.
+    Knight = 2,
+    /// Bishop, type number 3.
+    Bishop = 3,
+    /// Rook, type number 4.
+    Rook = 4,
+    /// Queen, type number 5.
+    Queen = 5,
+    /// King, type number 6.
+    King = 6,
+}
+
+impl PieceType {
+    /// The six types in the order of their numbers.
+    pub const ALL: [PieceType; 6] = [
+        PieceType::Pawn,
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+        PieceType::King,
+    ];
+
+    /// The type's number in Table 1 (1 = pawn … 6 = king): the low three bits of its codes,
+    /// and the index of tables that the code's bits index too.
+    #[inline]
+    pub const fn bits(self) -> u8 {
+        self as u8
+    }
+
+    /// The type's index in a table of six, 0 (pawn) ..= 5 (king).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize - 1
+    }
+
+    /// The type with a Table 1 number (the low three bits of a code), or `None` for 0 (the
+    /// empty square) and 7 (no piece) and above.
+    #[inline]
+    pub const fn from_bits(bits: u8) -> Option<PieceType> {
+        match bits {
+            1 => Some(PieceType::Pawn),
+            2 => Some(PieceType::Knight),
+            3 => Some(PieceType::Bishop),
+            4 => Some(PieceType::Rook),
+            5 => Some(PieceType::Queen),
+            6 => Some(PieceType::King),
+            _ => None,
+        }
+    }
+
+    /// The type's FEN letter in lower case (`p` … `k`), as black pieces and promotions in
+    /// UCI move text are written.
+    #[inline]
+    pub const fn fen_char(self) -> char {
+        match self {
+            PieceType::Pawn => 'p',
+            PieceType::Knight => 'n',
+            PieceType::Bishop => 'b',
+            PieceType::Rook => 'r',
+            PieceType::Queen => 'q',
+            PieceType::King => 'k',
+        }
+    }
+
+    /// The type of a FEN letter of either case.
+    pub const fn from_fen_char(c: char) -> Option<PieceType> {
+        match c.to_ascii_lowercase() {
+            'p' => Some(PieceType::Pawn),
+            'n' => Some(PieceType::Knight),
+            'b' => Some(PieceType::Bishop),
+            'r' => Some(PieceType::Rook),
+            'q' => Some(PieceType::Queen),
+            'k' => Some(PieceType::King),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for PieceType {
+    /// The lower-case FEN letter.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.fen_char())
+    }
+}
+
 /// A 4-bit piece code of the paper's Table 1: bit 3 is the colour, `code & 7` the type.
 ///
 /// The number is private, so every code is one of the sixteen a nibble can hold:
@@ -46,23 +139,11 @@ pub struct PieceCode(u8);
 impl PieceCode {
     /// The empty square.
     pub const EMPTY: PieceCode = PieceCode(0);
-    /// Piece type numbers (`code & 7`).
-    pub const PAWN: u8 = 1;
-    /// Knight type number.
-    pub const KNIGHT: u8 = 2;
-    /// Bishop type number.
-    pub const BISHOP: u8 = 3;
-    /// Rook type number.
-    pub const ROOK: u8 = 4;
-    /// Queen type number.
-    pub const QUEEN: u8 = 5;
-    /// King type number.
-    pub const KING: u8 = 6;
 
-    /// The code of a piece type (1..=6) of a colour.
+    /// The code of a piece type of a colour.
     #[inline]
-    pub const fn new(colour: Colour, piece_type: u8) -> PieceCode {
-        PieceCode(colour.code_bit() | piece_type)
+    pub const fn new(colour: Colour, piece_type: PieceType) -> PieceCode {
+        PieceCode(colour.code_bit() | piece_type as u8)
     }
 
     /// The code as its 4-bit number (what the rank words and the jump tables hold).
@@ -97,9 +178,17 @@ impl PieceCode {
         PieceCode((bits & 0xF) as u8)
     }
 
-    /// The piece type, 1 (pawn) ..= 6 (king), or 0 for an empty square.
+    /// The piece type, or `None` for the empty square and the codes that are no piece (7,
+    /// 8 and 15).
     #[inline]
-    pub const fn piece_type(self) -> u8 {
+    pub const fn piece_type(self) -> Option<PieceType> {
+        PieceType::from_bits(self.0 & 7)
+    }
+
+    /// The code's type bits, `code & 7`: a piece's [`PieceType::bits`], 0 for the empty
+    /// square. Tables of eight indexed by them answer for every code without a branch.
+    #[inline]
+    pub const fn type_bits(self) -> u8 {
         self.0 & 7
     }
 
@@ -115,15 +204,10 @@ impl PieceCode {
 
     /// The FEN letter of the code (`P` … `k`), or `None` for codes that are no piece.
     pub const fn fen_char(self) -> Option<char> {
-        let c = match self.0 & 7 {
-            1 => 'p',
-            2 => 'n',
-            3 => 'b',
-            4 => 'r',
-            5 => 'q',
-            6 => 'k',
-            _ => return None,
+        let Some(piece_type) = self.piece_type() else {
+            return None;
         };
+        let c = piece_type.fen_char();
         if self.0 & 8 == 0 {
             Some(c.to_ascii_uppercase())
         } else {
@@ -138,16 +222,10 @@ impl PieceCode {
         } else {
             Colour::Black
         };
-        let piece_type = match c.to_ascii_lowercase() {
-            'p' => Self::PAWN,
-            'n' => Self::KNIGHT,
-            'b' => Self::BISHOP,
-            'r' => Self::ROOK,
-            'q' => Self::QUEEN,
-            'k' => Self::KING,
-            _ => return None,
-        };
-        Some(PieceCode::new(colour, piece_type))
+        match PieceType::from_fen_char(c) {
+            Some(piece_type) => Some(PieceCode::new(colour, piece_type)),
+            None => None,
+        }
     }
 }
 
@@ -327,11 +405,22 @@ impl Move {
         Move(bits)
     }
 
-    /// The piece type (2..=5) a promotion creates, or `None`.
+    /// The piece type a promotion creates (knight … queen), or `None`.
     #[inline]
-    pub const fn promotion(self) -> Option<u8> {
-        let k = ((self.0 >> 12) & 7) as u8;
-        if k >= 4 { Some(k - 2) } else { None }
+    pub const fn promotion(self) -> Option<PieceType> {
+        // Read from a table: computed from the kind, the callers that match on the result
+        // (`Bitboards::make`) were compiled into one branch per promoted type.
+        const PROMOTIONS: [Option<PieceType>; 8] = [
+            None,
+            None,
+            None,
+            None,
+            Some(PieceType::Knight),
+            Some(PieceType::Bishop),
+            Some(PieceType::Rook),
+            Some(PieceType::Queen),
+        ];
+        PROMOTIONS[((self.0 >> 12) & 7) as usize]
     }
 }
 
@@ -339,8 +428,8 @@ impl fmt::Display for Move {
     /// UCI move text: `e2e4`, `e7e8q`, `e1g1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from(), self.to())?;
-        if let Some(p) = self.promotion() {
-            write!(f, "{}", ['n', 'b', 'r', 'q'][(p - 2) as usize])?;
+        if let Some(piece_type) = self.promotion() {
+            write!(f, "{piece_type}")?;
         }
         Ok(())
     }
@@ -390,6 +479,17 @@ mod tests {
             "e7e8n"
         );
         assert_eq!(Move::new(e7, e8, MoveKind::Normal).promotion(), None);
+        for (kind, piece_type) in [
+            (MoveKind::PromoteKnight, PieceType::Knight),
+            (MoveKind::PromoteBishop, PieceType::Bishop),
+            (MoveKind::PromoteRook, PieceType::Rook),
+            (MoveKind::PromoteQueen, PieceType::Queen),
+        ] {
+            assert_eq!(Move::new(e7, e8, kind).promotion(), Some(piece_type));
+        }
+        for kind in [MoveKind::DoublePush, MoveKind::Castle, MoveKind::EnPassant] {
+            assert_eq!(Move::new(e7, e8, kind).promotion(), None);
+        }
     }
 
     #[test]
@@ -403,7 +503,36 @@ mod tests {
         }
         for bad in [0u8, 7, 8, 15] {
             assert_eq!(PieceCode(bad).fen_char(), None);
+            assert_eq!(PieceCode(bad).piece_type(), None);
         }
         assert_eq!(PieceCode::from_fen_char('x'), None);
+    }
+
+    #[test]
+    fn piece_types_are_the_codes_low_bits() {
+        for (index, piece_type) in PieceType::ALL.into_iter().enumerate() {
+            assert_eq!(piece_type.index(), index);
+            assert_eq!(piece_type.bits() as usize, index + 1);
+            assert_eq!(PieceType::from_bits(piece_type.bits()), Some(piece_type));
+            let letter = piece_type.fen_char();
+            assert_eq!(piece_type.to_string(), letter.to_string());
+            assert_eq!(PieceType::from_fen_char(letter), Some(piece_type));
+            assert_eq!(
+                PieceType::from_fen_char(letter.to_ascii_uppercase()),
+                Some(piece_type)
+            );
+            for colour in [Colour::White, Colour::Black] {
+                let code = PieceCode::new(colour, piece_type);
+                assert_eq!(code.code(), colour.code_bit() | piece_type.bits());
+                assert_eq!(code.piece_type(), Some(piece_type));
+                assert_eq!(code.type_bits(), piece_type.bits());
+                assert_eq!(code.colour(), colour);
+            }
+        }
+        for bad in [0u8, 7, 8] {
+            assert_eq!(PieceType::from_bits(bad), None);
+        }
+        assert_eq!(PieceCode::EMPTY.type_bits(), 0);
+        assert_eq!(PieceType::from_fen_char('x'), None);
     }
 }

@@ -29,7 +29,7 @@ use std::sync::OnceLock;
 use ccr::CastlingRights;
 use ccr::RotationKey;
 use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
-use ccr::{Colour, Move, MoveKind, PieceCode, Position};
+use ccr::{Colour, Move, MoveKind, PieceCode, PieceType, Position};
 use common::games::{line_text as line, random_game};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -120,7 +120,7 @@ impl Coverage {
         self.captures += usize::from(
             pos.board().get(mv.to()) != PieceCode::EMPTY || mv.kind() == MoveKind::EnPassant,
         );
-        self.pawn_moves += usize::from(piece.piece_type() == PieceCode::PAWN);
+        self.pawn_moves += usize::from(piece.piece_type() == Some(PieceType::Pawn));
         self.castles += usize::from(mv.kind() == MoveKind::Castle);
         self.en_passant += usize::from(mv.kind() == MoveKind::EnPassant);
         self.promotions += usize::from(mv.promotion().is_some());

@@ -18,7 +18,7 @@
 mod common;
 
 use ccr::kernels::see::{is_unchallenged, see, see_at_least, see_value};
-use ccr::{AttackBlock, MoveKind, Position};
+use ccr::{AttackBlock, MoveKind, PieceType, Position};
 use common::epd;
 use common::games::random_games;
 use cozy_chess::{BitBoard, Board, Color, Piece, Square};
@@ -26,12 +26,12 @@ use cozy_chess::{BitBoard, Board, Color, Piece, Square};
 /// The exchange's piece values in the oracle's own terms.
 fn value(piece: Piece) -> i32 {
     let piece_type = match piece {
-        Piece::Pawn => 1,
-        Piece::Knight => 2,
-        Piece::Bishop => 3,
-        Piece::Rook => 4,
-        Piece::Queen => 5,
-        Piece::King => 6,
+        Piece::Pawn => PieceType::Pawn,
+        Piece::Knight => PieceType::Knight,
+        Piece::Bishop => PieceType::Bishop,
+        Piece::Rook => PieceType::Rook,
+        Piece::Queen => PieceType::Queen,
+        Piece::King => PieceType::King,
     };
     see_value(piece_type)
 }
@@ -178,7 +178,7 @@ fn check_moves(pos: &Position, seen: &mut Seen) {
         seen.moves += 1;
         seen.losing += (expected < 0) as u64;
         if mv.kind() != MoveKind::EnPassant && mv.promotion().is_none() {
-            let captured = see_value(pos.board().get(mv.to()).piece_type());
+            let captured = pos.board().get(mv.to()).piece_type().map_or(0, see_value);
             if is_unchallenged(&block, them, mv) {
                 assert_eq!(expected, captured, "is_unchallenged({mv}) in {fen}");
                 seen.unchallenged += 1;

@@ -152,7 +152,7 @@ mod tests {
     use crate::ccr::Position;
     use crate::ccr::attacks;
     use crate::positions::random_game;
-    use crate::types::PieceCode;
+    use crate::types::PieceType;
 
     /// The boards of random games from several positions, forty games each, at most 120
     /// boards a game.
@@ -248,7 +248,7 @@ mod tests {
         for w in 0..8isize {
             for n in 0..8isize {
                 let piece = code(w, n).unwrap();
-                if piece == base | PieceCode::PAWN as u32
+                if piece == base | PieceType::Pawn.bits() as u32
                     && pinned[w as usize] >> (4 * n) & 0xF == 0
                 {
                     let weight = if w + ahead == last { 4 } else { 1 };
@@ -264,7 +264,7 @@ mod tests {
                         }
                     }
                 }
-                if piece == base | PieceCode::KING as u32 {
+                if piece == base | PieceType::King.bits() as u32 {
                     for (dw, dn) in (-1..=1).flat_map(|dw| (-1..=1).map(move |dn| (dw, dn))) {
                         let free = code(w + dw, n + dn).is_some_and(|c| c == 0 || c & 8 != base);
                         let attacked =

@@ -30,7 +30,7 @@ use std::arch::x86::*;
 use std::arch::x86_64::*;
 
 use crate::ccr::board::Ccr;
-use crate::types::{Colour, PieceCode};
+use crate::types::{Colour, PieceType};
 
 /// Every lane moved `k` ranks toward rank 8 (lane `i` takes lane `i + k`, the last `k`
 /// lanes become empty).
@@ -120,10 +120,10 @@ pub unsafe fn count_piece_moves(
         let targets = _mm256_and_si256(_mm256_loadu_si256(targets.as_ptr().cast()), low);
         let empty = _mm256_andnot_si256(_mm256_loadu_si256(occupied.as_ptr().cast()), low);
         let base = by.code_bit();
-        let knights = _mm256_and_si256(squares_of(words, base | PieceCode::KNIGHT), low);
-        let queens = _mm256_and_si256(squares_of(words, base | PieceCode::QUEEN), low);
-        let rooks = _mm256_and_si256(squares_of(words, base | PieceCode::ROOK), low);
-        let bishops = _mm256_and_si256(squares_of(words, base | PieceCode::BISHOP), low);
+        let knights = _mm256_and_si256(squares_of(words, base | PieceType::Knight.bits()), low);
+        let queens = _mm256_and_si256(squares_of(words, base | PieceType::Queen.bits()), low);
+        let rooks = _mm256_and_si256(squares_of(words, base | PieceType::Rook.bits()), low);
+        let bishops = _mm256_and_si256(squares_of(words, base | PieceType::Bishop.bits()), low);
         let straight = _mm256_or_si256(rooks, queens);
         let diagonal = _mm256_or_si256(bishops, queens);
 
@@ -185,28 +185,35 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
         let (base, our_base) = (them.code_bit(), them.flip().code_bit());
 
         let knights = _mm256_or_si256(
-            _mm256_and_si256(squares_of(words, base | PieceCode::KNIGHT), minor),
-            _mm256_and_si256(squares_of(words, our_base | PieceCode::KNIGHT), ours),
+            _mm256_and_si256(squares_of(words, base | PieceType::Knight.bits()), minor),
+            _mm256_and_si256(squares_of(words, our_base | PieceType::Knight.bits()), ours),
         );
-        let their_queens = _mm256_and_si256(squares_of(words, base | PieceCode::QUEEN), queen);
-        let our_queens = squares_of(words, our_base | PieceCode::QUEEN);
+        let their_queens =
+            _mm256_and_si256(squares_of(words, base | PieceType::Queen.bits()), queen);
+        let our_queens = squares_of(words, our_base | PieceType::Queen.bits());
         let straight = _mm256_or_si256(
             _mm256_or_si256(
-                _mm256_and_si256(squares_of(words, base | PieceCode::ROOK), rook),
+                _mm256_and_si256(squares_of(words, base | PieceType::Rook.bits()), rook),
                 their_queens,
             ),
             _mm256_and_si256(
-                _mm256_or_si256(squares_of(words, our_base | PieceCode::ROOK), our_queens),
+                _mm256_or_si256(
+                    squares_of(words, our_base | PieceType::Rook.bits()),
+                    our_queens,
+                ),
                 ours,
             ),
         );
         let diagonal = _mm256_or_si256(
             _mm256_or_si256(
-                _mm256_and_si256(squares_of(words, base | PieceCode::BISHOP), minor),
+                _mm256_and_si256(squares_of(words, base | PieceType::Bishop.bits()), minor),
                 their_queens,
             ),
             _mm256_and_si256(
-                _mm256_or_si256(squares_of(words, our_base | PieceCode::BISHOP), our_queens),
+                _mm256_or_si256(
+                    squares_of(words, our_base | PieceType::Bishop.bits()),
+                    our_queens,
+                ),
                 ours,
             ),
         );
@@ -214,7 +221,7 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
         // Every fill ORs into the table and adds its bit 3s, as low bits, to our count. A
         // kind of piece neither side has is skipped (endings have few kinds, and the same
         // ones all through a search, so the branches predict well).
-        let mut table = king_attacks(squares_of(words, base | PieceCode::KING));
+        let mut table = king_attacks(squares_of(words, base | PieceType::King.bits()));
         let mut leaps = _mm256_setzero_si256();
         if _mm256_testz_si256(knights, knights) == 0 {
             for (ranks, files) in [(2, 1), (2, -1), (1, 2), (1, -2)] {
@@ -236,10 +243,10 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
         // Our bit 3s leave the table; the enemy pawns' class takes their place.
         let table = _mm256_or_si256(
             _mm256_andnot_si256(pawn, table),
-            pawn_attacks(squares_of(words, base | PieceCode::PAWN), them),
+            pawn_attacks(squares_of(words, base | PieceType::Pawn.bits()), them),
         );
         let pawns = pawn_moves(
-            _mm256_and_si256(squares_of(words, our_base | PieceCode::PAWN), ours),
+            _mm256_and_si256(squares_of(words, our_base | PieceType::Pawn.bits()), ours),
             empty,
             _mm256_andnot_si256(empty, targets),
             them.flip(),
@@ -247,7 +254,7 @@ pub unsafe fn attacks_and_moves(board: &Ccr, pinned: &[u32; 8], them: Colour) ->
         let king = _mm256_andnot_si256(
             occupancy(table),
             _mm256_and_si256(
-                king_attacks(squares_of(words, our_base | PieceCode::KING)),
+                king_attacks(squares_of(words, our_base | PieceType::King.bits())),
                 targets,
             ),
         );
@@ -520,12 +527,12 @@ pub unsafe fn table(words: __m256i, by: Colour) -> __m256i {
         let (minor, rook, queen) = (class_nibbles(4), class_nibbles(2), class_nibbles(1));
         let empty = _mm256_xor_si256(occupancy(words), _mm256_set1_epi32(-1));
 
-        let knights = squares_of(words, base | PieceCode::KNIGHT);
-        let bishops = squares_of(words, base | PieceCode::BISHOP);
-        let rooks = squares_of(words, base | PieceCode::ROOK);
-        let queens = squares_of(words, base | PieceCode::QUEEN);
+        let knights = squares_of(words, base | PieceType::Knight.bits());
+        let bishops = squares_of(words, base | PieceType::Bishop.bits());
+        let rooks = squares_of(words, base | PieceType::Rook.bits());
+        let queens = squares_of(words, base | PieceType::Queen.bits());
 
-        let mut table = pawn_attacks(squares_of(words, base | PieceCode::PAWN), by);
+        let mut table = pawn_attacks(squares_of(words, base | PieceType::Pawn.bits()), by);
 
         // Knights: two ranks and one file, or one rank and two files.
         let (near, far) = (sideways(knights, 1), sideways(knights, 2));
@@ -536,7 +543,7 @@ pub unsafe fn table(words: __m256i, by: Colour) -> __m256i {
         table = _mm256_or_si256(table, _mm256_and_si256(leaps, minor));
         table = _mm256_or_si256(
             table,
-            king_attacks(squares_of(words, base | PieceCode::KING)),
+            king_attacks(squares_of(words, base | PieceType::King.bits())),
         );
 
         // Sliders, each carrying its class bits along the fill.

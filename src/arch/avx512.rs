@@ -24,7 +24,7 @@ use std::arch::asm;
 use std::mem::offset_of;
 
 use crate::ccr::board::Ccr;
-use crate::types::{Colour, PieceCode};
+use crate::types::{Colour, PieceType};
 
 /// The constant rows of one pair of colours (64-byte aligned for `vmovdqa32`).
 #[repr(C, align(64))]
@@ -84,12 +84,12 @@ const fn lanes(a: Colour, b: Colour) -> Lanes {
         low: 0x7777_7777,
         high: 0x8888_8888,
         codes: [
-            PieceCode::PAWN as u32 * 0x1111_1111,
-            PieceCode::KNIGHT as u32 * 0x1111_1111,
-            PieceCode::BISHOP as u32 * 0x1111_1111,
-            PieceCode::ROOK as u32 * 0x1111_1111,
-            PieceCode::QUEEN as u32 * 0x1111_1111,
-            PieceCode::KING as u32 * 0x1111_1111,
+            PieceType::Pawn.bits() as u32 * 0x1111_1111,
+            PieceType::Knight.bits() as u32 * 0x1111_1111,
+            PieceType::Bishop.bits() as u32 * 0x1111_1111,
+            PieceType::Rook.bits() as u32 * 0x1111_1111,
+            PieceType::Queen.bits() as u32 * 0x1111_1111,
+            PieceType::King.bits() as u32 * 0x1111_1111,
         ],
     }
 }
@@ -371,8 +371,8 @@ const fn count_rows(them: Colour) -> CountRows {
     let mut codes = [0u32; 12];
     let mut piece = 0;
     while piece < 6 {
-        codes[piece] = (PieceCode::PAWN as u32 + piece as u32) * 0x1111_1111;
-        codes[piece + 6] = (8 + PieceCode::PAWN as u32 + piece as u32) * 0x1111_1111;
+        codes[piece] = (PieceType::Pawn.bits() as u32 + piece as u32) * 0x1111_1111;
+        codes[piece + 6] = (8 + PieceType::Pawn.bits() as u32 + piece as u32) * 0x1111_1111;
         piece += 1;
     }
     let mut first_half_files = [[0u32; 16]; 3];

@@ -43,12 +43,12 @@ use crate::ccr::validate::{self, State};
 use crate::ccr::{CastlingRights, Ccr, Invariant, Position, RookFiles};
 use crate::moves::MoveList;
 use crate::repr::Representation;
-use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+use crate::types::{Colour, Move, MoveKind, PieceCode, PieceType, Square};
 
 /// The pawns' board in [`Bitboards::types`] (type − 1).
-const PAWNS: usize = PieceCode::PAWN as usize - 1;
+const PAWNS: usize = PieceType::Pawn.index();
 /// The rooks' board in [`Bitboards::types`].
-const ROOKS: usize = PieceCode::ROOK as usize - 1;
+const ROOKS: usize = PieceType::Rook.index();
 
 /// What [`Bitboards::validate`](Representation::validate) finds broken: the boards against
 /// each other or against their conversion, or an invariant of the position they hold.
@@ -190,7 +190,7 @@ impl Bitboards {
                 (self.types[t] & !(from_bit | to_bit)) | (to_bit & moved)
             }),
             Some(promoted) => std::array::from_fn(|t| {
-                let placed = all_if(t + 1 == promoted as usize);
+                let placed = all_if(t + 1 == promoted.bits() as usize);
                 (self.types[t] & !(from_bit | to_bit)) | (to_bit & placed)
             }),
         };
@@ -303,7 +303,7 @@ impl Bitboards {
     /// The state beside the boards, the kings found on them.
     fn state(&self) -> State {
         let king = |colour: Colour| {
-            let kings = self.types[PieceCode::KING as usize - 1] & self.colours[colour as usize];
+            let kings = self.types[PieceType::King.index()] & self.colours[colour as usize];
             Square::new(kings.trailing_zeros() as u8 & 63)
         };
         State {
@@ -539,7 +539,7 @@ mod tests {
         b.colours[0] |= square("e1");
         assert_eq!(b.check_move(mv), Err(BitboardsInvariant::Occupancy));
         let mut b = good;
-        b.types[PieceCode::KING as usize - 1] &= !square("d1");
+        b.types[PieceType::King.index()] &= !square("d1");
         b.types[PAWNS] |= square("d1");
         assert_eq!(
             b.check_move(mv),

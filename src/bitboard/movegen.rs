@@ -33,16 +33,16 @@ use crate::bitboard::tables::{
 };
 use crate::ccr::CastlingRights;
 use crate::moves::MoveList;
-use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+use crate::types::{Colour, Move, MoveKind, PieceType, Square};
 
 // Piece type offsets inside a colour's eight boards (`code & 7`): `pieces.of(base, N)` is
 // the knights of the colour whose codes start at `base` (0 for White, 8 for Black).
-const P: usize = PieceCode::PAWN as usize;
-const N: usize = PieceCode::KNIGHT as usize;
-const B: usize = PieceCode::BISHOP as usize;
-const R: usize = PieceCode::ROOK as usize;
-const Q: usize = PieceCode::QUEEN as usize;
-const K: usize = PieceCode::KING as usize;
+const P: usize = PieceType::Pawn.bits() as usize;
+const N: usize = PieceType::Knight.bits() as usize;
+const B: usize = PieceType::Bishop.bits() as usize;
+const R: usize = PieceType::Rook.bits() as usize;
+const Q: usize = PieceType::Queen.bits() as usize;
+const K: usize = PieceType::King.bits() as usize;
 
 /// Read access to the pieces, whatever their layout: the sixteen boards by piece code the
 /// conversion gives ([`PieceBoards`], what [`super::Converted`] reads), or the native

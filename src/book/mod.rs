@@ -14,7 +14,7 @@ use std::path::Path;
 use random::RANDOM64;
 
 use crate::ccr::{CastlingRights, Position};
-use crate::types::{Colour, Move, PieceCode, Square};
+use crate::types::{Colour, Move, PieceCode, PieceType, Square};
 
 /// Where the castling, en-passant and side-to-move numbers start in [`RANDOM64`].
 const CASTLING_BASE: usize = 768;
@@ -32,11 +32,10 @@ pub fn polyglot_key(pos: &Position) -> u64 {
     for index in 0..64 {
         let square = Square::new(index);
         let code = board.get(square);
-        if code == PieceCode::EMPTY {
+        let Some(piece_type) = code.piece_type() else {
             continue;
-        }
-        let kind =
-            2 * usize::from(code.piece_type() - 1) + usize::from(code.colour() == Colour::White);
+        };
+        let kind = 2 * piece_type.index() + usize::from(code.colour() == Colour::White);
         key ^= RANDOM64[64 * kind + 8 * usize::from(square.rank()) + usize::from(square.file())];
     }
     let rights = pos.castling();
@@ -57,7 +56,7 @@ pub fn polyglot_key(pos: &Position) -> u64 {
     if let Some(target) = pos.en_passant() {
         // Our pawns capture from the rank the skipping pawn landed on.
         let rank = if us == Colour::White { 4 } else { 3 };
-        let pawn = PieceCode::new(us, PieceCode::PAWN);
+        let pawn = PieceCode::new(us, PieceType::Pawn);
         let beside = [target.file().wrapping_sub(1), target.file() + 1]
             .into_iter()
             .filter(|&file| file < 8)
@@ -187,8 +186,8 @@ fn decode(pos: &Position, raw: u16) -> Option<Move> {
     let from = Square::from_file_rank(from_file, from_rank);
     let mut to = Square::from_file_rank(to_file, to_rank);
     let us = pos.side();
-    if pos.board().get(from) == PieceCode::new(us, PieceCode::KING)
-        && pos.board().get(to) == PieceCode::new(us, PieceCode::ROOK)
+    if pos.board().get(from) == PieceCode::new(us, PieceType::King)
+        && pos.board().get(to) == PieceCode::new(us, PieceType::Rook)
     {
         // The king's own target: two files toward the rook.
         to = Square::from_file_rank(if to_file > from_file { 6 } else { 2 }, from_rank);

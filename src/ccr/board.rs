@@ -500,6 +500,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::PieceType;
 
     #[test]
     fn count_nibbles_is_the_popcount_of_every_low_bit_set() {
@@ -554,9 +555,9 @@ mod tests {
     fn get_and_set_address_one_nibble() {
         let mut b = Ccr::default();
         let e2 = Square::parse("e2").unwrap();
-        b.set(e2, PieceCode::new(Colour::White, PieceCode::KING));
+        b.set(e2, PieceCode::new(Colour::White, PieceType::King));
         assert_eq!(b.0[6], 0x0000_6000);
-        assert_eq!(b.get(e2), PieceCode::new(Colour::White, PieceCode::KING));
+        assert_eq!(b.get(e2), PieceCode::new(Colour::White, PieceType::King));
         b.set(e2, PieceCode::EMPTY);
         assert_eq!(b, Ccr::default());
         b.0[0] = 0x0123_4567;

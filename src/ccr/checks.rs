@@ -5,7 +5,7 @@
 
 use crate::ccr::board::{Ccr, NIBBLE_LOW_BITS, Position, count_nibbles, nibbles_equal};
 use crate::ccr::frame::{on_board, sideways, step};
-use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+use crate::types::{Colour, Move, MoveKind, PieceCode, PieceType, Square};
 
 /// The first occupied square along a ray from (word, mask).
 ///
@@ -63,15 +63,16 @@ fn code_at(board: &Ccr, word: usize, mask: u32) -> u8 {
 /// Whether the code is a `by` slider that moves along this kind of line (`line_type` is
 /// the bishop or the rook; the queen serves both).
 #[inline(always)]
-fn slides_along(code: u8, by: Colour, line_type: u8) -> bool {
-    code & 8 == by.code_bit() && (code & 7 == line_type || code & 7 == PieceCode::QUEEN)
+fn slides_along(code: u8, by: Colour, line_type: PieceType) -> bool {
+    code & 8 == by.code_bit()
+        && (code & 7 == line_type.bits() || code & 7 == PieceType::Queen.bits())
 }
 
 /// The squares of `by`'s knights, pawns and king that attack (word, mask), OR-ed over the
 /// rank words (a yes/no test: which word a hit came from is lost).
 #[inline(always)]
 fn leaper_hits(board: &Ccr, word: usize, mask: u32, by: Colour) -> u32 {
-    let king = PieceCode::new(by, PieceCode::KING).code();
+    let king = PieceCode::new(by, PieceType::King).code();
     let mut hits = 0;
     for dw in [-2isize, -1, 0, 1, 2] {
         if let Some(&rank_word) = board.0.get(word.wrapping_add_signed(dw)) {
@@ -93,7 +94,7 @@ pub fn is_attacked(board: &Ccr, sq: Square, by: Colour) -> bool {
     if leaper_hits(board, word, mask, by) != 0 {
         return true;
     }
-    let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
+    let (b, r) = (PieceType::Bishop, PieceType::Rook);
     slider_on::<-1, -1>(board, word, mask, by, b)
         || slider_on::<-1, 1>(board, word, mask, by, b)
         || slider_on::<1, -1>(board, word, mask, by, b)
@@ -112,7 +113,7 @@ fn slider_on<const DW: isize, const DF: i32>(
     word: usize,
     mask: u32,
     by: Colour,
-    line_type: u8,
+    line_type: PieceType,
 ) -> bool {
     let (w, m) = first_piece::<DW, DF>(board, word, mask);
     m != 0 && slides_along(code_at(board, w, m), by, line_type)
@@ -129,7 +130,7 @@ fn slider_through(board: &Ccr, sq: Square, through: Square, by: Colour) -> bool 
         return false;
     }
     let (word, mask) = (sq.word(), sq.mask());
-    let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
+    let (b, r) = (PieceType::Bishop, PieceType::Rook);
     // Toward rank 1 is +1 word, toward file a is -1 file (see `frame::step`).
     match (dw.signum(), df.signum()) {
         (-1, -1) => slider_on::<-1, -1>(board, word, mask, by, b),
@@ -182,8 +183,8 @@ impl Position {
                 let (rook_from, rook_to) = self.rook_files.castling_rook(mv);
                 third = rook_to;
                 after.set(rook_from, PieceCode::EMPTY);
-                after.set(to, PieceCode::new(us, PieceCode::KING));
-                after.set(third, PieceCode::new(us, PieceCode::ROOK));
+                after.set(to, PieceCode::new(us, PieceType::King));
+                after.set(third, PieceCode::new(us, PieceType::Rook));
                 // A Chess960 rook leaves a square inside the back rank, which may open it.
                 if !self.rook_files.is_standard() && slider_through(&after, king, rook_from, us) {
                     return true;
@@ -194,12 +195,12 @@ impl Position {
         // The moved piece from its target: a leaper by its pattern, a slider along its line
         // (a piece of ours nearer on that line would have been giving check already, or
         // was uncovered by the from square, which the next test sees), a king never.
-        let direct = match piece as u8 & 7 {
-            PieceCode::PAWN | PieceCode::KNIGHT => {
+        let direct = match PieceCode::from_nibble(piece).piece_type() {
+            Some(PieceType::Pawn | PieceType::Knight) => {
                 let dw = to.word() as isize - king.word() as isize;
                 leapers_in_word(piece << to.shift(), king.mask(), us, dw) != 0
             }
-            PieceCode::KING => false,
+            Some(PieceType::King) => false,
             _ => slider_through(&after, king, to, us),
         };
         direct
@@ -330,7 +331,7 @@ pub fn king_lines(board: &Ccr, king: Square, us: Colour) -> KingDanger {
             }
         }};
     }
-    let (b, r) = (PieceCode::BISHOP, PieceCode::ROOK);
+    let (b, r) = (PieceType::Bishop, PieceType::Rook);
     if meets(&diagonal, toward_a8) {
         ray!(-1, -1, b);
         ray!(1, 1, b);
@@ -376,8 +377,8 @@ impl KingDanger {
 /// that attack that square.
 #[inline(always)]
 fn leapers_in_word(rank_word: u32, mask: u32, by: Colour, dw: isize) -> u32 {
-    let knight = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::KNIGHT).code());
-    let pawn = nibbles_equal(rank_word, PieceCode::new(by, PieceCode::PAWN).code());
+    let knight = nibbles_equal(rank_word, PieceCode::new(by, PieceType::Knight).code());
+    let pawn = nibbles_equal(rank_word, PieceCode::new(by, PieceType::Pawn).code());
     let pawn_word = if by == Colour::White { 1 } else { -1 };
     let knight_targets = match dw {
         -2 | 2 => sideways(mask, 1),

@@ -11,7 +11,7 @@ use crate::ccr::validate::{
     self, CASTLING_HOMES, back_rank_pawn, castling_pieces_present, en_passant_is_possible,
     material_is_possible,
 };
-use crate::types::{Colour, PieceCode, Square};
+use crate::types::{Colour, PieceCode, PieceType, Square};
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -341,7 +341,7 @@ impl Position {
 /// (`king_side`) or file a.
 fn outermost_rook(board: &Ccr, king: Square, king_side: bool) -> Option<Square> {
     let colour = board.get(king).colour();
-    let rook = PieceCode::new(colour, PieceCode::ROOK);
+    let rook = PieceCode::new(colour, PieceType::Rook);
     let files: Vec<u8> = if king_side {
         (king.file() + 1..8).rev().collect()
     } else {
@@ -441,7 +441,7 @@ fn parse_castling(
         };
         let king = kings[colour as usize];
         let back_rank = if colour == Colour::White { 0 } else { 7 };
-        let rook = PieceCode::new(colour, PieceCode::ROOK);
+        let rook = PieceCode::new(colour, PieceType::Rook);
         let (king_side, file) = match c.to_ascii_lowercase() {
             side @ ('k' | 'q') if !chess960 => {
                 let index = 2 * colour as usize + usize::from(side == 'q');

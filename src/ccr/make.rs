@@ -4,7 +4,7 @@ use crate::ccr::board::{Position, nibbles_equal};
 use crate::ccr::checks::is_attacked;
 use crate::ccr::frame::sideways;
 use crate::ccr::validate;
-use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+use crate::types::{Colour, Move, MoveKind, PieceCode, PieceType, Square};
 
 /// For each C.C.R. square index, the castling rights that survive a move from or to it.
 pub(crate) const CASTLING_KEPT: [u8; 64] = {
@@ -80,7 +80,7 @@ impl Position {
         let target = words[to.word()];
         self.board.0 = moved(&words, from, to, piece);
         self.en_passant = None;
-        let piece_type = (piece & 7) as u8;
+        let type_bits = (piece & 7) as u8;
         // One more ply flips the side and counts both clocks (see `Position`).
         self.ply = self.ply.wrapping_add(1);
         // A capture or a pawn move stops the clock. A Chess960 king may castle onto its own
@@ -88,19 +88,19 @@ impl Position {
         // about castling, in a branch of their own, so that the common move's test compiles
         // as it did without Chess960 (asked in one condition, it cost every move).
         let occupied = target & to.mask() != 0;
-        if piece_type == PieceCode::PAWN || (occupied && mv.kind() == MoveKind::Normal) {
+        if type_bits == PieceType::Pawn.bits() || (occupied && mv.kind() == MoveKind::Normal) {
             self.irreversible = self.ply;
         } else if occupied && mv.kind() != MoveKind::Castle {
             self.irreversible = self.ply;
         }
-        if piece_type == PieceCode::KING {
+        if type_bits == PieceType::King.bits() {
             self.kings[us as usize] = to;
         }
         if !self.castling.is_empty() {
             let kept = if self.rook_files.is_standard() {
                 CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()]
             } else {
-                self.chess960_rights_kept(from, to, piece_type == PieceCode::KING, us)
+                self.chess960_rights_kept(from, to, type_bits == PieceType::King.bits(), us)
             };
             self.castling = self.castling.retain_bits(kept);
         }
@@ -134,8 +134,8 @@ impl Position {
                 // square: the rook leaves first, then king and rook take their targets.
                 let (rook_from, rook_to) = self.rook_files.castling_rook(mv);
                 self.board.set(rook_from, PieceCode::EMPTY);
-                self.board.set(to, PieceCode::new(us, PieceCode::KING));
-                self.board.set(rook_to, PieceCode::new(us, PieceCode::ROOK));
+                self.board.set(to, PieceCode::new(us, PieceType::King));
+                self.board.set(rook_to, PieceCode::new(us, PieceType::Rook));
             }
             MoveKind::EnPassant => {
                 self.board.set(
@@ -147,7 +147,7 @@ impl Position {
             | MoveKind::PromoteBishop
             | MoveKind::PromoteRook
             | MoveKind::PromoteQueen => {
-                let piece_type = mv.promotion().unwrap_or(PieceCode::QUEEN);
+                let piece_type = mv.promotion().unwrap_or(PieceType::Queen);
                 self.board.set(to, PieceCode::new(us, piece_type));
             }
         }
@@ -185,7 +185,7 @@ impl Position {
             Colour::White => Square::from_file_rank(target.file(), target.rank() - 1),
             Colour::Black => Square::from_file_rank(target.file(), target.rank() + 1),
         };
-        let our_pawn = PieceCode::new(us, PieceCode::PAWN).code() as u32;
+        let our_pawn = PieceCode::new(us, PieceType::Pawn).code() as u32;
         let word = self.board.0[pushed.word()];
         let mut capturers = nibbles_equal(word, our_pawn as u8) & sideways(pushed.mask(), 1);
         while capturers != 0 {

@@ -44,7 +44,7 @@ use crate::ccr::checks::{is_attacked, king_lines};
 use crate::ccr::frame::{self, Handler, Pieces, on_board, skip, step};
 use crate::ccr::kernel::{Kernel, Portable};
 use crate::moves::MoveList;
-use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+use crate::types::{Colour, Move, MoveKind, PieceCode, PieceType, Square};
 
 /// Where the generator puts the legal moves it finds.
 trait Sink {
@@ -793,7 +793,7 @@ impl Position {
             } else {
                 sq.word() - 1
             };
-            let pawn_code = PieceCode::new(us, PieceCode::PAWN).code();
+            let pawn_code = PieceCode::new(us, PieceType::Pawn).code();
             let beside = (sq.mask() << 4) | (sq.mask() >> 4);
             nibbles_equal(self.board.0[behind], pawn_code) & beside != 0
         });
@@ -860,7 +860,7 @@ impl Position {
             } else {
                 ep_word - 1
             };
-            let pawn_code = PieceCode::new(us, PieceCode::PAWN).code();
+            let pawn_code = PieceCode::new(us, PieceType::Pawn).code();
             let here = nibbles_equal(self.board.0[behind], pawn_code) & !pinned[behind];
             g.en_passant(behind, here & NIBBLE_LOW_BITS);
         }
@@ -920,14 +920,14 @@ impl Position {
         };
         let (white, black) = (&Moves::<K, Gen<S>>::WHITE, &Moves::<K, Gen<S>>::BLACK);
         if danger.checkers >= 2 {
-            let king = PieceCode::new(us, PieceCode::KING).code() as usize;
+            let king = PieceCode::new(us, PieceType::King).code() as usize;
             let table = if us == Colour::White { white } else { black };
             table[king](&mut g, king_sq.word(), king_sq.mask());
             return;
         }
         // The frame visits the pieces but the pawns and the pinned pieces; the free pawns go
         // together, the pinned pieces last.
-        let pawn_code = PieceCode::new(us, PieceCode::PAWN).code();
+        let pawn_code = PieceCode::new(us, PieceType::Pawn).code();
         let (mut pawns, mut others) = ([0; 8], self.board);
         for ((p, o), &pins) in pawns.iter_mut().zip(&mut others.0).zip(&danger.pinned) {
             *p = nibbles_equal(*o, pawn_code) & !pins;
@@ -938,7 +938,7 @@ impl Position {
         let counted = g
             .sink
             .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us);
-        let king = PieceCode::new(us, PieceCode::KING).code() as usize;
+        let king = PieceCode::new(us, PieceType::King).code() as usize;
         match us {
             Colour::White => {
                 if counted {

@@ -26,7 +26,7 @@ use crate::ccr::board::{
     CastlingRights, Ccr, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, Position, RookFiles,
 };
 use crate::ccr::checks::is_attacked;
-use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+use crate::types::{Colour, Move, MoveKind, PieceCode, PieceType, Square};
 
 /// An invariant of a position that does not hold.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -155,7 +155,7 @@ const RIGHTS_AT: [u8; 64] = {
 
 /// The square of `colour`'s only king, or how many kings it has when that is not one.
 pub(crate) fn king_square(board: &Ccr, colour: Colour) -> Result<Square, u32> {
-    let king = PieceCode::new(colour, PieceCode::KING);
+    let king = PieceCode::new(colour, PieceType::King);
     let count = (0..64)
         .filter(|&i| board.get(Square::new(i)) == king)
         .count() as u32;
@@ -170,7 +170,7 @@ pub(crate) fn back_rank_pawn(board: &Ccr) -> Option<Square> {
     (0..8)
         .chain(56..64)
         .map(Square::new)
-        .find(|&sq| board.get(sq).piece_type() == PieceCode::PAWN)
+        .find(|&sq| board.get(sq).piece_type() == Some(PieceType::Pawn))
 }
 
 /// Whether `colour` has at most 8 pawns plus queens, rooks, bishops and knights beyond the
@@ -181,12 +181,12 @@ pub(crate) fn material_is_possible(piece: impl Fn(Square) -> PieceCode, colour: 
     for i in 0..64 {
         counts[piece(Square::new(i)).code() as usize & 15] += 1;
     }
-    let count = |piece_type| counts[PieceCode::new(colour, piece_type).code() as usize];
-    let pawns = count(PieceCode::PAWN);
-    let promoted = (count(PieceCode::QUEEN) - 1).max(0)
-        + (count(PieceCode::ROOK) - 2).max(0)
-        + (count(PieceCode::BISHOP) - 2).max(0)
-        + (count(PieceCode::KNIGHT) - 2).max(0);
+    let count = |piece_type: PieceType| counts[PieceCode::new(colour, piece_type).code() as usize];
+    let pawns = count(PieceType::Pawn);
+    let promoted = (count(PieceType::Queen) - 1).max(0)
+        + (count(PieceType::Rook) - 2).max(0)
+        + (count(PieceType::Bishop) - 2).max(0)
+        + (count(PieceType::Knight) - 2).max(0);
     pawns + promoted <= 8
 }
 
@@ -199,9 +199,9 @@ pub(crate) fn castling_pieces_present(piece: impl Fn(Square) -> PieceCode, right
     } else {
         Colour::Black
     };
-    piece(Square::from_file_rank(king_file, king_rank)) == PieceCode::new(colour, PieceCode::KING)
+    piece(Square::from_file_rank(king_file, king_rank)) == PieceCode::new(colour, PieceType::King)
         && piece(Square::from_file_rank(rook_file, rook_rank))
-            == PieceCode::new(colour, PieceCode::ROOK)
+            == PieceCode::new(colour, PieceType::Rook)
 }
 
 /// Whether `sq` can be the square a pawn of the side not to move just skipped: on rank 6
@@ -219,7 +219,7 @@ pub(crate) fn en_passant_is_possible(
     let mover = side.flip();
     sq.rank() == skipped_rank
         && piece(Square::from_file_rank(sq.file(), pawn_rank))
-            == PieceCode::new(mover, PieceCode::PAWN)
+            == PieceCode::new(mover, PieceType::Pawn)
         && piece(sq) == PieceCode::EMPTY
         && piece(Square::from_file_rank(sq.file(), origin_rank)) == PieceCode::EMPTY
 }
@@ -273,9 +273,9 @@ fn check_castling(state: &State, piece: &impl Fn(Square) -> PieceCode) -> Result
                 state.rook_files.rook_square(right),
             );
             let king_side = right & 1 == 0;
-            piece(king) == PieceCode::new(colour, PieceCode::KING)
+            piece(king) == PieceCode::new(colour, PieceType::King)
                 && king.rank() == rook.rank()
-                && piece(rook) == PieceCode::new(colour, PieceCode::ROOK)
+                && piece(rook) == PieceCode::new(colour, PieceType::Rook)
                 && (rook.file() > king.file()) == king_side
         };
         if !present {
@@ -336,17 +336,17 @@ pub(crate) fn check_move(
         return Err(Invariant::BadCode(to));
     }
     match placed.piece_type() {
-        PieceCode::KING if state.kings[mover as usize] != to => {
+        Some(PieceType::King) if state.kings[mover as usize] != to => {
             return Err(Invariant::KingSquare(mover));
         }
         // A Chess960 king may castle without leaving its square.
-        PieceCode::KING if from != to && piece(from) == placed => {
+        Some(PieceType::King) if from != to && piece(from) == placed => {
             return Err(Invariant::KingCount {
                 colour: mover,
                 count: 2,
             });
         }
-        PieceCode::PAWN if matches!(to.rank(), 0 | 7) => {
+        Some(PieceType::Pawn) if matches!(to.rank(), 0 | 7) => {
             return Err(Invariant::PawnOnBackRank(to));
         }
         _ => {}
@@ -524,7 +524,7 @@ mod tests {
 
     #[test]
     fn check_move_sees_what_the_move_broke() {
-        let white_king = PieceCode::new(Colour::White, PieceCode::KING);
+        let white_king = PieceCode::new(Colour::White, PieceType::King);
         let cases: [Case; 6] = [
             // The king moved but its cached square did not.
             (
@@ -539,7 +539,7 @@ mod tests {
                 "e1f1",
                 |p| {
                     p.board
-                        .set(sq("e1"), PieceCode::new(Colour::White, PieceCode::KING))
+                        .set(sq("e1"), PieceCode::new(Colour::White, PieceType::King))
                 },
                 Invariant::KingCount {
                     colour: Colour::White,
@@ -559,7 +559,7 @@ mod tests {
                 "b7b8q",
                 |p| {
                     p.board
-                        .set(sq("b8"), PieceCode::new(Colour::White, PieceCode::PAWN))
+                        .set(sq("b8"), PieceCode::new(Colour::White, PieceType::Pawn))
                 },
                 Invariant::PawnOnBackRank(sq("b8")),
             ),
@@ -609,7 +609,7 @@ mod tests {
         let key = pos.key();
         // A second white king, off the squares the move touches, and a wrong key.
         pos.board
-            .set(sq("d4"), PieceCode::new(Colour::White, PieceCode::KING));
+            .set(sq("d4"), PieceCode::new(Colour::White, PieceType::King));
         set_slow_checks(false);
         assert_eq!(make_panics(&pos, mv, key ^ 1), None);
         set_slow_checks(true);
@@ -681,7 +681,7 @@ mod broken_positions {
         assert_eq!(
             broken(STARTPOS, |p| p.board.set(
                 square("e5"),
-                PieceCode::new(Colour::Black, PieceCode::KING)
+                PieceCode::new(Colour::Black, PieceType::King)
             )),
             Err(Invariant::KingCount {
                 colour: Colour::Black,
@@ -699,7 +699,7 @@ mod broken_positions {
         assert_eq!(
             broken("4k3/8/8/8/8/8/8/4K3 w - - 0 1", |p| p.board.set(
                 square("a1"),
-                PieceCode::new(Colour::Black, PieceCode::PAWN)
+                PieceCode::new(Colour::Black, PieceType::Pawn)
             )),
             Err(Invariant::PawnOnBackRank(square("a1")))
         );
@@ -710,7 +710,7 @@ mod broken_positions {
         assert_eq!(
             broken(STARTPOS, |p| p.board.set(
                 square("e4"),
-                PieceCode::new(Colour::White, PieceCode::PAWN)
+                PieceCode::new(Colour::White, PieceType::Pawn)
             )),
             Err(Invariant::ImpossibleMaterial(Colour::White))
         );
@@ -731,7 +731,7 @@ mod broken_positions {
             broken(fen, |p| {
                 p.board.set(square("e1"), PieceCode::EMPTY);
                 p.board
-                    .set(square("f1"), PieceCode::new(Colour::White, PieceCode::KING));
+                    .set(square("f1"), PieceCode::new(Colour::White, PieceType::King));
                 p.kings[Colour::White as usize] = square("f1");
             }),
             Err(Invariant::CastlingWithoutPieces('K'))
@@ -755,7 +755,7 @@ mod broken_positions {
                 p.board.set(square("g1"), PieceCode::EMPTY);
                 p.board.set(
                     square("e3"),
-                    PieceCode::new(Colour::White, PieceCode::KNIGHT),
+                    PieceCode::new(Colour::White, PieceType::Knight),
                 );
             }),
             Err(Invariant::EnPassantSquare(square("e3")))
@@ -764,7 +764,7 @@ mod broken_positions {
             broken(AFTER_E4, |p| {
                 p.board.set(square("d2"), PieceCode::EMPTY);
                 p.board
-                    .set(square("e2"), PieceCode::new(Colour::White, PieceCode::PAWN));
+                    .set(square("e2"), PieceCode::new(Colour::White, PieceType::Pawn));
             }),
             Err(Invariant::EnPassantSquare(square("e3")))
         );

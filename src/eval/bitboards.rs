@@ -21,7 +21,7 @@ use crate::arch::convert::{PieceBoards, best};
 use crate::bitboard::magic::Sliders;
 use crate::bitboard::tables::{FILE_A, FILE_H, KING, KNIGHT};
 use crate::ccr::Position;
-use crate::types::{Colour, PieceCode, Square};
+use crate::types::{Colour, PieceCode, PieceType, Square};
 
 /// The dark squares (a1, h8, …) in the C.C.R. bit order.
 const DARK: u64 = 0xAA55_AA55_AA55_AA55;
@@ -155,15 +155,14 @@ impl Side {
     /// `colour`'s pieces read off the boards and its attacks built on `occupied`.
     #[inline(always)]
     fn new(boards: &PieceBoards, colour: Colour, occupied: u64, sliders: Sliders) -> Side {
-        let base = colour.code_bit() as usize;
-        let board = |piece_type: u8| boards[base + piece_type as usize];
+        let board = |piece_type| boards[PieceCode::new(colour, piece_type).code() as usize];
         let (pawns, knights, bishops) = (
-            board(PieceCode::PAWN),
-            board(PieceCode::KNIGHT),
-            board(PieceCode::BISHOP),
+            board(PieceType::Pawn),
+            board(PieceType::Knight),
+            board(PieceType::Bishop),
         );
-        let (rooks, queens) = (board(PieceCode::ROOK), board(PieceCode::QUEEN));
-        let king = board(PieceCode::KING).trailing_zeros() as usize & 63;
+        let (rooks, queens) = (board(PieceType::Rook), board(PieceType::Queen));
+        let king = board(PieceType::King).trailing_zeros() as usize & 63;
         let mut minor = 0;
         for sq in squares(knights) {
             minor |= KNIGHT[sq];
@@ -199,10 +198,10 @@ impl Side {
     #[inline(always)]
     fn material(&self) -> (i32, i32, u8, bool) {
         let count = |set: u64| set.count_ones() as i32;
-        let pieces = count(self.knights) * PHASE[PieceCode::KNIGHT as usize]
-            + count(self.bishops) * PHASE[PieceCode::BISHOP as usize]
-            + count(self.rooks) * PHASE[PieceCode::ROOK as usize]
-            + count(self.queens) * PHASE[PieceCode::QUEEN as usize];
+        let pieces = count(self.knights) * PHASE[PieceType::Knight.bits() as usize]
+            + count(self.bishops) * PHASE[PieceType::Bishop.bits() as usize]
+            + count(self.rooks) * PHASE[PieceType::Rook.bits() as usize]
+            + count(self.queens) * PHASE[PieceType::Queen.bits() as usize];
         let squares = (self.bishops & DARK != 0) as u8 | ((self.bishops & !DARK != 0) as u8) << 1;
         (pieces, count(self.bishops), squares, self.pawns != 0)
     }
@@ -239,12 +238,11 @@ fn on_boards<T: Trace>(boards: &PieceBoards, side: Colour, trace: T) -> (i32, T,
 /// Material and the piece-square tables of every piece of `us`.
 #[inline(always)]
 fn pieces_and_squares<T: Trace>(sum: &mut Sum<T>, boards: &PieceBoards, us: Colour) {
-    let base = us.code_bit() as usize;
-    for piece_type in PieceCode::PAWN..=PieceCode::KING {
-        let set = boards[base + piece_type as usize];
-        let first = param::PST + (piece_type as usize - 1) * 32;
-        if piece_type != PieceCode::KING {
-            let material = param::MATERIAL + piece_type as usize - 1;
+    for piece_type in PieceType::ALL {
+        let set = boards[PieceCode::new(us, piece_type).code() as usize];
+        let first = param::PST + piece_type.index() * 32;
+        if piece_type != PieceType::King {
+            let material = param::MATERIAL + piece_type.index();
             sum.add(us, material, set.count_ones() as i32);
         }
         for sq in squares(set) {

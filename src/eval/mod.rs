@@ -26,7 +26,7 @@ use crate::ccr::Position;
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::{NIBBLE_LOW_BITS, colour_nibbles, nibbles_equal};
 use crate::ccr::frame::{self, Handler, Pieces, skip};
-use crate::types::{Colour, PieceCode, Square};
+use crate::types::{Colour, PieceCode, PieceType, Square};
 use weights::WEIGHTS;
 
 /// A weight or score in two halves: middle game and end game.
@@ -521,16 +521,16 @@ impl<T: Trace> Eval<T> {
 const fn handlers<T: Trace>() -> [Handler<Eval<T>>; 16] {
     let mut table: [Handler<Eval<T>>; 16] = [skip; 16];
     table[1] = pawn::<T, true>;
-    table[2] = piece::<T, true, { PieceCode::KNIGHT }>;
-    table[3] = piece::<T, true, { PieceCode::BISHOP }>;
-    table[4] = piece::<T, true, { PieceCode::ROOK }>;
-    table[5] = piece::<T, true, { PieceCode::QUEEN }>;
+    table[2] = piece::<T, true, { PieceType::Knight.bits() }>;
+    table[3] = piece::<T, true, { PieceType::Bishop.bits() }>;
+    table[4] = piece::<T, true, { PieceType::Rook.bits() }>;
+    table[5] = piece::<T, true, { PieceType::Queen.bits() }>;
     table[6] = king::<T, true>;
     table[9] = pawn::<T, false>;
-    table[10] = piece::<T, false, { PieceCode::KNIGHT }>;
-    table[11] = piece::<T, false, { PieceCode::BISHOP }>;
-    table[12] = piece::<T, false, { PieceCode::ROOK }>;
-    table[13] = piece::<T, false, { PieceCode::QUEEN }>;
+    table[10] = piece::<T, false, { PieceType::Knight.bits() }>;
+    table[11] = piece::<T, false, { PieceType::Bishop.bits() }>;
+    table[12] = piece::<T, false, { PieceType::Rook.bits() }>;
+    table[13] = piece::<T, false, { PieceType::Queen.bits() }>;
     table[14] = king::<T, false>;
     table
 }
@@ -558,18 +558,18 @@ fn pst_index(colour: Colour, sq: Square) -> usize {
 
 /// Material and square of any piece.
 #[inline(always)]
-fn place<T: Trace>(e: &mut Eval<T>, colour: Colour, piece_type: u8, sq: Square) {
-    if piece_type != PieceCode::KING {
-        e.add(colour, param::MATERIAL + piece_type as usize - 1, 1);
+fn place<T: Trace>(e: &mut Eval<T>, colour: Colour, piece_type: PieceType, sq: Square) {
+    if piece_type != PieceType::King {
+        e.add(colour, param::MATERIAL + piece_type.index(), 1);
     }
-    let pst = param::PST + (piece_type as usize - 1) * 32 + pst_index(colour, sq);
+    let pst = param::PST + piece_type.index() * 32 + pst_index(colour, sq);
     e.add(colour, pst, 1);
 }
 
 fn pawn<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
     let us = colour_of(WHITE);
     let sq = Square::from_word_mask(word, mask);
-    place(e, us, PieceCode::PAWN, sq);
+    place(e, us, PieceType::Pawn, sq);
     let (file, rank) = (sq.file() as usize, sq.rank());
     let own = e.pawns[us as usize];
     let theirs = e.pawns[us.flip() as usize];
@@ -602,10 +602,13 @@ fn pawn<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
     }
 }
 
+/// A knight's, bishop's, rook's or queen's terms; `TYPE` is its [`PieceType::bits`] (a const
+/// parameter cannot be the enum itself).
 fn piece<T: Trace, const WHITE: bool, const TYPE: u8>(e: &mut Eval<T>, word: usize, mask: u32) {
+    let piece_type = const { PieceType::from_bits(TYPE).expect("a piece type's bits") };
     let us = colour_of(WHITE);
     let sq = Square::from_word_mask(word, mask);
-    place(e, us, TYPE, sq);
+    place(e, us, piece_type, sq);
     e.material.pieces[us as usize] += PHASE[TYPE as usize];
     let (attacked, defended) = (e.attacks_on(us.flip(), sq), e.attacks_on(us, sq));
     if attacked != 0 && defended == 0 {
@@ -614,19 +617,19 @@ fn piece<T: Trace, const WHITE: bool, const TYPE: u8>(e: &mut Eval<T>, word: usi
     if attacked & 8 != 0 {
         e.add(us, param::THREAT_BY_PAWN, 1);
     }
-    if TYPE >= PieceCode::ROOK && attacked & 4 != 0 {
+    if piece_type >= PieceType::Rook && attacked & 4 != 0 {
         e.add(us, param::THREAT_BY_MINOR, 1);
     }
-    if TYPE == PieceCode::QUEEN && attacked & 2 != 0 {
+    if piece_type == PieceType::Queen && attacked & 2 != 0 {
         e.add(us, param::THREAT_BY_ROOK, 1);
     }
-    match TYPE {
-        PieceCode::BISHOP => {
+    match piece_type {
+        PieceType::Bishop => {
             e.material.bishops[us as usize] += 1;
             e.material.bishop_squares[us as usize] |= 1 << ((sq.file() + sq.rank()) & 1);
         }
-        PieceCode::QUEEN => e.queens[us as usize] += 1,
-        PieceCode::ROOK => {
+        PieceType::Queen => e.queens[us as usize] += 1,
+        PieceType::Rook => {
             let file = sq.file() as usize;
             if e.pawns[us as usize][file] == 0 {
                 let open = e.pawns[us.flip() as usize][file] == 0;
@@ -645,7 +648,7 @@ fn piece<T: Trace, const WHITE: bool, const TYPE: u8>(e: &mut Eval<T>, word: usi
 fn king<T: Trace, const WHITE: bool>(e: &mut Eval<T>, word: usize, mask: u32) {
     let us = colour_of(WHITE);
     let sq = Square::from_word_mask(word, mask);
-    place(e, us, PieceCode::KING, sq);
+    place(e, us, PieceType::King, sq);
     // The shield: own pawns one and two ranks ahead on the king's file and its neighbours.
     let (file, rank) = (sq.file() as usize, sq.rank());
     let front = if WHITE {
@@ -669,7 +672,7 @@ fn pawn_ranks(pos: &Position) -> PawnRanks {
     let mut pawns = [[0u8; 8]; 2];
     for (word, &rank_word) in pos.board().words().iter().enumerate() {
         for colour in [Colour::White, Colour::Black] {
-            let code = colour.code_bit() | PieceCode::PAWN;
+            let code = PieceCode::new(colour, PieceType::Pawn).code();
             let mut found = nibbles_equal(rank_word, code) & NIBBLE_LOW_BITS;
             while found != 0 {
                 let sq = Square::from_word_mask(word, 0xF << found.trailing_zeros());

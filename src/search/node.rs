@@ -11,7 +11,7 @@
 use std::sync::atomic::Ordering::Relaxed;
 
 use super::params::*;
-use super::picker::{self, Class, MovePicker, piece_value};
+use super::picker::{self, Class, MovePicker, piece_value, piece_value_of};
 use super::see::{is_unchallenged, see_at_least};
 use super::tablebase::{DECISIVE, TB_WIN, piece_count};
 use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
@@ -19,7 +19,7 @@ use super::{INFINITY, MATE, MAX_PLY, Worker};
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::nibbles_equal;
 use crate::ccr::{Kernel, Position};
-use crate::types::{Colour, Move, MoveKind, PieceCode};
+use crate::types::{Colour, Move, MoveKind, PieceCode, PieceType};
 
 /// What kind of node a call of [`Worker::negamax`] searches.
 pub(super) trait NodeType {
@@ -616,16 +616,22 @@ impl<K: Kernel> Worker<'_, K> {
 /// Whether `colour` has a piece other than pawns and the king.
 fn has_pieces(pos: &Position, colour: Colour) -> bool {
     pos.board().words().iter().any(|&word| {
-        (PieceCode::KNIGHT..=PieceCode::QUEEN)
-            .any(|t| nibbles_equal(word, colour.code_bit() | t) != 0)
+        [
+            PieceType::Knight,
+            PieceType::Bishop,
+            PieceType::Rook,
+            PieceType::Queen,
+        ]
+        .iter()
+        .any(|&t| nibbles_equal(word, PieceCode::new(colour, t).code()) != 0)
     })
 }
 
 /// The value of what `mv` captures (a pawn for en passant, nothing for a quiet move).
 fn captured_value(pos: &Position, mv: Move) -> i32 {
     if mv.kind() == MoveKind::EnPassant {
-        piece_value(PieceCode::PAWN)
+        piece_value(PieceType::Pawn)
     } else {
-        piece_value(pos.board().get(mv.to()).piece_type())
+        piece_value_of(pos.board().get(mv.to()))
     }
 }

@@ -24,15 +24,22 @@ use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::nibbles_equal;
 use crate::ccr::{MoveList, Position};
 use crate::moves::MAX_MOVES;
-use crate::types::{Colour, Move, MoveKind, PieceCode};
+use crate::types::{Colour, Move, MoveKind, PieceCode, PieceType};
 
-/// Piece values for ordering and pruning, by piece type (1 = pawn … 6 = king).
+/// Piece values for ordering and pruning, by type bits ([`PieceType::bits`], 1 = pawn … 6 =
+/// king; 0 for the empty square).
 const VALUES: [i32; 8] = [0, 100, 320, 330, 500, 900, 20_000, 0];
 
 /// The ordering value of a piece type.
 #[inline]
-pub fn piece_value(piece_type: u8) -> i32 {
-    VALUES[piece_type as usize & 7]
+pub fn piece_value(piece_type: PieceType) -> i32 {
+    VALUES[piece_type.bits() as usize & 7]
+}
+
+/// The ordering value of the piece a code holds, 0 for the empty square.
+#[inline]
+pub fn piece_value_of(code: PieceCode) -> i32 {
+    VALUES[code.type_bits() as usize]
 }
 
 /// The score of an underpromotion: below every capture, so that it comes last of the moves
@@ -234,14 +241,15 @@ impl<'a> MovePicker<'a> {
     /// Whether a capture or promotion does not lose material on its square.
     fn holds(&self, mv: Move) -> bool {
         let board = self.pos.board();
-        let victim = match board.get(mv.to()).piece_type() {
-            // En passant takes a pawn from beside the target.
-            0 if mv.kind() == MoveKind::EnPassant => PieceCode::PAWN,
-            victim => victim,
+        let victim = board.get(mv.to());
+        // En passant takes a pawn from beside the target.
+        let victim_value = if victim == PieceCode::EMPTY && mv.kind() == MoveKind::EnPassant {
+            piece_value(PieceType::Pawn)
+        } else {
+            piece_value_of(victim)
         };
-        let attacker = board.get(mv.from()).piece_type();
         mv.promotion().is_some()
-            || piece_value(victim) >= piece_value(attacker)
+            || victim_value >= piece_value_of(board.get(mv.from()))
             || is_unchallenged(self.block, self.pos.side().flip(), mv)
             || see_at_least(self.pos, mv, 0)
     }
@@ -335,20 +343,21 @@ fn is_quiet(pos: &Position, mv: Move) -> bool {
 /// attacker second; an underpromotion last.
 fn capture_score(pos: &Position, mv: Move) -> i32 {
     let promotion = mv.promotion();
-    if matches!(promotion, Some(p) if p != PieceCode::QUEEN) {
+    if matches!(promotion, Some(p) if p != PieceType::Queen) {
         return UNDERPROMOTION;
     }
     let board = pos.board();
     let victim = board.get(mv.to());
     // En passant takes a pawn from beside the target.
-    let victim_type = if victim.code() == 0 && promotion.is_none() {
-        PieceCode::PAWN
+    let victim_value = if victim.code() == 0 && promotion.is_none() {
+        piece_value(PieceType::Pawn)
     } else {
-        victim.piece_type()
+        piece_value_of(victim)
     };
-    let attacker = board.get(mv.from()).piece_type();
-    let gain = piece_value(victim_type) + promotion.map_or(0, |_| 800);
-    16 * gain / 100 - attacker as i32
+    // The cheaper attacker first among equal victims: its type bits break the tie.
+    let attacker = board.get(mv.from()).type_bits();
+    let gain = victim_value + promotion.map_or(0, |_| 800);
+    16 * gain / 100 - i32::from(attacker)
 }
 
 /// The index of the first highest score (`scores` is not empty). The running maximum stays
@@ -376,8 +385,8 @@ pub fn legal_moves(pos: &Position, block: &AttackBlock) -> MoveList {
 /// Adds the quiet promotions to a queen (the captures generator leaves them out).
 fn add_quiet_queen_promotions(pos: &Position, block: &AttackBlock, list: &mut MoveList) {
     let (word, pawn) = match pos.side() {
-        Colour::White => (1, PieceCode::PAWN),
-        Colour::Black => (6, 8 | PieceCode::PAWN),
+        Colour::White => (1, PieceCode::new(Colour::White, PieceType::Pawn).code()),
+        Colour::Black => (6, PieceCode::new(Colour::Black, PieceType::Pawn).code()),
     };
     if nibbles_equal(pos.board().words()[word], pawn) == 0 {
         return;

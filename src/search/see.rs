@@ -17,16 +17,22 @@ use crate::bitboard::tables::KNIGHT_STEPS;
 use crate::ccr::Position;
 use crate::ccr::attacks::AttackBlock;
 use crate::ccr::board::{Ccr, occupied_nibbles};
-use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+use crate::types::{Colour, Move, MoveKind, PieceCode, PieceType, Square};
 
-/// Piece values of the exchange, by piece type (1 = pawn … 6 = king): knight and bishop
-/// alike, so that trading one for the other is even.
+/// Piece values of the exchange, by type bits ([`PieceType::bits`], 1 = pawn … 6 = king; 0
+/// for the empty square): knight and bishop alike, so that trading one for the other is even.
 pub const SEE_VALUES: [i32; 8] = [0, 100, 325, 325, 500, 900, 20_000, 0];
 
 /// The value of a piece type in the exchange.
 #[inline]
-pub fn see_value(piece_type: u8) -> i32 {
-    SEE_VALUES[piece_type as usize & 7]
+pub fn see_value(piece_type: PieceType) -> i32 {
+    SEE_VALUES[piece_type.bits() as usize & 7]
+}
+
+/// The value in the exchange of the piece a code holds, 0 for the empty square.
+#[inline]
+pub fn see_value_of(code: PieceCode) -> i32 {
+    SEE_VALUES[code.type_bits() as usize]
 }
 
 /// The eight lines out of a square as (file step, rank step): the four orthogonal ones
@@ -114,40 +120,43 @@ fn first_piece(board: &Ccr, word: i8, col: i8, dw: i8, dc: i8) -> Option<(i8, i8
 ///
 /// Steps are given as (file, rank); on the board a file step of +1 is a column step of −1
 /// (file a is the high nibble) and a rank step of +1 a word step of −1 (rank 8 is word 0).
-fn cheapest_attacker(board: &Ccr, target: Square, side: Colour) -> Option<(Square, u8)> {
+fn cheapest_attacker(board: &Ccr, target: Square, side: Colour) -> Option<(Square, PieceType)> {
     let (word, col) = (target.word() as i8, (target.shift() / 4) as i8);
-    let own = |piece_type: u8| PieceCode::new(side, piece_type);
+    let own = |piece_type: PieceType| PieceCode::new(side, piece_type);
     // A white pawn takes toward rank 8, so it stands one rank below the target.
     let pawn_word = match side {
         Colour::White => word + 1,
         Colour::Black => word - 1,
     };
     for df in [-1, 1] {
-        if code_at(board, pawn_word, col - df) == own(PieceCode::PAWN) {
-            return Some((square(pawn_word, col - df), PieceCode::PAWN));
+        if code_at(board, pawn_word, col - df) == own(PieceType::Pawn) {
+            return Some((square(pawn_word, col - df), PieceType::Pawn));
         }
     }
     for (df, dr) in KNIGHT_STEPS {
-        if code_at(board, word - dr, col - df) == own(PieceCode::KNIGHT) {
-            return Some((square(word - dr, col - df), PieceCode::KNIGHT));
+        if code_at(board, word - dr, col - df) == own(PieceType::Knight) {
+            return Some((square(word - dr, col - df), PieceType::Knight));
         }
     }
     // The first piece on each line, if it is a slider of `side` that moves along that line.
-    let mut best: Option<(Square, u8)> = None;
+    let mut best: Option<(Square, PieceType)> = None;
     for (line, &(df, dr)) in LINES.iter().enumerate() {
         let Some((w, c, piece)) = first_piece(board, word, col, -dr, -df) else {
             continue;
         };
         let slider = if line < 4 {
-            PieceCode::ROOK
+            PieceType::Rook
         } else {
-            PieceCode::BISHOP
+            PieceType::Bishop
         };
-        let piece_type = piece.piece_type();
-        if piece.colour() == side
-            && (piece_type == slider || piece_type == PieceCode::QUEEN)
-            && best.is_none_or(|(_, b)| see_value(piece_type) < see_value(b))
-        {
+        let piece_type = if piece == own(slider) {
+            slider
+        } else if piece == own(PieceType::Queen) {
+            PieceType::Queen
+        } else {
+            continue;
+        };
+        if best.is_none_or(|(_, b)| see_value(piece_type) < see_value(b)) {
             best = Some((square(w, c), piece_type));
         }
     }
@@ -156,8 +165,8 @@ fn cheapest_attacker(board: &Ccr, target: Square, side: Colour) -> Option<(Squar
     }
     LINES
         .iter()
-        .find(|&&(df, dr)| code_at(board, word - dr, col - df) == own(PieceCode::KING))
-        .map(|&(df, dr)| (square(word - dr, col - df), PieceCode::KING))
+        .find(|&&(df, dr)| code_at(board, word - dr, col - df) == own(PieceType::King))
+        .map(|&(df, dr)| (square(word - dr, col - df), PieceType::King))
 }
 
 /// Whether the node's attack table shows that no piece of `them` can take on the target of
@@ -193,21 +202,21 @@ fn first_capture(pos: &Position, mv: Move) -> FirstCapture {
     let mut board = *pos.board();
     let (from, target) = (mv.from(), mv.to());
     let mover = board.get(from);
-    let mut captured = see_value(board.get(target).piece_type());
+    let mut captured = see_value_of(board.get(target));
     if mv.kind() == MoveKind::Castle {
         // The only piece a castling king lands on is its own Chess960 rook.
         captured = 0;
     }
     if mv.kind() == MoveKind::EnPassant {
-        captured = see_value(PieceCode::PAWN);
+        captured = see_value(PieceType::Pawn);
         board.set(
             Square::from_file_rank(target.file(), from.rank()),
             PieceCode::EMPTY,
         );
     }
-    let mut on_target = see_value(mover.piece_type());
+    let mut on_target = see_value_of(mover);
     if let Some(promoted) = mv.promotion() {
-        captured += see_value(promoted) - see_value(PieceCode::PAWN);
+        captured += see_value(promoted) - see_value(PieceType::Pawn);
         on_target = see_value(promoted);
     }
     board.set(from, PieceCode::EMPTY);
@@ -224,11 +233,11 @@ fn first_capture(pos: &Position, mv: Move) -> FirstCapture {
 /// X-ray behind it counts next); returns its type, or `None` if `side` has none there or
 /// only the king while the other side still reaches the square.
 #[inline(always)]
-fn recapture(board: &mut Ccr, target: Square, side: Colour) -> Option<u8> {
+fn recapture(board: &mut Ccr, target: Square, side: Colour) -> Option<PieceType> {
     let (sq, piece_type) = cheapest_attacker(board, target, side)?;
     board.set(sq, PieceCode::EMPTY);
     board.set(target, PieceCode::new(side, piece_type));
-    if piece_type == PieceCode::KING && cheapest_attacker(board, target, side.flip()).is_some() {
+    if piece_type == PieceType::King && cheapest_attacker(board, target, side.flip()).is_some() {
         return None;
     }
     Some(piece_type)
@@ -331,7 +340,7 @@ mod tests {
                 let plain = mv.kind() != MoveKind::EnPassant && mv.promotion().is_none();
                 if plain && is_unchallenged(&block, pos.side().flip(), mv) {
                     unchallenged += 1;
-                    let captured = see_value(pos.board().get(mv.to()).piece_type());
+                    let captured = see_value_of(pos.board().get(mv.to()));
                     assert_eq!(see(&pos, mv), captured, "{fen} {mv}");
                 }
             }

@@ -38,7 +38,7 @@ use crate::bitboard::tables::{KING, KNIGHT, PAWN};
 use crate::ccr::Position;
 use crate::ccr::board::{count_nibbles, occupied_nibbles};
 use crate::history::History;
-use crate::types::{Colour, Move, PieceCode, Square};
+use crate::types::{Colour, Move, PieceCode, PieceType, Square};
 
 /// A tablebase win found at ply `p` scores `TB_WIN - p`: below every mate ([`MATE_BOUND`]),
 /// above every evaluation.
@@ -143,21 +143,24 @@ impl Setup {
     /// The prober's view of `pos` (castling rights and clocks are not part of it).
     pub fn of(pos: &Position) -> Setup {
         let boards = crate::arch::convert::best(pos.board());
-        let of_type = |t: u8| (boards[t as usize] | boards[(8 | t) as usize]).reverse_bits();
+        let board_of = |c: Colour, t: PieceType| boards[PieceCode::new(c, t).code() as usize];
+        let of_type =
+            |t: PieceType| (board_of(Colour::White, t) | board_of(Colour::Black, t)).reverse_bits();
         let of_colour = |c: Colour| {
-            (PieceCode::PAWN..=PieceCode::KING)
-                .fold(0, |all, t| all | boards[(c.code_bit() | t) as usize])
+            PieceType::ALL
+                .iter()
+                .fold(0, |all, &t| all | board_of(c, t))
                 .reverse_bits()
         };
         Setup {
             white: of_colour(Colour::White),
             black: of_colour(Colour::Black),
-            kings: of_type(PieceCode::KING),
-            queens: of_type(PieceCode::QUEEN),
-            rooks: of_type(PieceCode::ROOK),
-            bishops: of_type(PieceCode::BISHOP),
-            knights: of_type(PieceCode::KNIGHT),
-            pawns: of_type(PieceCode::PAWN),
+            kings: of_type(PieceType::King),
+            queens: of_type(PieceType::Queen),
+            rooks: of_type(PieceType::Rook),
+            bishops: of_type(PieceType::Bishop),
+            knights: of_type(PieceType::Knight),
+            pawns: of_type(PieceType::Pawn),
             en_passant: pos.en_passant().map_or(0, a1_index),
             white_to_move: pos.side() == Colour::White,
         }
@@ -626,10 +629,10 @@ impl Tablebases {
             };
             let (from, to) = (square_of(r.from_square), square_of(r.to_square));
             let promotion = match r.promotion {
-                Piece::Queen => Some(PieceCode::QUEEN),
-                Piece::Rook => Some(PieceCode::ROOK),
-                Piece::Bishop => Some(PieceCode::BISHOP),
-                Piece::Knight => Some(PieceCode::KNIGHT),
+                Piece::Queen => Some(PieceType::Queen),
+                Piece::Rook => Some(PieceType::Rook),
+                Piece::Bishop => Some(PieceType::Bishop),
+                Piece::Knight => Some(PieceType::Knight),
                 _ => None,
             };
             let mv = legal

@@ -6,7 +6,7 @@ use crate::ccr::board::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use crate::ccr::make as ccr_make;
 use crate::ccr::validate;
 use crate::repr::Representation;
-use crate::types::{Colour, Move, MoveKind, PieceCode, Square};
+use crate::types::{Colour, Move, MoveKind, PieceType, Square};
 
 /// For each 0x88 square, the castling rights that survive a move from or to it: the
 /// C.C.R.'s table ([`ccr_make::CASTLING_KEPT`]) moved to the 0x88 squares, so that make reads
@@ -47,7 +47,7 @@ impl X88 {
             self.remove(us.flip(), to);
         }
         self.board[to as usize & 0x7F] = match mv.promotion() {
-            Some(piece_type) => us.code_bit() | piece_type,
+            Some(piece_type) => us.code_bit() | piece_type.bits(),
             None => piece,
         };
         self.relocate(us, from, to);
@@ -72,7 +72,7 @@ impl X88 {
                 CASTLING_KEPT[from as usize & 0x7F] & CASTLING_KEPT[to as usize & 0x7F];
         }
         // The clocks stop where the C.C.R. stops them, so both reach equal positions.
-        let halfmove = if piece & 7 == PieceCode::PAWN || captured != 0 {
+        let halfmove = if piece & 7 == PieceType::Pawn.bits() || captured != 0 {
             0
         } else {
             (self.halfmove_clock() + 1).min(MAX_HALFMOVE_CLOCK)
@@ -133,6 +133,7 @@ impl X88 {
 mod tests {
     use crate::ccr::Position;
     use crate::repr::Representation;
+    use crate::types::PieceType;
     use crate::x88::X88;
 
     #[test]
@@ -151,7 +152,11 @@ mod tests {
             for colour in [crate::types::Colour::White, crate::types::Colour::Black] {
                 let list = x.pieces(colour);
                 let squares = list.as_slice();
-                assert_eq!(x.code(squares[0]).piece_type(), 6, "king first");
+                assert_eq!(
+                    x.code(squares[0]).piece_type(),
+                    Some(PieceType::King),
+                    "king first"
+                );
                 for &sq in squares {
                     assert!(x.code(sq).code() != 0 && x.code(sq).colour() == colour);
                 }

@@ -45,7 +45,7 @@ use crate::ccr::validate::{self, State};
 use crate::ccr::{CastlingRights, Ccr, Invariant, Position, RookFiles};
 use crate::moves::MoveList;
 use crate::repr::Representation;
-use crate::types::{Colour, Move, PieceCode, Square};
+use crate::types::{Colour, Move, PieceCode, PieceType, Square};
 use tables::{ATTACKS, CODE_FLAGS, DELTAS, SLIDERS, SQUARE_OF, X88_OF, diff};
 
 /// The en-passant byte when there is no target (off the board, so no pawn capture hits it).
@@ -214,7 +214,7 @@ impl X88 {
         });
         let king_first = listed
             .first()
-            .is_some_and(|&sq| self.code(sq) == PieceCode::new(colour, PieceCode::KING));
+            .is_some_and(|&sq| self.code(sq) == PieceCode::new(colour, PieceType::King));
         if list.len > 16 || !each_once || !king_first {
             return Err(X88Invariant::PieceList(colour));
         }
@@ -347,7 +347,7 @@ impl Representation for X88 {
         for i in 0..64 {
             let s = Square::new(i);
             let code = pos.board().get(s);
-            if code != PieceCode::EMPTY && code.piece_type() != PieceCode::KING {
+            if code != PieceCode::EMPTY && code.piece_type() != Some(PieceType::King) {
                 x.put(code.colour(), X88_OF[s.index()], code.code());
             }
         }
@@ -442,7 +442,7 @@ mod tests {
         // A white knight on e4 that no list holds; Black's count one short; a list slot
         // repeating another; the king not first.
         let mut x = good;
-        x.board[0x34] = PieceCode::new(Colour::White, PieceCode::KNIGHT).code();
+        x.board[0x34] = PieceCode::new(Colour::White, PieceType::Knight).code();
         assert_eq!(x.validate(), Err(X88Invariant::PieceList(Colour::White)));
         let mut x = good;
         x.board[COUNTS + 1] -= 1;

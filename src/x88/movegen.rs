@@ -22,7 +22,7 @@ use super::tables::{
 };
 use crate::ccr::CastlingRights;
 use crate::moves::MoveList;
-use crate::types::{Colour, Move, MoveKind, PieceCode};
+use crate::types::{Colour, Move, MoveKind, PieceType};
 
 /// The bit of an on-board 0x88 square in a 128-bit square set.
 #[inline(always)]
@@ -232,19 +232,19 @@ impl X88 {
                 }
                 continue;
             }
-            match self.board[from as usize & 0x7F] & 7 {
-                PieceCode::PAWN => self.pawn::<WHITE, CAPTURES>(from, ok, list),
-                PieceCode::KNIGHT => {
+            match PieceType::from_bits(self.board[from as usize & 0x7F] & 7) {
+                Some(PieceType::Pawn) => self.pawn::<WHITE, CAPTURES>(from, ok, list),
+                Some(PieceType::Knight) => {
                     for d in KNIGHT_STEPS {
                         self.leap::<WHITE, CAPTURES>(from, d, ok, list);
                     }
                 }
-                PieceCode::BISHOP => {
+                Some(PieceType::Bishop) => {
                     for d in BISHOP_DIRS {
                         self.slide::<WHITE, CAPTURES>(from, d, ok, list);
                     }
                 }
-                PieceCode::ROOK => {
+                Some(PieceType::Rook) => {
                     for d in ROOK_DIRS {
                         self.slide::<WHITE, CAPTURES>(from, d, ok, list);
                     }
@@ -272,12 +272,12 @@ impl X88 {
             return;
         };
         let code = self.board[from as usize & 0x7F];
-        match code & 7 {
-            PieceCode::PAWN => {
+        match PieceType::from_bits(code & 7) {
+            Some(PieceType::Pawn) => {
                 let on_line = |to: u8| DELTAS[diff(king, to)] == dir;
                 self.pawn::<WHITE, CAPTURES>(from, on_line, list);
             }
-            PieceCode::KNIGHT => {}
+            Some(PieceType::Knight) => {}
             _ => {
                 // A slider keeps its pin line if it moves along lines of that kind.
                 if ATTACKS[(0x77 + dir as isize) as usize]
