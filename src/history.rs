@@ -7,34 +7,34 @@
 
 /// The keys of the positions from the start of a game (or search root) to now.
 #[derive(Clone, Debug, Default)]
-pub struct History {
+pub(crate) struct History {
     entries: Vec<(u64, u16)>,
 }
 
 impl History {
     /// An empty history.
-    pub fn new() -> History {
+    pub(crate) fn new() -> History {
         History::default()
     }
 
     /// Records the position reached: its key and half-move clock.
-    pub fn push(&mut self, key: u64, halfmove_clock: u16) {
+    pub(crate) fn push(&mut self, key: u64, halfmove_clock: u16) {
         self.entries.push((key, halfmove_clock));
     }
 
     /// Forgets the last position (when a search takes its move back).
-    pub fn pop(&mut self) {
+    pub(crate) fn pop(&mut self) {
         self.entries.pop();
     }
 
     /// How many positions are recorded.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// How many earlier positions equal the last one (same key, same side to move, no
     /// capture or pawn move in between).
-    pub fn repetitions(&self) -> usize {
+    pub(crate) fn repetitions(&self) -> usize {
         let Some((&(key, clock), earlier)) = self.entries.split_last() else {
             return 0;
         };
@@ -49,18 +49,18 @@ impl History {
     }
 
     /// Whether the last position occurred before: the draw a search scores at once.
-    pub fn is_repetition(&self) -> bool {
+    pub(crate) fn is_repetition(&self) -> bool {
         self.repetitions() >= 1
     }
 
     /// Whether the last position is its third occurrence: a draw the rules let either side claim.
-    pub fn is_threefold(&self) -> bool {
+    pub(crate) fn is_threefold(&self) -> bool {
         self.repetitions() >= 2
     }
 
     /// Whether some position since the last capture or pawn move occurred before (the game
     /// has already repeated itself there).
-    pub fn has_repeated(&self) -> bool {
+    pub(crate) fn has_repeated(&self) -> bool {
         let Some(&(_, clock)) = self.entries.last() else {
             return false;
         };
@@ -79,7 +79,7 @@ impl History {
 
     /// Whether the fifty-move rule applies: a hundred plies without a capture or a pawn move
     /// (unless the last move mated, which the caller checks: mate takes precedence).
-    pub fn is_fifty_move_draw(&self) -> bool {
+    pub(crate) fn is_fifty_move_draw(&self) -> bool {
         self.entries.last().is_some_and(|&(_, clock)| clock >= 100)
     }
 }

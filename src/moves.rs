@@ -5,7 +5,7 @@ use crate::types::Move;
 /// Room for every legal move of any position (the known maximum is 218) and for the
 /// pseudo-legal moves a generator may list before a filter removes them (FEN parsing rejects
 /// material no game can reach, which bounds both).
-pub const MAX_MOVES: usize = 320;
+pub(crate) const MAX_MOVES: usize = 320;
 
 /// A fixed-capacity list of moves, filled by the generator without allocation.
 #[derive(Clone)]

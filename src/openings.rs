@@ -27,7 +27,7 @@ const TABLE_MB: usize = 1;
 /// Writes `count` balanced opening positions to `emit`, each reached by random legal plies
 /// from a line of `book` chosen at random (the start position when `book` is empty).
 /// Fails when no balanced position is found in many tries (a book of lost positions).
-pub fn generate(
+pub(crate) fn generate(
     count: usize,
     seed: u64,
     book: &[Position],
@@ -104,7 +104,7 @@ const MAX_BOOK_BYTES: u64 = 64 << 20;
 
 /// The positions of the book file at `path` (see [`read_book`]); a path that is not a
 /// regular file, or a file over 64 MiB, is refused before it is read.
-pub fn load_book(path: &str) -> Result<Vec<Position>, String> {
+pub(crate) fn load_book(path: &str) -> Result<Vec<Position>, String> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let meta = file.metadata().map_err(|e| e.to_string())?;

@@ -30,9 +30,9 @@ use crate::search::{Control, Info, Limits, SEARCH_HEADROOM, SEARCH_STACKS, Searc
 use crate::types::{Colour, Move};
 
 /// The engine's name as `id name` gives it.
-pub const NAME: &str = concat!("ccr ", env!("CARGO_PKG_VERSION"));
+pub(crate) const NAME: &str = concat!("ccr ", env!("CARGO_PKG_VERSION"));
 /// The author line.
-pub const AUTHOR: &str = "the ccr developers";
+pub(crate) const AUTHOR: &str = "the ccr developers";
 
 /// Default, smallest and largest transposition table, MiB.
 const HASH: (usize, usize, usize) = (16, 1, 65_536);
@@ -821,7 +821,7 @@ fn clock_seed() -> u64 {
 
 /// An iteration's `info` line, its moves in `notation`; with `wdl_at`, the root's move
 /// number, it gives the score's win, draw and loss chances too (`wdl W D L`, per mille).
-pub fn info_line(info: &Info, wdl_at: Option<u16>, notation: Notation) -> String {
+pub(crate) fn info_line(info: &Info, wdl_at: Option<u16>, notation: Notation) -> String {
     let ms = info.time.as_millis() as u64;
     let nps = info.nodes * 1000 / ms.max(1);
     let wdl = wdl_at.map_or(String::new(), |move_number| {

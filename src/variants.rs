@@ -7,7 +7,7 @@
 //! It sits above every representation (it names them all), which is why it is not
 //! [`crate::repr`], the trait they implement.
 
-pub use crate::arch::Impl;
+pub(crate) use crate::arch::Impl;
 use crate::bitboard::{Bitboards, Converted};
 use crate::ccr::{Kernel, WithKernel, with_kernel};
 use crate::repr::{CcrWith, Representation};

@@ -175,7 +175,7 @@ const BISHOP_MAGICS: [u64; 64] = [
 
 /// One square's magic lookup.
 #[derive(Copy, Clone, Debug)]
-pub struct Magic {
+pub(crate) struct Magic {
     /// The relevant occupancy: the rays without their edge squares.
     pub mask: u64,
     /// The multiplier.
@@ -189,7 +189,7 @@ pub struct Magic {
 impl Magic {
     /// The index in the shared table of the attacks under `occupied`.
     #[inline(always)]
-    pub fn index(&self, occupied: u64) -> usize {
+    pub(crate) fn index(&self, occupied: u64) -> usize {
         self.offset as usize
             + ((occupied & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
     }
@@ -252,12 +252,12 @@ const fn slices_size(directions: &[(i32, i32); 4]) -> usize {
 /// Entries the rook slices take (102 400).
 const ROOK_SIZE: usize = slices_size(&ROOK_DIRECTIONS);
 /// Entries in the shared table: rooks, then bishops (5 248).
-pub const TABLE_SIZE: usize = ROOK_SIZE + slices_size(&BISHOP_DIRECTIONS);
+pub(crate) const TABLE_SIZE: usize = ROOK_SIZE + slices_size(&BISHOP_DIRECTIONS);
 
 /// The rook lookups by C.C.R. square index.
-pub static ROOK: [Magic; 64] = lookups(&ROOK_DIRECTIONS, &ROOK_MAGICS, 0);
+pub(crate) static ROOK: [Magic; 64] = lookups(&ROOK_DIRECTIONS, &ROOK_MAGICS, 0);
 /// The bishop lookups by C.C.R. square index.
-pub static BISHOP: [Magic; 64] = lookups(&BISHOP_DIRECTIONS, &BISHOP_MAGICS, ROOK_SIZE);
+pub(crate) static BISHOP: [Magic; 64] = lookups(&BISHOP_DIRECTIONS, &BISHOP_MAGICS, ROOK_SIZE);
 
 /// Calls `f` with every subset of `mask` (the carry-rippler enumeration), the empty one first.
 fn for_each_subset(mask: u64, mut f: impl FnMut(u64)) {
@@ -343,31 +343,31 @@ fn fill() -> Box<[u64]> {
 /// The slider attack lookups, holding the shared table: get it once per node with
 /// [`Sliders::get`] so the hot path does not test the [`OnceLock`] per lookup.
 #[derive(Copy, Clone)]
-pub struct Sliders(&'static [u64]);
+pub(crate) struct Sliders(&'static [u64]);
 
 impl Sliders {
     /// The lookups, filling the table on first use.
     #[inline]
-    pub fn get() -> Sliders {
+    pub(crate) fn get() -> Sliders {
         static TABLE: OnceLock<Box<[u64]>> = OnceLock::new();
         Sliders(TABLE.get_or_init(fill))
     }
 
     /// The squares a rook on `sq` (C.C.R. index) attacks given the occupancy.
     #[inline(always)]
-    pub fn rook(self, sq: usize, occupied: u64) -> u64 {
+    pub(crate) fn rook(self, sq: usize, occupied: u64) -> u64 {
         self.0[ROOK[sq & 63].index(occupied)]
     }
 
     /// The squares a bishop on `sq` (C.C.R. index) attacks given the occupancy.
     #[inline(always)]
-    pub fn bishop(self, sq: usize, occupied: u64) -> u64 {
+    pub(crate) fn bishop(self, sq: usize, occupied: u64) -> u64 {
         self.0[BISHOP[sq & 63].index(occupied)]
     }
 
     /// The squares a queen on `sq` (C.C.R. index) attacks given the occupancy.
     #[inline(always)]
-    pub fn queen(self, sq: usize, occupied: u64) -> u64 {
+    pub(crate) fn queen(self, sq: usize, occupied: u64) -> u64 {
         self.rook(sq, occupied) | self.bishop(sq, occupied)
     }
 }

@@ -23,14 +23,14 @@
 //!   generator at every node on its conversion, converted for move generation. (The
 //!   paper's hybrid converts for the evaluation instead: `--eval bitboards`.)
 
-pub mod converted;
-pub mod magic;
-pub mod movegen;
-pub mod tables;
+pub(crate) mod converted;
+pub(crate) mod magic;
+pub(crate) mod movegen;
+pub(crate) mod tables;
 
 pub use converted::Converted;
 
-pub use crate::arch::convert::PieceBoards;
+pub(crate) use crate::arch::convert::PieceBoards;
 /// The C.C.R. → bitboards conversion with the fastest implementation this CPU has.
 pub use crate::arch::convert::best as to_bitboards;
 

@@ -47,7 +47,7 @@ const K: usize = PieceType::King.bits() as usize;
 /// Read access to the pieces, whatever their layout: the sixteen boards by piece code the
 /// conversion gives ([`PieceBoards`], what [`super::Converted`] reads), or the native
 /// position's colour and type boards ([`super::Bitboards`]). The generator is compiled for each.
-pub trait PieceSets {
+pub(crate) trait PieceSets {
     /// The pieces of type `piece_type` (1 = pawn … 6 = king) of the colour whose codes start
     /// at `base` (0 for White, 8 for Black).
     fn of(&self, base: usize, piece_type: usize) -> u64;
@@ -70,7 +70,7 @@ pub trait PieceSets {
 }
 
 /// Slider attacks under one occupancy, which the generator may change square by square.
-pub trait SliderLines: Copy {
+pub(crate) trait SliderLines: Copy {
     /// The squares a rook on `sq` attacks.
     fn rook(&self, sq: usize) -> u64;
 
@@ -84,7 +84,7 @@ pub trait SliderLines: Copy {
 /// The magic lookups ([`Sliders`]) on an occupancy: what the converted and the native
 /// bitboards' generation uses.
 #[derive(Copy, Clone)]
-pub struct MagicLines {
+pub(crate) struct MagicLines {
     /// The shared magic table.
     pub sliders: Sliders,
     /// The occupied squares.
@@ -94,7 +94,7 @@ pub struct MagicLines {
 impl MagicLines {
     /// The magic lookups on `occupied`.
     #[inline(always)]
-    pub fn on(occupied: u64) -> MagicLines {
+    pub(crate) fn on(occupied: u64) -> MagicLines {
         MagicLines {
             sliders: Sliders::get(),
             occupied,
@@ -270,7 +270,7 @@ fn attackers<S: PieceSets>(
 
 /// Whether `side`'s king is attacked.
 #[inline]
-pub fn in_check<S: PieceSets>(pieces: &S, side: Colour) -> bool {
+pub(crate) fn in_check<S: PieceSets>(pieces: &S, side: Colour) -> bool {
     let (us, them) = (side.code_bit() as usize, side.flip().code_bit() as usize);
     let king = pieces.of(us, K).trailing_zeros() as usize & 63;
     let lines = pieces.lines(pieces.occupied());
@@ -280,7 +280,7 @@ pub fn in_check<S: PieceSets>(pieces: &S, side: Colour) -> bool {
 
 /// Fills `list` with the legal moves.
 #[inline]
-pub fn generate_legal<S: PieceSets>(
+pub(crate) fn generate_legal<S: PieceSets>(
     pieces: &S,
     side: Colour,
     castling: CastlingRights,
@@ -298,7 +298,7 @@ pub fn generate_legal<S: PieceSets>(
 /// capturing promotions included, quiet promotions and castling not. Every target mask is
 /// narrowed to the enemy's pieces before any move is produced.
 #[inline]
-pub fn generate_captures<S: PieceSets>(
+pub(crate) fn generate_captures<S: PieceSets>(
     pieces: &S,
     side: Colour,
     en_passant: Option<Square>,

@@ -6,17 +6,17 @@
 //! it, so no shift direction has to be remembered here.
 
 /// File a: nibble 7 of every rank word, the top bit of every byte.
-pub const FILE_A: u64 = 0x8080_8080_8080_8080;
+pub(crate) const FILE_A: u64 = 0x8080_8080_8080_8080;
 /// File h: nibble 0 of every rank word, the bottom bit of every byte.
-pub const FILE_H: u64 = 0x0101_0101_0101_0101;
+pub(crate) const FILE_H: u64 = 0x0101_0101_0101_0101;
 
 /// The squares of a rank (0 = rank 1 … 7 = rank 8): rank word `7 - rank`.
-pub const fn rank(rank: u8) -> u64 {
+pub(crate) const fn rank(rank: u8) -> u64 {
     0xFF << (8 * (7 - rank as u32))
 }
 
 /// The C.C.R. index of (file, rank) (0 = a / rank 1), or `None` off the board.
-pub const fn square(file: i32, rank: i32) -> Option<usize> {
+pub(crate) const fn square(file: i32, rank: i32) -> Option<usize> {
     if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
         Some(((7 - rank) * 8 + (7 - file)) as usize)
     } else {
@@ -35,15 +35,15 @@ const fn rank_of(sq: usize) -> i32 {
 }
 
 /// The rook's four directions as (file, rank) steps.
-pub const ROOK_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+pub(crate) const ROOK_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// The bishop's four directions as (file, rank) steps.
-pub const BISHOP_DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+pub(crate) const BISHOP_DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// The squares a slider on `sq` attacks along `directions` given the occupancy `occupied`,
 /// by walking each ray until it leaves the board or hits a piece (included).
 ///
 /// The slow reference: it fills the magic attack table and the tests compare against it.
-pub const fn ray_attacks(sq: usize, occupied: u64, directions: &[(i32, i32); 4]) -> u64 {
+pub(crate) const fn ray_attacks(sq: usize, occupied: u64, directions: &[(i32, i32); 4]) -> u64 {
     let mut attacks = 0;
     let mut d = 0;
     while d < 4 {
@@ -83,7 +83,7 @@ const fn leaper(steps: &[(i8, i8)]) -> [u64; 64] {
 }
 
 /// The knight's eight steps as (file, rank).
-pub const KNIGHT_STEPS: [(i8, i8); 8] = [
+pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -95,10 +95,10 @@ pub const KNIGHT_STEPS: [(i8, i8); 8] = [
 ];
 
 /// Knight attacks per square.
-pub static KNIGHT: [u64; 64] = leaper(&KNIGHT_STEPS);
+pub(crate) static KNIGHT: [u64; 64] = leaper(&KNIGHT_STEPS);
 
 /// King attacks per square.
-pub static KING: [u64; 64] = leaper(&[
+pub(crate) static KING: [u64; 64] = leaper(&[
     (1, 1),
     (1, 0),
     (1, -1),
@@ -111,7 +111,7 @@ pub static KING: [u64; 64] = leaper(&[
 
 /// Pawn attacks per colour (indexed by [`crate::types::Colour`]) and square: White's
 /// pawns take toward rank 8, Black's toward rank 1.
-pub static PAWN: [[u64; 64]; 2] = [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
+pub(crate) static PAWN: [[u64; 64]; 2] = [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
 
 /// For every square, the rays a slider on an empty board attacks along `directions`.
 const fn rays(directions: &[(i32, i32); 4]) -> [u64; 64] {
@@ -125,9 +125,9 @@ const fn rays(directions: &[(i32, i32); 4]) -> [u64; 64] {
 }
 
 /// Rook attacks on an empty board (the candidates for pins along ranks and files).
-pub static ROOK_RAYS: [u64; 64] = rays(&ROOK_DIRECTIONS);
+pub(crate) static ROOK_RAYS: [u64; 64] = rays(&ROOK_DIRECTIONS);
 /// Bishop attacks on an empty board (the candidates for diagonal pins).
-pub static BISHOP_RAYS: [u64; 64] = rays(&BISHOP_DIRECTIONS);
+pub(crate) static BISHOP_RAYS: [u64; 64] = rays(&BISHOP_DIRECTIONS);
 
 /// The unit step from `a` toward `b` when they share a rank, file or diagonal.
 const fn direction(a: usize, b: usize) -> Option<(i32, i32)> {
@@ -182,10 +182,10 @@ const fn between_and_line() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
 const BETWEEN_AND_LINE: ([[u64; 64]; 64], [[u64; 64]; 64]) = between_and_line();
 
 /// The squares strictly between two squares on one line, 0 when they share none.
-pub static BETWEEN: [[u64; 64]; 64] = BETWEEN_AND_LINE.0;
+pub(crate) static BETWEEN: [[u64; 64]; 64] = BETWEEN_AND_LINE.0;
 
 /// The full line (edge to edge) through two squares, 0 when they share none.
-pub static LINE: [[u64; 64]; 64] = BETWEEN_AND_LINE.1;
+pub(crate) static LINE: [[u64; 64]; 64] = BETWEEN_AND_LINE.1;
 
 #[cfg(test)]
 mod tests {

@@ -73,7 +73,7 @@ pub fn polyglot_key(pos: &Position) -> u64 {
 
 /// One book move for a position, with its weight.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct BookMove {
+pub(crate) struct BookMove {
     /// The legal move the entry names.
     pub mv: Move,
     /// Its weight: how often, relative to the others, it is to be played.
@@ -82,14 +82,14 @@ pub struct BookMove {
 
 /// An open Polyglot book.
 #[derive(Debug)]
-pub struct Book {
+pub(crate) struct Book {
     file: File,
     entries: u64,
 }
 
 impl Book {
     /// Opens the book at `path`: a regular file whose length is a whole number of entries.
-    pub fn open(path: &Path) -> Result<Book, String> {
+    pub(crate) fn open(path: &Path) -> Result<Book, String> {
         let shown = path.display();
         let file = File::open(path).map_err(|e| format!("cannot open {shown}: {e}"))?;
         let meta = file
@@ -112,7 +112,7 @@ impl Book {
 
     /// The moves the book gives `pos`, in the book's order; entries that name no legal move
     /// (another position with the same key, or a damaged book) are left out.
-    pub fn moves(&mut self, pos: &Position) -> io::Result<Vec<BookMove>> {
+    pub(crate) fn moves(&mut self, pos: &Position) -> io::Result<Vec<BookMove>> {
         let key = polyglot_key(pos);
         // The first entry whose key is not below `key`.
         let (mut low, mut high) = (0, self.entries);
@@ -154,7 +154,7 @@ impl Book {
 
 /// The move of `moves` that `draw` (any number, uniform over a large range) picks when each
 /// is chosen in proportion to its weight; `None` when no move has weight.
-pub fn pick(moves: &[BookMove], draw: u64) -> Option<Move> {
+pub(crate) fn pick(moves: &[BookMove], draw: u64) -> Option<Move> {
     let total: u64 = moves.iter().map(|m| u64::from(m.weight)).sum();
     if total == 0 {
         return None;

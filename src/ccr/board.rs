@@ -20,7 +20,7 @@ use crate::types::{Colour, Move, PieceCode, Square};
 pub struct Ccr(pub(in crate::ccr) [u32; 8]);
 
 /// The low bit of every nibble.
-pub const NIBBLE_LOW_BITS: u32 = 0x1111_1111;
+pub(crate) const NIBBLE_LOW_BITS: u32 = 0x1111_1111;
 
 impl Ccr {
     /// The board of eight rank words, rank 8 first.
@@ -82,7 +82,7 @@ impl Ccr {
 /// A shift and a subtraction, not `* 0xF`: SSE2 has no 32-bit multiplication, so the
 /// product kept the compiler from vectorising loops over the rank words.
 #[inline(always)]
-pub const fn full_nibbles(low_bits: u32) -> u32 {
+pub(crate) const fn full_nibbles(low_bits: u32) -> u32 {
     (low_bits << 4).wrapping_sub(low_bits)
 }
 
@@ -295,10 +295,10 @@ impl RookFiles {
 
 /// The largest half-move clock a position holds: the 75-move rule ends every game by 150
 /// plies.
-pub const MAX_HALFMOVE_CLOCK: u16 = 150;
+pub(crate) const MAX_HALFMOVE_CLOCK: u16 = 150;
 
 /// The largest move number a position holds (far above any game that can be played).
-pub const MAX_FULLMOVE_NUMBER: u16 = 10_000;
+pub(crate) const MAX_FULLMOVE_NUMBER: u16 = 10_000;
 
 /// A full position: the 32-byte board plus what the paper keeps beside it.
 ///

@@ -215,7 +215,7 @@ impl Position {
 /// ones (see [`crate::ccr::Position`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 #[repr(align(16))]
-pub struct KingDanger {
+pub(crate) struct KingDanger {
     /// How many enemy pieces give check.
     pub checkers: u32,
     /// Where a move of a piece other than the king may land, in the board's geometry: every
@@ -296,7 +296,7 @@ fn meets(sliders: &[u32; 8], line: &[u32; 8]) -> bool {
 ///
 /// A checker or a pinner is an enemy slider on one of the king's four lines: a line with
 /// none (found for all eight rays in one pass over the rank words) is not walked.
-pub fn king_lines(board: &Ccr, king: Square, us: Colour) -> KingDanger {
+pub(crate) fn king_lines(board: &Ccr, king: Square, us: Colour) -> KingDanger {
     let them = us.flip();
     let (word, mask) = (king.word(), king.mask());
     let mut danger = KingDanger {
@@ -355,7 +355,7 @@ impl KingDanger {
     /// Completes [`king_lines`]' danger of the king of `us` at `king`: in check, with the
     /// knights and pawns that give it; out of check, with every square open to the pieces.
     #[inline(always)]
-    pub fn complete(&mut self, board: &Ccr, king: Square, us: Colour, in_check: bool) {
+    pub(crate) fn complete(&mut self, board: &Ccr, king: Square, us: Colour, in_check: bool) {
         if !in_check {
             self.evasions = [u32::MAX; 8];
             return;

@@ -11,14 +11,14 @@ use crate::types::Colour;
 
 /// A piece handler: the context, the rank word index (displacement / 4) and the piece's
 /// nibble mask (the paper's `MASK`, `0xF` at the piece's file).
-pub type Handler<C> = fn(&mut C, usize, u32);
+pub(crate) type Handler<C> = fn(&mut C, usize, u32);
 
 /// A handler that does nothing, for the codes a table does not serve.
-pub fn skip<C>(_: &mut C, _: usize, _: u32) {}
+pub(crate) fn skip<C>(_: &mut C, _: usize, _: u32) {}
 
 /// Which pieces the frame visits.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Pieces {
+pub(crate) enum Pieces {
     /// The pieces of one colour.
     Of(Colour),
     /// Every piece on the board.
@@ -27,7 +27,7 @@ pub enum Pieces {
 
 /// Calls `table[code]` for every selected piece on `board`, rank 8 first, file h first.
 #[inline(always)]
-pub fn run<C>(board: &Ccr, pieces: Pieces, table: &[Handler<C>; 16], ctx: &mut C) {
+pub(crate) fn run<C>(board: &Ccr, pieces: Pieces, table: &[Handler<C>; 16], ctx: &mut C) {
     for word in 0..8 {
         let rank_word = board.0[word];
         // One bit (the low bit of the nibble) per selected piece.
@@ -51,7 +51,7 @@ pub fn run<C>(board: &Ccr, pieces: Pieces, table: &[Handler<C>; 16], ctx: &mut C
 /// board shows as `word > 7` (the index wraps) or a zero mask (the nibble was shifted out):
 /// that is the C.C.R.'s sentinel, no bounds table needed.
 #[inline(always)]
-pub const fn step<const DW: isize, const DF: i32>(word: usize, mask: u32) -> (usize, u32) {
+pub(crate) const fn step<const DW: isize, const DF: i32>(word: usize, mask: u32) -> (usize, u32) {
     let mask = if DF < 0 {
         mask << 4
     } else if DF > 0 {
@@ -64,13 +64,13 @@ pub const fn step<const DW: isize, const DF: i32>(word: usize, mask: u32) -> (us
 
 /// The masks of both horizontal neighbours `files` files away (off-board ones are 0).
 #[inline(always)]
-pub const fn sideways(mask: u32, files: u32) -> u32 {
+pub(crate) const fn sideways(mask: u32, files: u32) -> u32 {
     (mask << (4 * files)) | (mask >> (4 * files))
 }
 
 /// Whether a stepped (word, mask) is still on the board.
 #[inline(always)]
-pub const fn on_board(word: usize, mask: u32) -> bool {
+pub(crate) const fn on_board(word: usize, mask: u32) -> bool {
     word < 8 && mask != 0
 }
 

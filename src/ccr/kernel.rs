@@ -15,7 +15,7 @@
 
 use std::fmt::Debug;
 
-pub use crate::arch::Impl;
+pub(crate) use crate::arch::Impl;
 use crate::arch::Tier;
 use crate::arch::convert::{self, PieceBoards};
 use crate::ccr::attacks::{AttackBlock, attacks_of, attacks_with_occupancy, frame_tables};
@@ -24,7 +24,7 @@ use crate::types::{Colour, Square};
 
 /// A slider's target sets from the occupancy (`0xF` per occupied square), its square and its
 /// directions.
-pub type SliderTargets = fn(&[u32; 8], Square, u32) -> [u32; 8];
+pub(crate) type SliderTargets = fn(&[u32; 8], Square, u32) -> [u32; 8];
 
 /// Where the machine-specific parts of move generation come from. Every method is the
 /// portable one unless the kernel has its own.

@@ -19,14 +19,14 @@ use crate::types::{Colour, Move, Square};
 /// The rotation applied to each rank word's term: distinct primes below 64, no two of them
 /// 32 apart (a rotation by 32 swaps the halves of a term, so two ranks rotated 32 apart
 /// collide whenever their terms are halves swapped: docs/BENCHMARKS.md, "Keys").
-pub const ROTATIONS: [u32; 8] = [3, 7, 13, 19, 23, 31, 41, 47];
+pub(crate) const ROTATIONS: [u32; 8] = [3, 7, 13, 19, 23, 31, 41, 47];
 
 /// The multipliers of [`mix`]: odd, so each multiplication is a bijection on u64.
 const MIX_1: u64 = 0xBF58_476D_1CE4_E5B9;
 const MIX_2: u64 = 0x94D0_49BB_1331_11EB;
 
 /// The offset [`mix`] adds before mixing: splitmix64's increment (2^64 / golden ratio).
-pub const MIX_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const MIX_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The mixing function, splitmix64's output function: the input plus [`MIX_OFFSET`], then
 /// the finaliser (xor-shifts and multiplications by odd constants). Each step is a bijection
@@ -45,7 +45,7 @@ pub const MIX_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
 /// `16 * w + OFFSET` and `16 * (w + OFFSET)` differ by `15 * OFFSET`, far outside the range
 /// of a word, so no chain of the finaliser lines up with another word's.
 #[inline(always)]
-pub const fn mix(x: u64) -> u64 {
+pub(crate) const fn mix(x: u64) -> u64 {
     let x = x.wrapping_add(MIX_OFFSET);
     let x = (x ^ (x >> 30)).wrapping_mul(MIX_1);
     let x = (x ^ (x >> 27)).wrapping_mul(MIX_2);
@@ -64,10 +64,10 @@ const fn state_term(n: u64) -> u64 {
 }
 
 /// XORed in when Black is to move.
-pub const SIDE_TERM: u64 = state_term(1);
+pub(crate) const SIDE_TERM: u64 = state_term(1);
 
 /// The castling terms by rights (the XOR of one term per right held).
-pub const CASTLING_TERMS: [u64; 16] = {
+pub(crate) const CASTLING_TERMS: [u64; 16] = {
     let mut terms = [0; 16];
     let mut rights = 0;
     while rights < 16 {
@@ -108,7 +108,7 @@ fn castling_key(rights: CastlingRights, files: RookFiles) -> u64 {
 }
 
 /// The en-passant terms by file (a = 0).
-pub const EN_PASSANT_TERMS: [u64; 8] = {
+pub(crate) const EN_PASSANT_TERMS: [u64; 8] = {
     let mut terms = [0; 8];
     let mut file = 0;
     while file < 8 {

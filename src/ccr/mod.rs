@@ -1,17 +1,17 @@
 //! The Compact Chessboard Representation and everything built directly on it.
 
-pub mod attacks;
-pub mod board;
-pub mod checks;
-pub mod fen;
+pub(crate) mod attacks;
+pub(crate) mod board;
+pub(crate) mod checks;
+pub(crate) mod fen;
 pub(crate) mod frame;
-pub mod kernel;
-pub mod keys;
+pub(crate) mod kernel;
+pub(crate) mod keys;
 pub(crate) mod make;
 pub(crate) mod movegen;
-pub mod validate;
+pub(crate) mod validate;
 
-pub use crate::moves::MoveList;
+pub(crate) use crate::moves::MoveList;
 pub use board::{CastlingRights, Ccr, Position, RookFiles};
 pub use fen::FenError;
 #[cfg(ccr_asm)]

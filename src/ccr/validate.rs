@@ -432,7 +432,7 @@ thread_local! {
 /// Whether make runs the slow checks in this thread: the full validation of every made
 /// position and, in the keyed make, the key computed from scratch. Always false in release
 /// builds, which never read the switch.
-pub fn slow_checks() -> bool {
+pub(crate) fn slow_checks() -> bool {
     cfg!(debug_assertions) && SLOW_CHECKS.with(Cell::get)
 }
 

@@ -19,8 +19,8 @@
 //! running `Sum`, the king-zone and passed-pawn terms, the material draw, the phase, the
 //! end-game scale and the taper) live here once. [`Evaluator`] picks one at run time.
 
-pub mod bitboards;
-pub mod weights;
+pub(crate) mod bitboards;
+pub(crate) mod weights;
 
 use crate::ccr::Position;
 use crate::ccr::attacks::AttackBlock;
@@ -39,7 +39,7 @@ pub struct S {
 }
 
 /// Shorthand for an [`S`].
-pub const fn s(mg: i32, eg: i32) -> S {
+pub(crate) const fn s(mg: i32, eg: i32) -> S {
     S { mg, eg }
 }
 
@@ -121,7 +121,7 @@ pub mod param {
 }
 
 /// Receives every count the evaluation multiplies by a weight (positive for White).
-pub trait Trace {
+pub(crate) trait Trace {
     /// Records `count` uses of weight `param` (negative counts are Black's).
     fn add(&mut self, param: usize, count: i32);
 
@@ -146,7 +146,7 @@ pub trait Trace {
 }
 
 /// The trace of play: records nothing, compiles to nothing.
-pub struct NoTrace;
+pub(crate) struct NoTrace;
 
 impl Trace for NoTrace {
     #[inline(always)]
@@ -339,7 +339,7 @@ pub fn evaluate_with(pos: &Position, block: &AttackBlock) -> i32 {
 
 /// The counts behind the evaluation of `pos`, for the tuner; `None` where the evaluation
 /// is a draw by material rather than the weighted sum.
-pub fn features(pos: &Position) -> Option<Features> {
+pub(crate) fn features(pos: &Position) -> Option<Features> {
     Evaluator::Frame.features(pos)
 }
 

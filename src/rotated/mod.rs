@@ -10,10 +10,10 @@
 //!   [`crate::bitboard::movegen`] served by the rotated lookups: no magic table is read
 //!   and no board is rotated whole after the position is built.
 
-pub mod lines;
-pub mod tables;
+pub(crate) mod lines;
+pub(crate) mod tables;
 
-pub use lines::Occupancy;
+pub(crate) use lines::Occupancy;
 
 use std::fmt;
 

@@ -27,13 +27,13 @@
 use crate::bitboard::tables::square;
 
 /// The normal layout: ranks contiguous.
-pub const RANKS: usize = 0;
+pub(crate) const RANKS: usize = 0;
 /// Rotated 90°: files contiguous.
-pub const FILES: usize = 1;
+pub(crate) const FILES: usize = 1;
 /// Rotated 45°: a1-h8 diagonals contiguous.
-pub const A1H8: usize = 2;
+pub(crate) const A1H8: usize = 2;
 /// Rotated 315°: a8-h1 diagonals contiguous.
-pub const A8H1: usize = 3;
+pub(crate) const A8H1: usize = 3;
 
 /// The file (0 = a) of a C.C.R. index.
 const fn file_of(sq: usize) -> i32 {
@@ -62,7 +62,7 @@ const fn diagonal_start(d: i32) -> i32 {
 
 /// Where a square sits in a layout.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Place {
+pub(crate) struct Place {
     /// The bit of the first square of its line.
     pub start: u32,
     /// The number of squares of its line.
@@ -73,13 +73,13 @@ pub struct Place {
 
 impl Place {
     /// The square's bit in the layout.
-    pub const fn bit(self) -> u32 {
+    pub(crate) const fn bit(self) -> u32 {
         self.start + self.position
     }
 }
 
 /// Where `sq` (C.C.R. index) sits in `layout`.
-pub const fn place(layout: usize, sq: usize) -> Place {
+pub(crate) const fn place(layout: usize, sq: usize) -> Place {
     let (file, rank) = (file_of(sq), rank_of(sq));
     let (start, length, position) = match layout {
         RANKS => ((sq & !7) as i32, 8, (sq & 7) as i32),
@@ -105,7 +105,7 @@ pub const fn place(layout: usize, sq: usize) -> Place {
 }
 
 /// The square (C.C.R. index) at `position` along the line `sq` stands on in `layout`.
-pub const fn square_on_line(layout: usize, sq: usize, position: i32) -> usize {
+pub(crate) const fn square_on_line(layout: usize, sq: usize, position: i32) -> usize {
     let (file, rank) = (file_of(sq), rank_of(sq));
     let (f, r) = match layout {
         RANKS => (7 - position, rank),
@@ -139,7 +139,7 @@ const fn blocks(state: usize, length: i32, k: i32) -> bool {
 /// The squares a slider on `sq` reaches along its line in `layout` when the line's inner
 /// squares are occupied as `state` says (bit `j` = position `j + 1`; bits past the line's
 /// inner squares are ignored).
-pub const fn line_attacks(layout: usize, sq: usize, state: usize) -> u64 {
+pub(crate) const fn line_attacks(layout: usize, sq: usize, state: usize) -> u64 {
     let p = place(layout, sq);
     let (length, from) = (p.length as i32, p.position as i32);
     let mut attacks = 0;
@@ -178,17 +178,17 @@ const fn attack_table(layout: usize) -> [[u64; 64]; 64] {
 }
 
 /// Rank attacks by the state of the rank in the normal board.
-pub static RANK_ATTACKS: [[u64; 64]; 64] = attack_table(RANKS);
+pub(crate) static RANK_ATTACKS: [[u64; 64]; 64] = attack_table(RANKS);
 /// File attacks by the state of the file in the 90° board.
-pub static FILE_ATTACKS: [[u64; 64]; 64] = attack_table(FILES);
+pub(crate) static FILE_ATTACKS: [[u64; 64]; 64] = attack_table(FILES);
 /// a1-h8 diagonal attacks by the state of the diagonal in the 45° board.
-pub static A1H8_ATTACKS: [[u64; 64]; 64] = attack_table(A1H8);
+pub(crate) static A1H8_ATTACKS: [[u64; 64]; 64] = attack_table(A1H8);
 /// a8-h1 diagonal attacks by the state of the diagonal in the 315° board.
-pub static A8H1_ATTACKS: [[u64; 64]; 64] = attack_table(A8H1);
+pub(crate) static A8H1_ATTACKS: [[u64; 64]; 64] = attack_table(A8H1);
 
 /// Each square's bit in each layout, `SQUARE_BITS[sq][layout]`: what make XORs into the
 /// four boards when a square fills or empties.
-pub static SQUARE_BITS: [[u64; 4]; 64] = {
+pub(crate) static SQUARE_BITS: [[u64; 4]; 64] = {
     let mut bits = [[0; 4]; 64];
     let mut sq = 0;
     while sq < 64 {
@@ -206,7 +206,7 @@ pub static SQUARE_BITS: [[u64; 4]; 64] = {
 /// (`[0]`) and 315° (`[1]`) boards. A diagonal of one or two squares has no inner square;
 /// its shift is 0 (its attacks do not depend on the state, and the last diagonal's start
 /// plus one would be a shift by 64).
-pub static DIAGONAL_SHIFT: [[u8; 64]; 2] = {
+pub(crate) static DIAGONAL_SHIFT: [[u8; 64]; 2] = {
     let mut shifts = [[0; 64]; 2];
     let mut sq = 0;
     while sq < 64 {

@@ -10,12 +10,12 @@
 mod node;
 mod params;
 mod picker;
-pub mod room;
+pub(crate) mod room;
 pub mod see;
-pub mod tablebase;
-pub mod time;
-pub mod tt;
-pub mod wdl;
+pub(crate) mod tablebase;
+pub(crate) mod time;
+pub(crate) mod tt;
+pub(crate) mod wdl;
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -35,17 +35,17 @@ use time::Budget;
 use tt::TranspositionTable;
 
 /// The score of being mated now; a mate in n plies scores `MATE - n`.
-pub const MATE: i32 = 32_000;
+pub(crate) const MATE: i32 = 32_000;
 /// Above every score.
-pub const INFINITY: i32 = 32_001;
+pub(crate) const INFINITY: i32 = 32_001;
 /// The deepest ply a search reaches.
-pub const MAX_PLY: usize = 128;
+pub(crate) const MAX_PLY: usize = 128;
 /// Scores at or beyond this are mates (tablebase wins lie just below: [`tablebase::TB_WIN`]).
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
 /// What limits one search (`go`'s arguments).
 #[derive(Clone, Debug, Default)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Iterations to complete at most.
     pub depth: Option<i32>,
     /// Nodes to search at most.
@@ -63,7 +63,7 @@ pub struct Limits {
 
 /// Flags the protocol thread sets while a search runs.
 #[derive(Debug, Default)]
-pub struct Control {
+pub(crate) struct Control {
     /// Stop as soon as possible.
     pub stop: AtomicBool,
     /// The search ponders (or runs `go infinite`): its time limits wait for `ponderhit`.
@@ -72,7 +72,7 @@ pub struct Control {
 
 /// A score as UCI prints it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Score {
+pub(crate) enum Score {
     /// Centipawns from the side to move's point of view.
     Cp(i32),
     /// Mate in this many moves (negative: being mated).
@@ -81,7 +81,7 @@ pub enum Score {
 
 impl Score {
     /// The UCI form of a search score.
-    pub fn from_search(score: i32) -> Score {
+    pub(crate) fn from_search(score: i32) -> Score {
         if score >= MATE_BOUND {
             Score::Mate((MATE - score + 1) / 2)
         } else if score <= -MATE_BOUND {
@@ -112,24 +112,24 @@ const HELPER_STACK: usize = 8 << 20;
 /// principal-variation tables, the thread's own start-up): a thread is started only where
 /// this much stays free after its stack, since under an address-space limit a stack that
 /// fits exactly leaves the thread's first allocation to abort the process.
-pub const SEARCH_HEADROOM: usize = 2 << 20;
+pub(crate) const SEARCH_HEADROOM: usize = 2 << 20;
 
 /// Stack sizes tried for the thread that runs a search, largest first: under a small
 /// address space a smaller stack still searches. A release build takes a few KiB a ply
 /// (160 KiB held the 37-ply lines of a three-second search, 112 KiB did not), so even the
 /// smallest holds the deepest line, `MAX_PLY` plies, with room to spare.
-pub const SEARCH_STACKS: [usize; 4] = [16 << 20, 8 << 20, 4 << 20, 2 << 20];
+pub(crate) const SEARCH_STACKS: [usize; 4] = [16 << 20, 8 << 20, 4 << 20, 2 << 20];
 
 /// The address space the smallest search thread needs: its stack and its headroom. The
 /// transposition table is sized with this much kept free, so that a table never takes the
 /// memory the search itself needs.
-pub const SEARCH_ROOM: usize = SEARCH_STACKS[SEARCH_STACKS.len() - 1] + SEARCH_HEADROOM;
+pub(crate) const SEARCH_ROOM: usize = SEARCH_STACKS[SEARCH_STACKS.len() - 1] + SEARCH_HEADROOM;
 
 /// Where a search's time goes, for `ccr bench`: the worker raises the flag while it is
 /// inside a quiescence search (from the main search's call at depth 0 to its return), and
 /// a sampler on another thread reads it at intervals.
 #[derive(Debug, Default)]
-pub struct Profile {
+pub(crate) struct Profile {
     /// Whether the main thread is in a quiescence search now.
     pub in_quiescence: AtomicBool,
 }
@@ -148,7 +148,7 @@ pub struct Counts {
 
 /// One iteration's report (a UCI `info` line).
 #[derive(Clone, Debug)]
-pub struct Info {
+pub(crate) struct Info {
     /// The depth completed.
     pub depth: i32,
     /// The deepest ply reached.
@@ -187,7 +187,7 @@ pub struct Outcome {
 }
 
 /// A search of one root position: the table, the game so far, the limits and the threads.
-pub struct Search<'a> {
+pub(crate) struct Search<'a> {
     /// The shared transposition table.
     pub tt: &'a TranspositionTable,
     /// The flags of the protocol thread.
@@ -211,7 +211,7 @@ pub struct Search<'a> {
 
 impl Search<'_> {
     /// Runs the search; `report` receives the main thread's iterations.
-    pub fn run(&self, report: &mut dyn FnMut(&Info)) -> Outcome {
+    pub(crate) fn run(&self, report: &mut dyn FnMut(&Info)) -> Outcome {
         self.run_then(report, |outcome| outcome)
     }
 
@@ -219,7 +219,7 @@ impl Search<'_> {
     /// the helper threads are told to stop then, but `finish` does not wait for them to be
     /// scheduled and end (they are joined after it returns). The main thread alone decides
     /// when the search ends.
-    pub fn run_then<R>(
+    pub(crate) fn run_then<R>(
         &self,
         report: &mut dyn FnMut(&Info),
         finish: impl FnOnce(Outcome) -> R,

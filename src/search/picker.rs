@@ -32,13 +32,13 @@ const VALUES: [i32; 8] = [0, 100, 320, 330, 500, 900, 20_000, 0];
 
 /// The ordering value of a piece type.
 #[inline]
-pub fn piece_value(piece_type: PieceType) -> i32 {
+pub(super) fn piece_value(piece_type: PieceType) -> i32 {
     VALUES[piece_type.bits() as usize & 7]
 }
 
 /// The ordering value of the piece a code holds, 0 for the empty square.
 #[inline]
-pub fn piece_value_of(code: PieceCode) -> i32 {
+pub(super) fn piece_value_of(code: PieceCode) -> i32 {
     VALUES[code.type_bits() as usize]
 }
 
@@ -48,7 +48,7 @@ const UNDERPROMOTION: i32 = -1_000_000;
 
 /// What kind of move the picker hands out.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Class {
+pub(super) enum Class {
     /// Neither a capture nor a promotion.
     Quiet,
     /// A promotion, or a capture that does not lose material.
@@ -72,7 +72,7 @@ enum Stage {
 
 /// Hands out a node's moves stage by stage, each stage best first (selection sort: a cutoff
 /// usually comes early).
-pub struct MovePicker<'a> {
+pub(super) struct MovePicker<'a> {
     pos: &'a Position,
     block: &'a AttackBlock,
     list: MoveList,
@@ -96,7 +96,7 @@ pub struct MovePicker<'a> {
 impl<'a> MovePicker<'a> {
     /// The picker of a node of the main search: every legal move (`block` is the position's
     /// attack block).
-    pub fn new(
+    pub(super) fn new(
         pos: &'a Position,
         block: &'a AttackBlock,
         hash_move: Option<Move>,
@@ -114,7 +114,7 @@ impl<'a> MovePicker<'a> {
 
     /// The picker of a quiescence node: every evasion when in check, else the captures and
     /// the quiet promotions to a queen.
-    pub fn quiescence(
+    pub(super) fn quiescence(
         pos: &'a Position,
         block: &'a AttackBlock,
         in_check: bool,
@@ -157,20 +157,20 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Whether the node has no move to hand out (checkmate or stalemate in the main search).
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
 
     /// Keeps only the moves for which `keep` is true (the root's choice of moves); before the
     /// first move is handed out.
-    pub fn retain(&mut self, keep: impl FnMut(Move) -> bool) {
+    pub(super) fn retain(&mut self, keep: impl FnMut(Move) -> bool) {
         debug_assert_eq!(self.stage, Stage::HashMove, "retain after the first move");
         self.list.retain(keep);
     }
 
     /// The next move and its class; `history` (the side to move's quiet-move history) orders
     /// the quiet moves when their stage begins.
-    pub fn next(&mut self, history: &[[i32; 64]; 64]) -> Option<(Move, Class)> {
+    pub(super) fn next(&mut self, history: &[[i32; 64]; 64]) -> Option<(Move, Class)> {
         loop {
             match self.stage {
                 Stage::HashMove => {
@@ -376,7 +376,7 @@ fn first_max(scores: &[i32]) -> usize {
 }
 
 /// The legal moves of `pos`, whose attack block is `block`.
-pub fn legal_moves(pos: &Position, block: &AttackBlock) -> MoveList {
+pub(super) fn legal_moves(pos: &Position, block: &AttackBlock) -> MoveList {
     let mut list = MoveList::new();
     pos.generate_legal(block, &mut list);
     list

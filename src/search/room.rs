@@ -4,7 +4,7 @@
 //! succeeds through it can leave no room for the thread stack mapped next.
 
 /// Address space held, neither readable nor writable, until dropped.
-pub struct Reservation {
+pub(crate) struct Reservation {
     #[cfg(unix)]
     start: *mut libc::c_void,
     #[cfg(not(unix))]
@@ -15,7 +15,7 @@ pub struct Reservation {
 impl Reservation {
     /// Holds `bytes` of address space (no memory is committed); `None` if the system
     /// refuses them.
-    pub fn hold(bytes: usize) -> Option<Reservation> {
+    pub(crate) fn hold(bytes: usize) -> Option<Reservation> {
         #[cfg(unix)]
         {
             // SAFETY: a new anonymous mapping at an address of the system's choice: nothing
@@ -57,7 +57,7 @@ impl Drop for Reservation {
 
 /// Returns the memory the allocator keeps freed in its heap to the system (glibc's
 /// `malloc_trim`), so that a thread stack can be mapped in its place.
-pub fn give_back_freed_memory() {
+pub(crate) fn give_back_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only releases free memory of the allocator's own heaps.
     unsafe {

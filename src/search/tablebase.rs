@@ -42,12 +42,12 @@ use crate::types::{Colour, Move, PieceCode, PieceType, Square};
 
 /// A tablebase win found at ply `p` scores `TB_WIN - p`: below every mate ([`MATE_BOUND`]),
 /// above every evaluation.
-pub const TB_WIN: i32 = MATE_BOUND - 1;
+pub(crate) const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or beyond this are decided: tablebase wins and mates (a tablebase loss at or
 /// below its negation).
-pub const DECISIVE: i32 = TB_WIN - MAX_PLY as i32;
+pub(crate) const DECISIVE: i32 = TB_WIN - MAX_PLY as i32;
 /// The most pieces (kings included) of any table the prober knows.
-pub const MAX_PIECES: u32 = 7;
+pub(crate) const MAX_PIECES: u32 = 7;
 /// The file suffixes of the prober's tables: WDL, DTM, DTZ.
 const SUFFIXES: [&str; 3] = ["rtbw", "rtbm", "rtbz"];
 /// The magic number each kind of table starts with (little-endian), in [`SUFFIXES`]' order.
@@ -106,7 +106,7 @@ impl EngineAdapter for Attacks {
 /// A position as the prober takes it: bitboards in a1 = 0 order (bit 0 = a1, bit 7 = h1,
 /// bit 63 = h8), the en-passant square (0 for none) and the side to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
+pub(crate) struct Setup {
     /// White's pieces.
     pub white: u64,
     /// Black's pieces.
@@ -130,7 +130,7 @@ pub struct Setup {
 }
 
 /// The a1 = 0 index of a square.
-pub fn a1_index(square: Square) -> u32 {
+pub(crate) fn a1_index(square: Square) -> u32 {
     63 - square.index() as u32
 }
 
@@ -141,7 +141,7 @@ fn square_of(index: u8) -> Square {
 
 impl Setup {
     /// The prober's view of `pos` (castling rights and clocks are not part of it).
-    pub fn of(pos: &Position) -> Setup {
+    pub(crate) fn of(pos: &Position) -> Setup {
         let boards = crate::arch::convert::best(pos.board());
         let board_of = |c: Colour, t: PieceType| boards[PieceCode::new(c, t).code() as usize];
         let of_type =
@@ -167,7 +167,7 @@ impl Setup {
     }
 
     /// How many pieces, kings included.
-    pub fn pieces(&self) -> u32 {
+    pub(crate) fn pieces(&self) -> u32 {
         (self.white | self.black).count_ones()
     }
 
@@ -658,7 +658,7 @@ fn quoted(dirs: &[&str]) -> String {
 
 /// How a search uses the tables: the loaded set and the `Syzygy…` options.
 #[derive(Copy, Clone, Debug)]
-pub struct Syzygy<'a> {
+pub(crate) struct Syzygy<'a> {
     /// The tables.
     pub tables: &'a Tablebases,
     /// `SyzygyProbeDepth`: the least depth at which the search probes positions with as many
@@ -673,7 +673,7 @@ pub struct Syzygy<'a> {
 /// One root move's place in a tablebase root: its rank (higher is better; the search plays
 /// among the best-ranked) and the score shown for it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct RankedMove {
+pub(crate) struct RankedMove {
     /// The move.
     pub mv: Move,
     /// The root rank: a win certain under the fifty-move rule ranks [`MAX_DTZ`] less its
@@ -686,7 +686,7 @@ pub struct RankedMove {
 
 /// What one search does with the tables, decided at its root.
 #[derive(Clone, Debug, Default)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// The most pieces of a position the search probes (0: it does not probe).
     pub cardinality: u32,
     /// The least depth of a probe at `cardinality` pieces.
@@ -704,7 +704,7 @@ impl Syzygy<'_> {
     /// Stockfish's `rank_root_moves`: a root in the tables is ranked by DTZ (by WDL where a
     /// DTZ table is missing); the search then probes below only where DTZ was not available
     /// and the root is won.
-    pub fn plan(&self, root: &Position, history: &History) -> Plan {
+    pub(crate) fn plan(&self, root: &Position, history: &History) -> Plan {
         let mut plan = Plan {
             cardinality: self.probe_limit.min(self.tables.max_pieces()),
             probe_depth: self.probe_depth,
@@ -839,7 +839,7 @@ fn rank_score(rank: i32, bound: i32) -> i32 {
 
 /// How many pieces, kings included, `pos` has (read from the rank words).
 #[inline]
-pub fn piece_count(pos: &Position) -> u32 {
+pub(crate) fn piece_count(pos: &Position) -> u32 {
     pos.board()
         .words()
         .iter()

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 /// The clock of the side to move, as `go wtime/btime winc/binc movestogo` gives it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Clock {
+pub(crate) struct Clock {
     /// Time left.
     pub time: Duration,
     /// Increment per move.
@@ -20,7 +20,7 @@ pub struct Clock {
 
 /// The soft and hard limits of one search.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Budget {
+pub(crate) struct Budget {
     /// Do not start another iteration past this.
     pub soft: Duration,
     /// Stop the search at this.
@@ -42,7 +42,7 @@ impl Budget {
     /// nodes (`None`: not known yet): a move that took nearly all of them is clear, one that
     /// took few was contested and is worth more time. Never past the hard limit; a budget
     /// whose two limits are one ([`fixed`], `go movetime`) is used whole.
-    pub fn soft_for(&self, share: Option<u64>) -> Duration {
+    pub(crate) fn soft_for(&self, share: Option<u64>) -> Duration {
         let Some(share) = share.filter(|_| self.soft < self.hard) else {
             return self.soft;
         };
@@ -52,7 +52,7 @@ impl Budget {
 }
 
 /// The limits for a move with `clock` left, keeping `overhead` in hand.
-pub fn budget(clock: Clock, overhead: Duration) -> Budget {
+pub(crate) fn budget(clock: Clock, overhead: Duration) -> Budget {
     let floor = Duration::from_millis(1);
     // Never plan on the last `overhead` of the clock, nor on more than what is left.
     let available = clock.time.saturating_sub(overhead).max(floor);
@@ -76,7 +76,7 @@ pub fn budget(clock: Clock, overhead: Duration) -> Budget {
 }
 
 /// The limits of `go movetime`: the time asked for, less the overhead, all of it used.
-pub fn fixed(movetime: Duration, overhead: Duration) -> Budget {
+pub(crate) fn fixed(movetime: Duration, overhead: Duration) -> Budget {
     let time = movetime
         .saturating_sub(overhead.min(movetime / 2))
         .max(Duration::from_millis(1));

@@ -349,7 +349,7 @@ fn write(slot: &Slot, key: u64, data: u64) {
 
 /// A score made relative to the node for storing: mate and tablebase scores count from here,
 /// not the root.
-pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
     use super::tablebase::DECISIVE;
     if score >= DECISIVE {
         score + ply as i32
@@ -361,7 +361,7 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 /// A stored score made relative to the root again.
-pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
     use super::tablebase::DECISIVE;
     if score >= DECISIVE {
         score - ply as i32

@@ -10,9 +10,9 @@
 use super::Score;
 
 /// a(m)'s coefficients, highest power first (as `docs/data/wdl.tsv` gives them).
-pub const A: [f64; 4] = [-16.441198, 134.353443, -195.211754, 174.551964];
+pub(crate) const A: [f64; 4] = [-16.441198, 134.353443, -195.211754, 174.551964];
 /// b(m)'s coefficients, highest power first.
-pub const B: [f64; 4] = [-14.729924, 106.227803, -206.377903, 182.398680];
+pub(crate) const B: [f64; 4] = [-14.729924, 106.227803, -206.377903, 182.398680];
 /// The move numbers the model was fitted over; others are clamped to them.
 const MOVES: (u16, u16) = (8, 120);
 /// The move number's scale in the polynomials.
@@ -20,7 +20,7 @@ const MOVE_SCALE: f64 = 32.0;
 
 /// Win, draw and loss in per mille for the side to move, which has `score` at full move
 /// `move_number`; the three add up to 1000. A mate is certain either way.
-pub fn wdl(score: Score, move_number: u16) -> [u32; 3] {
+pub(crate) fn wdl(score: Score, move_number: u16) -> [u32; 3] {
     let cp = match score {
         Score::Mate(n) if n > 0 => return [1000, 0, 0],
         Score::Mate(_) => return [0, 0, 1000],

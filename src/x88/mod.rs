@@ -34,9 +34,9 @@
 //! A piece list is unordered beyond the king first: a capture moves the last entry into
 //! the freed slot, and make finds a piece's slot by comparing all sixteen bytes at once.
 
-pub mod make;
-pub mod movegen;
-pub mod tables;
+pub(crate) mod make;
+pub(crate) mod movegen;
+pub(crate) mod tables;
 
 use std::fmt;
 
@@ -49,7 +49,7 @@ use crate::types::{Colour, Move, PieceCode, PieceType, Square};
 use tables::{ATTACKS, CODE_FLAGS, DELTAS, SLIDERS, SQUARE_OF, X88_OF, diff};
 
 /// The en-passant byte when there is no target (off the board, so no pawn capture hits it).
-pub const NO_EP: u8 = 0x88;
+pub(crate) const NO_EP: u8 = 0x88;
 
 /// The side to move (0 White, 1 Black), in the off-board half of the rank-1 row.
 const SIDE: usize = 0x08;

@@ -10,23 +10,23 @@
 use crate::types::Square;
 
 /// Attack flag: a white pawn on `from` attacks `to`.
-pub const WHITE_PAWN: u8 = 1;
+pub(crate) const WHITE_PAWN: u8 = 1;
 /// Attack flag: a black pawn on `from` attacks `to`.
-pub const BLACK_PAWN: u8 = 2;
+pub(crate) const BLACK_PAWN: u8 = 2;
 /// Attack flag: a knight attacks along the difference.
-pub const KNIGHT: u8 = 4;
+pub(crate) const KNIGHT: u8 = 4;
 /// Attack flag: a bishop attacks along the difference if the squares between are empty.
-pub const BISHOP: u8 = 8;
+pub(crate) const BISHOP: u8 = 8;
 /// Attack flag: a rook attacks along the difference if the squares between are empty.
-pub const ROOK: u8 = 16;
+pub(crate) const ROOK: u8 = 16;
 /// Attack flag: a king attacks along the difference.
-pub const KING: u8 = 32;
+pub(crate) const KING: u8 = 32;
 /// The flags whose hits need the squares between checked (the queen carries both).
-pub const SLIDERS: u8 = BISHOP | ROOK;
+pub(crate) const SLIDERS: u8 = BISHOP | ROOK;
 
 /// The attack flags of each piece code, so one AND with [`ATTACKS`] answers "can this
 /// piece attack along this difference" without a branch on the piece kind.
-pub const CODE_FLAGS: [u8; 16] = [
+pub(crate) const CODE_FLAGS: [u8; 16] = [
     0,
     WHITE_PAWN,
     KNIGHT,
@@ -46,26 +46,26 @@ pub const CODE_FLAGS: [u8; 16] = [
 ];
 
 /// The knight's eight leaps.
-pub const KNIGHT_STEPS: [i8; 8] = [-33, -31, -18, -14, 14, 18, 31, 33];
+pub(crate) const KNIGHT_STEPS: [i8; 8] = [-33, -31, -18, -14, 14, 18, 31, 33];
 /// The bishop's four directions.
-pub const BISHOP_DIRS: [i8; 4] = [-17, -15, 15, 17];
+pub(crate) const BISHOP_DIRS: [i8; 4] = [-17, -15, 15, 17];
 /// The rook's four directions.
-pub const ROOK_DIRS: [i8; 4] = [-16, -1, 1, 16];
+pub(crate) const ROOK_DIRS: [i8; 4] = [-16, -1, 1, 16];
 /// The king's (and queen's) eight directions.
-pub const KING_DIRS: [i8; 8] = [-17, -16, -15, -1, 1, 15, 16, 17];
+pub(crate) const KING_DIRS: [i8; 8] = [-17, -16, -15, -1, 1, 15, 16, 17];
 
 /// The table index of the difference `to - from`.
 #[inline(always)]
-pub const fn diff(from: u8, to: u8) -> usize {
+pub(crate) const fn diff(from: u8, to: u8) -> usize {
     // The masks change no on-board square and bound the index by 0xEE for the compiler.
     (to & 0x77) as usize + 0x77 - (from & 0x77) as usize
 }
 
 /// Which piece kinds on `from` attack `to` on an empty board, indexed by [`diff`].
-pub static ATTACKS: [u8; 240] = build_attacks();
+pub(crate) static ATTACKS: [u8; 240] = build_attacks();
 
 /// The step from `from` toward `to` along a rank, file or diagonal, or 0, indexed by [`diff`].
-pub static DELTAS: [i8; 240] = build_deltas();
+pub(crate) static DELTAS: [i8; 240] = build_deltas();
 
 const fn build_attacks() -> [u8; 240] {
     let mut t = [0u8; 240];
@@ -111,7 +111,7 @@ const fn build_deltas() -> [i8; 240] {
 
 /// The C.C.R.-order [`Square`] of each 0x88 square (off-board entries are never read), so
 /// a move is packed with one load per square.
-pub static SQUARE_OF: [Square; 128] = {
+pub(crate) static SQUARE_OF: [Square; 128] = {
     let mut t = [Square::new(0); 128];
     let mut sq = 0;
     while sq < 128 {
@@ -124,7 +124,7 @@ pub static SQUARE_OF: [Square; 128] = {
 };
 
 /// The 0x88 square of each C.C.R.-order square index.
-pub static X88_OF: [u8; 64] = {
+pub(crate) static X88_OF: [u8; 64] = {
     let mut t = [0u8; 64];
     let mut i = 0;
     while i < 64 {

@@ -18,6 +18,8 @@ const STEPS: [(isize, i32); 8] = [
 
 /// The squares a slider on `sq` reaches along `directions` over `occupied`, one ray at a
 /// time, each including its first occupied square.
+// Public for the benches, which include this file and re-export it from another module.
+#[allow(unreachable_pub)]
 pub fn ray_walk(occupied: &[u32; 8], sq: Square, directions: u32) -> [u32; 8] {
     let mut out = [0; 8];
     for (bit, &(dw, df)) in STEPS.iter().enumerate() {
