@@ -105,7 +105,7 @@ pub fn mirror(fen: &str) -> String {
     format!("{} {side} {castling} {ep} 0 1", ranks.join("/"))
 }
 
-/// Plays a seeded random game from `start`, its moves picked by [`choose_move`]: `visit`
+/// Plays a seeded random game from `start`, its moves picked by `choose_move`: `visit`
 /// sees every position (the start's too) with its legal moves and the moves that led to
 /// it, and the game ends at a position without a legal move, at a halfmove clock of 100,
 /// after `max_plies` moves or where `visit` returns `false`. Returns the moves played.
