@@ -6,6 +6,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use crate::ccr::board::Position;
+use crate::ccr::fen::FenError;
 use crate::types::{Move, MoveKind, PieceCode, PieceType};
 
 /// The initial position.
@@ -82,8 +83,10 @@ pub fn parse_perft(text: &str) -> Result<Vec<PerftCase>, String> {
 
 /// The FEN of `fen`'s position with the colours swapped and the board mirrored rank for rank,
 /// its clocks reset: the position an evaluation must score the same from the other side.
-pub fn mirror(fen: &str) -> String {
-    let fields: Vec<&str> = fen.split(' ').collect();
+/// Fails as [`Position::from_fen`] does on a FEN that is not a position.
+pub fn mirror(fen: &str) -> Result<String, FenError> {
+    Position::from_fen(fen)?;
+    let fields: Vec<&str> = fen.split_whitespace().collect();
     let swap = |c: char| {
         if c.is_ascii_uppercase() {
             c.to_ascii_lowercase()
@@ -102,7 +105,7 @@ pub fn mirror(fen: &str) -> String {
         "-" => "-".to_string(),
         sq => format!("{}{}", &sq[..1], if &sq[1..] == "3" { 6 } else { 3 }),
     };
-    format!("{} {side} {castling} {ep} 0 1", ranks.join("/"))
+    Ok(format!("{} {side} {castling} {ep} 0 1", ranks.join("/")))
 }
 
 /// Plays a seeded random game from `start`, its moves picked by `choose_move`: `visit`

@@ -188,7 +188,10 @@ fn the_command_prints_the_score_last_from_the_side_to_moves_view() {
                 "{fen} {via}"
             );
             // The mirrored position is the same position for the other side to move.
-            assert_eq!(score(&["--fen", &mirror(fen), "--via", via]), expected);
+            assert_eq!(
+                score(&["--fen", &mirror(fen).unwrap(), "--via", via]),
+                expected
+            );
         }
         assert_eq!(score(&["--fen", fen]), expected);
     }

@@ -772,7 +772,7 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(
                 evaluate(&pos),
-                evaluate(&Position::from_fen(&crate::positions::mirror(fen)).unwrap()),
+                evaluate(&Position::from_fen(&crate::positions::mirror(fen).unwrap()).unwrap()),
                 "{fen}"
             );
         }
