@@ -15,6 +15,10 @@ IMPL ?= portable
 # 32-bit (i686) builds use Debian's toolchain (rustup has no i686 std here), named explicitly
 # so that rustup's cargo and rustc, first on PATH, are never picked up for them.
 TARGET32 := i686-unknown-linux-gnu
+# Debian's builds have a target directory of their own (as in scripts/reproduce.py), so that
+# they run beside rustup's instead of waiting on its lock: the i686 binary is $(BIN32).
+DIR32 := target/debian-rustc
+BIN32 := $(DIR32)/$(TARGET32)/release/ccr
 CARGO32 ?= /usr/bin/cargo
 RUSTC32 ?= /usr/bin/rustc
 RUSTDOC32 ?= /usr/bin/rustdoc
@@ -85,8 +89,10 @@ test: setup-tests lint
 # The unit tests and perft counts again with the CPU's features capped at AVX2
 # (CCR_SIMD_MAX), so that the AVX2 kernels run end to end on a CPU that would pick AVX-512.
 # The tiers above the cap are skipped by design there, so they are neither logged nor required.
+AVX2_CAP = env -u CCR_REQUIRE_SIMD -u CCR_SIMD_SKIP_LOG CCR_SIMD_MAX=avx2
 test-avx2:
-	env -u CCR_REQUIRE_SIMD -u CCR_SIMD_SKIP_LOG CCR_SIMD_MAX=avx2 $(CARGO) test --release --lib --test perft --test chess960
+	$(AVX2_CAP) $(CARGO) test --release --lib
+	$(AVX2_CAP) $(CARGO) test --release --test integration -- perft:: chess960::
 
 # The fast Rust tests in the dev profile, where debug_assert! and overflow checks are on:
 # all of them but the perft counts of tests/perft.rs, the perft samples against
@@ -252,17 +258,17 @@ bench-setup:
 setup32:
 	bash scripts/setup-i686.sh
 
-# target/i686-unknown-linux-gnu/release/ccr, a 32-bit x86 binary that runs here.
+# $(BIN32), a 32-bit x86 binary that runs here.
 build32: setup32
-	$(CARGO32_RUN) build --release --target $(TARGET32)
+	$(CARGO32_RUN) build --release --target $(TARGET32) --target-dir $(DIR32)
 
 # The whole test suite (unit, integration and doctests of both crates) built for i686 and run here.
 test32: setup32
-	$(CARGO32_RUN) test --release --workspace --target $(TARGET32) $(DOCTEST32)
+	$(CARGO32_RUN) test --release --workspace --target $(TARGET32) --target-dir $(DIR32) $(DOCTEST32)
 
 # The UCI tests on the i686 binary.
 test-uci32: setup-uci build32
-	CCR_BIN=$(CURDIR)/target/$(TARGET32)/release/ccr python3 -B tests/uci/run.py
+	CCR_BIN=$(CURDIR)/$(BIN32) python3 -B tests/uci/run.py
 
 # The FEN and UCI fuzzers one after the other (FUZZ_TARGET=name runs that one only).
 FUZZ_TARGETS ?= $(or $(FUZZ_TARGET),fen uci)

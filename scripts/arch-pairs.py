@@ -5,7 +5,7 @@ Usage: scripts/arch-pairs.py [--rounds N] [--depth D] [--bench] [--instructions]
                              X86_64 I686 [X86_64_2 I686_2 ...]
 
 Each argument pair is one state of the code (or one option) (an x86_64 and an i686 run, e.g. copies of
-target/release/ccr and target/i686-unknown-linux-gnu/release/ccr). An argument is a binary
+target/release/ccr and target/debian-rustc/i686-unknown-linux-gnu/release/ccr). An argument is a binary
 with optional arguments of its own in one word ("/tmp/ccr-x64 --eval bitboards"), so that a
 second pair can be the same binaries with another option.
 

@@ -35,6 +35,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 target32=i686-unknown-linux-gnu
+# Where `make build32` builds (Debian's target directory, beside rustup's).
+dir32=target/debian-rustc
 # Debian's toolchain for i686, as the Makefile's CARGO32_RUN (rustup's has no i686 std here).
 cargo32=(env RUSTC="${RUSTC32:-/usr/bin/rustc}" RUSTDOC="${RUSTDOC32:-/usr/bin/rustdoc}" "${CARGO32:-/usr/bin/cargo}")
 reprs=(ccr x88 bitboard bitboard-native rotated)
@@ -66,10 +68,10 @@ if [ "${SKIP_BUILD:-}" != 1 ]; then
     make --no-print-directory build >&2
     make --no-print-directory build32 >&2
     cp target/release/ccr "$out/ccr-x86_64"
-    cp target/$target32/release/ccr "$out/ccr-i686"
+    cp $dir32/$target32/release/ccr "$out/ccr-i686"
     exe=$(cargo bench --bench movegen --no-run --message-format=json | bench_exe)
     cp "$exe" "$out/movegen-x86_64"
-    exe=$("${cargo32[@]}" bench --target $target32 --bench movegen --no-run \
+    exe=$("${cargo32[@]}" bench --target $target32 --target-dir $dir32 --bench movegen --no-run \
         --message-format=json | bench_exe)
     cp "$exe" "$out/movegen-i686"
 fi

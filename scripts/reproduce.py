@@ -316,7 +316,8 @@ class Binaries:
         """Each binary measured: where the build leaves it and the command that builds it (the
         commands `make` uses where there is one: they make the same binary)."""
         shown = {"x86_64": ("make build", "cargo build --release"),
-                 "i686": ("make build32", f"RUSTC=/usr/bin/rustc /usr/bin/cargo build --release --target {TARGET32}"),
+                 "i686": ("make build32", f"RUSTC=/usr/bin/rustc /usr/bin/cargo build --release --target {TARGET32} "
+                          f"--target-dir {DEBIAN_DIR}"),
                  "x86_64-debian": (f"RUSTC=/usr/bin/rustc /usr/bin/cargo build --release --target {TARGET64} "
                                    f"--target-dir {DEBIAN_DIR}",) * 2}
         out = {}
@@ -401,7 +402,8 @@ def step_tests(args, binaries):
     optimisation in a target directory of their own (target/reproduce/tests): the outcomes
     are the same, the build takes a fraction of the time."""
     table = Table(os.path.join(args.data, "tests.tsv"), args.size,
-                  "cargo test --release: --lib and --test paper, attacks, keys, eval, -- --show-output; one row "
+                  "cargo test --release: --lib, and --test integration with the modules paper, attacks, keys, eval; "
+                  "-- --show-output; one row "
                   "per test, with the first 300 characters it printed" +
                   ("; built without LTO (--quick)" if args.quick else ""),
                   ["arch", "file", "test", "outcome", "output"])
@@ -410,17 +412,21 @@ def step_tests(args, binaries):
         runs = [("x86_64", ["cargo"], {"CARGO_PROFILE_RELEASE_LTO": "false", "CARGO_PROFILE_RELEASE_CODEGEN_UNITS": "16"},
                  ["--target-dir", os.path.join(ROOT, "target", "reproduce", "tests")])]
     else:
-        runs.append(("i686", ["/usr/bin/cargo"], DEBIAN_ENV, ["--target", TARGET32]))
+        runs.append(("i686", ["/usr/bin/cargo"], DEBIAN_ENV, ["--target", TARGET32, "--target-dir", DEBIAN_DIR]))
     for arch, cargo, env, where in runs:
         for name in PAPER_TESTS:
             log(f"tests: {name} on {arch}")
-            which = [name] if name == "--lib" else ["--test", name]
-            done = subprocess.run(cargo + ["test", "--release"] + which + where + ["--", "--show-output"], cwd=ROOT,
-                                  capture_output=True, text=True, env=dict(os.environ, **env))
-            found = re.findall(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", done.stdout, re.M)
+            # tests/NAME.rs is the module NAME of the one integration-test binary.
+            which, module = (["--lib"], "") if name == "--lib" else (["--test", "integration"], f"{name}::")
+            filters = [module] if module else []
+            done = subprocess.run(cargo + ["test", "--release"] + which + where + ["--"] + filters + ["--show-output"],
+                                  cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, **env))
+            found = [(test.removeprefix(module), outcome)
+                     for test, outcome in re.findall(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", done.stdout, re.M)
+                     if test.startswith(module)]
             if done.returncode != 0 or not found:
                 print(done.stdout[-3000:], done.stderr[-3000:], file=sys.stderr)
-            printed = test_outputs(done.stdout)
+            printed = {test.removeprefix(module): text for test, text in test_outputs(done.stdout).items()}
             for test, outcome in found:
                 table.row(arch, "lib" if name == "--lib" else name, test, outcome, printed.get(test, ""))
 

@@ -9,7 +9,7 @@
 //! sampled positions are then compared by perft(3) in every C.C.R. kernel, leaves made and
 //! counted.
 
-mod common;
+use crate::common;
 
 use ccr::{
     Leaves, Move, MoveKind, Position, Repr, Representation, RookFiles, Variant, WithRepresentation,

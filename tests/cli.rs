@@ -4,7 +4,7 @@
 //! Results go to stdout (last line `Nodes searched: N`), timing to stderr; every error is
 //! exactly one stderr line `error: …`, exit status 2, nothing on stdout and no panic text.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::process::{Command, Output};

@@ -2,7 +2,7 @@
 //! of range, a fit that diverges, and an output that is the training data itself are each
 //! one stderr line `error: …` with exit status 2, and no weights file is written.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Output;

@@ -10,7 +10,7 @@
 //! conversion itself square by square, every SIMD tier against the portable loop. A few hundred
 //! positions sampled from the games are then compared by perft(3) in every representation.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;

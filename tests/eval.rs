@@ -4,7 +4,7 @@
 //! position of the data files, the positions of seeded random games and hand-made edge
 //! cases. And `ccr eval` prints that score, last, from the side to move's view.
 
-mod common;
+use crate::common;
 
 use ccr::Evaluator;
 use ccr::kernels::convert;

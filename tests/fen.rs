@@ -2,7 +2,7 @@
 //! FENs with the error each gives (every [`FenError`] variant), and hostile input (empty,
 //! non-ASCII, very long).
 
-mod common;
+use crate::common;
 
 use ccr::positions::STARTPOS;
 use ccr::{CastlingRights, Ccr, FenError, Position};

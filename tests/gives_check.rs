@@ -4,7 +4,7 @@
 //! met, and fails unless it met each one (discovered, en passant, castling, promotion to
 //! a knight), so that a gap in the test cannot pass for agreement.
 
-mod common;
+use crate::common;
 
 use ccr::kernels::frame::is_attacked;
 use ccr::{MoveKind, PieceCode, Position};

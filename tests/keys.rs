@@ -20,7 +20,7 @@
 //!
 //! Failures print the FENs and the moves that led to them.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;

@@ -7,7 +7,7 @@
 //! slow disk. `--out` follows symbolic links and refuses what is not a regular file; `--merge`
 //! reads line by line and refuses a bad field or a checksum that does not match.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

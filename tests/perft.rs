@@ -4,7 +4,7 @@
 //! run by a plain `cargo test`; the deep ones are `#[ignore]`d and run by `make test-deep`
 //! (which `make test` runs).
 
-mod common;
+use crate::common;
 
 use ccr::{Leaves, Position, Representation, Tier, Variant, WithRepresentation, divide, perft};
 use common::epd::load;

@@ -15,7 +15,7 @@
 //! The threshold test the search asks (`see_at_least`) is held to the oracle's value at the
 //! value itself, one either side of it, and the search's own thresholds.
 
-mod common;
+use crate::common;
 
 use ccr::kernels::see::{is_unchallenged, see, see_at_least, see_value};
 use ccr::{AttackBlock, MoveKind, PieceType, Position};

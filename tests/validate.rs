@@ -6,7 +6,7 @@
 //! hand-broken positions, which show that the checks fail, are each representation's own
 //! unit tests.
 
-mod common;
+use crate::common;
 
 use ccr::{Invariant, MoveList, Representation, Variant, WithRepresentation};
 

@@ -2,7 +2,7 @@
 //! way back into it (a package cycle), the Zobrist baseline is theirs and the engine library
 //! does not use them, and the positions they sample are the standard ones.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

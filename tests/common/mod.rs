@@ -1,11 +1,6 @@
 //! What the integration tests share: the reader of the perft files in `tests/data/`,
 //! running the built `ccr` binary, the move choice of the random games and the Zobrist
 //! baseline on the engine's positions (the standard positions by name are `ccr::positions`).
-//!
-//! This is `mod common;` in each test target (a folder without `main.rs` is not a target of
-//! its own). Each target uses a different part of it, hence the `dead_code` allowance.
-
-#![allow(dead_code)]
 
 /// The Zobrist baseline's view of a position, shared with the binary.
 #[path = "../../src/cli/on_board.rs"]
