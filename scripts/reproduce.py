@@ -416,7 +416,7 @@ def step_tests(args, binaries):
     for arch, cargo, env, where in runs:
         for name in PAPER_TESTS:
             log(f"tests: {name} on {arch}")
-            # tests/NAME.rs is the module NAME of the one integration-test binary.
+            # Each file of tests/ is a module, named as the file, of the one integration-test binary.
             which, module = (["--lib"], "") if name == "--lib" else (["--test", "integration"], f"{name}::")
             filters = [module] if module else []
             done = subprocess.run(cargo + ["test", "--release"] + which + where + ["--"] + filters + ["--show-output"],
