@@ -19,6 +19,10 @@ pub mod asm;
 pub mod on_board;
 
 use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion};
 
 /// One line of `tests/data/standard-perft.epd`.
 pub use ccr::positions::PerftCase as Standard;
@@ -27,6 +31,23 @@ pub use ccr::positions::PerftCase as Standard;
 pub fn standard() -> Vec<Standard> {
     ccr::positions::parse_perft(include_str!("../../tests/data/standard-perft.epd"))
         .expect("the standard perft file reads")
+}
+
+/// A criterion group `name` of `samples` samples, each benchmark warmed up for `warm_up` and
+/// measured for `measurement`.
+pub fn timed_group(
+    c: &mut Criterion,
+    name: impl Into<String>,
+    samples: usize,
+    warm_up: Duration,
+    measurement: Duration,
+) -> BenchmarkGroup<'_, WallTime> {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(samples)
+        .warm_up_time(warm_up)
+        .measurement_time(measurement);
+    group
 }
 
 /// The perft depth of a standard position for `leaves`, chosen so one iteration takes roughly
@@ -112,41 +133,35 @@ pub mod cozy {
 
     /// Perft that makes every leaf move (clone + play, the child black-boxed by reference).
     pub fn perft_make(board: &Board, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut nodes = 0;
-        board.generate_moves(|moves| {
-            for mv in moves {
-                let mut child = board.clone();
-                child.play_unchecked(mv);
-                if depth == 1 {
-                    black_box(&child);
-                    nodes += 1;
-                } else {
-                    nodes += perft_make(&child, depth - 1);
-                }
-            }
-            false
-        });
-        nodes
+        perft::<false>(board, depth)
     }
 
     /// Bulk-counted perft: the last ply is the popcount of each piece's move set
     /// (`PieceMoves::len`, which counts a promotion four times).
     pub fn perft_bulk(board: &Board, depth: u32) -> u64 {
+        perft::<true>(board, depth)
+    }
+
+    /// Perft, the last ply bulk-counted with `BULK` and made move by move without; the
+    /// constant keeps the other mode's branches out of each function.
+    fn perft<const BULK: bool>(board: &Board, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
         let mut nodes = 0;
         board.generate_moves(|moves| {
-            if depth == 1 {
+            if BULK && depth == 1 {
                 nodes += moves.len() as u64;
-            } else {
-                for mv in moves {
-                    let mut child = board.clone();
-                    child.play_unchecked(mv);
-                    nodes += perft_bulk(&child, depth - 1);
+                return false;
+            }
+            for mv in moves {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                if !BULK && depth == 1 {
+                    black_box(&child);
+                    nodes += 1;
+                } else {
+                    nodes += perft::<BULK>(&child, depth - 1);
                 }
             }
             false
