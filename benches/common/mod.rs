@@ -133,35 +133,41 @@ pub mod cozy {
 
     /// Perft that makes every leaf move (clone + play, the child black-boxed by reference).
     pub fn perft_make(board: &Board, depth: u32) -> u64 {
-        perft::<false>(board, depth)
-    }
-
-    /// Bulk-counted perft: the last ply is the popcount of each piece's move set
-    /// (`PieceMoves::len`, which counts a promotion four times).
-    pub fn perft_bulk(board: &Board, depth: u32) -> u64 {
-        perft::<true>(board, depth)
-    }
-
-    /// Perft, the last ply bulk-counted with `BULK` and made move by move without; the
-    /// constant keeps the other mode's branches out of each function.
-    fn perft<const BULK: bool>(board: &Board, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
         let mut nodes = 0;
         board.generate_moves(|moves| {
-            if BULK && depth == 1 {
-                nodes += moves.len() as u64;
-                return false;
-            }
             for mv in moves {
                 let mut child = board.clone();
                 child.play_unchecked(mv);
-                if !BULK && depth == 1 {
+                if depth == 1 {
                     black_box(&child);
                     nodes += 1;
                 } else {
-                    nodes += perft::<BULK>(&child, depth - 1);
+                    nodes += perft_make(&child, depth - 1);
+                }
+            }
+            false
+        });
+        nodes
+    }
+
+    /// Bulk-counted perft: the last ply is the popcount of each piece's move set
+    /// (`PieceMoves::len`, which counts a promotion four times).
+    pub fn perft_bulk(board: &Board, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut nodes = 0;
+        board.generate_moves(|moves| {
+            if depth == 1 {
+                nodes += moves.len() as u64;
+            } else {
+                for mv in moves {
+                    let mut child = board.clone();
+                    child.play_unchecked(mv);
+                    nodes += perft_bulk(&child, depth - 1);
                 }
             }
             false
