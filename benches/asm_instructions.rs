@@ -34,73 +34,52 @@ fn six_occupancies() -> Vec<[u32; 8]> {
     occupancies(&boards())
 }
 
-#[library_benchmark]
-#[bench::six(boards())]
-fn convert_portable(boards: Vec<Ccr>) {
-    convert_all(&boards, convert::portable);
+/// One benchmark `name: routine` a line, each one whole `workload(&input, routine)` on the
+/// input `setup` builds (not counted), or `workload(routine)` where there is none.
+macro_rules! workload {
+    (
+        $workload:ident($input:ident: $ty:ty = $setup:ident) { $($name:ident: $routine:expr,)* }
+    ) => {$(
+        #[library_benchmark]
+        #[bench::six($setup())]
+        fn $name($input: $ty) {
+            $workload(&$input, $routine);
+        }
+    )*};
+    ($workload:ident() { $($name:ident: $routine:expr,)* }) => {$(
+        #[library_benchmark]
+        fn $name() {
+            $workload($routine);
+        }
+    )*};
 }
 
-#[library_benchmark]
-#[bench::six(boards())]
-fn convert_asm(boards: Vec<Ccr>) {
-    convert_all(&boards, asm::convert);
-}
+workload!(convert_all(boards: Vec<Ccr> = boards) {
+    convert_portable: convert::portable,
+    convert_asm: asm::convert,
+});
 
-#[library_benchmark]
-#[bench::six(boards())]
-fn board_key_portable(boards: Vec<Ccr>) {
-    key_all(&boards, portable::board_key);
-}
+workload!(key_all(boards: Vec<Ccr> = boards) {
+    board_key_portable: portable::board_key,
+    board_key_asm: board_key,
+});
 
-#[library_benchmark]
-#[bench::six(boards())]
-fn board_key_asm(boards: Vec<Ccr>) {
-    key_all(&boards, board_key);
-}
+workload!(attacks_all(boards: Vec<Ccr> = boards) {
+    attacks_of_portable: attacks_of,
+    attacks_of_asm: asm::attacks_of,
+});
 
-#[library_benchmark]
-#[bench::six(boards())]
-fn attacks_of_portable(boards: Vec<Ccr>) {
-    attacks_all(&boards, attacks_of);
-}
+workload!(leaper_all() {
+    knight_targets_portable: portable::knight_targets,
+    knight_targets_asm: knight_targets,
+    king_targets_portable: portable::king_targets,
+    king_targets_asm: king_targets,
+});
 
-#[library_benchmark]
-#[bench::six(boards())]
-fn attacks_of_asm(boards: Vec<Ccr>) {
-    attacks_all(&boards, asm::attacks_of);
-}
-
-#[library_benchmark]
-fn knight_targets_portable() {
-    leaper_all(portable::knight_targets);
-}
-
-#[library_benchmark]
-fn knight_targets_asm() {
-    leaper_all(knight_targets);
-}
-
-#[library_benchmark]
-fn king_targets_portable() {
-    leaper_all(portable::king_targets);
-}
-
-#[library_benchmark]
-fn king_targets_asm() {
-    leaper_all(king_targets);
-}
-
-#[library_benchmark]
-#[bench::six(six_occupancies())]
-fn slider_targets_portable(occupied: Vec<[u32; 8]>) {
-    slider_all(&occupied, portable::slider_targets);
-}
-
-#[library_benchmark]
-#[bench::six(six_occupancies())]
-fn slider_targets_asm(occupied: Vec<[u32; 8]>) {
-    slider_all(&occupied, asm::slider_targets);
-}
+workload!(slider_all(occupied: Vec<[u32; 8]> = six_occupancies) {
+    slider_targets_portable: portable::slider_targets,
+    slider_targets_asm: asm::slider_targets,
+});
 
 library_benchmark_group!(
     name = asm_group;

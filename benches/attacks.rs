@@ -57,7 +57,7 @@ use ccr::Tier;
 use ccr::kernels::avx2::{self, load, store, table};
 use ccr::kernels::frame::attacks_of;
 use ccr::{AttackBlock, Ccr, Colour, Position};
-use common::{attack, shak, standard};
+use common::{attack, shak, standard, timed_group};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::Position as _;
 
@@ -163,6 +163,13 @@ unsafe fn pairs(boards: &[Ccr], by: Colour, out: &mut [[u32; 8]]) {
     }
 }
 
+/// Times each `name => work` in `group`, the work repeated by criterion's `iter`.
+macro_rules! time_each {
+    ($group:ident, $($name:literal => $work:expr),* $(,)?) => {
+        $($group.bench_function($name, |b| b.iter(|| $work));)*
+    };
+}
+
 fn attacks(c: &mut Criterion) {
     for s in standard() {
         let pos = Position::from_fen(&s.fen).expect("ccr parses the standard FEN");
@@ -196,11 +203,8 @@ fn attacks(c: &mut Criterion) {
         assert_eq!(attacks_of(&board, them), *block.attacks(them), "{}", s.id);
         assert_eq!(block.in_check(us, king), sh.is_check(), "{}", s.id);
 
-        let mut group = c.benchmark_group(format!("attacks/{}", s.id));
-        group
-            .sample_size(50)
-            .warm_up_time(Duration::from_millis(300))
-            .measurement_time(Duration::from_secs(1));
+        let (warm_up, measurement) = (Duration::from_millis(300), Duration::from_secs(1));
+        let mut group = timed_group(c, format!("attacks/{}", s.id), 50, warm_up, measurement);
         group.bench_function("ccr_block_new", |b| {
             b.iter(|| AttackBlock::new(black_box(&board)))
         });
@@ -248,39 +252,23 @@ fn attacks(c: &mut Criterion) {
             "{}",
             s.id
         );
-        group.bench_function("ccr_table_and_count_avx2", |b| {
-            b.iter(|| table_and_count(black_box(&board)))
-        });
-        group.bench_function("ccr_table_and_count_avx512", |b| {
-            b.iter(|| table_and_count_wide(black_box(&board)))
-        });
-        group.bench_function("ccr_table_then_count_avx2", |b| {
-            b.iter(|| table_then_count(black_box(&board)))
-        });
-        group.bench_function("ccr_in_check", |b| {
-            b.iter(|| black_box(&block).in_check(black_box(us), black_box(king)))
-        });
-        group.bench_function("ccr_is_attacked_x64", |b| {
-            b.iter(|| attack::ccr_is_attacked_64(black_box(&block), black_box(them)))
-        });
-        group.bench_function("ccr_cheapest_x64", |b| {
-            b.iter(|| attack::ccr_cheapest_64(black_box(&block), black_box(them)))
-        });
-        group.bench_function("ccr_ray_scan_x64", |b| {
-            b.iter(|| attack::ccr_ray_scan_64(black_box(&board), black_box(them)))
-        });
-        group.bench_function("shakmaty_attacks_to_x64", |b| {
-            b.iter(|| attack::shakmaty_attacks_to_64(black_box(&sh_board), black_box(sh_them)))
-        });
-        group.bench_function("shakmaty_cheapest_x64", |b| {
-            b.iter(|| attack::shakmaty_cheapest_64(black_box(&sh_board), black_box(sh_them)))
-        });
-        group.bench_function("shakmaty_attack_map", |b| {
-            b.iter(|| attack::shakmaty_attack_map(black_box(&sh_board), black_box(sh_them)))
-        });
-        group.bench_function("shakmaty_is_check", |b| {
-            b.iter(|| black_box(&sh).is_check())
-        });
+        time_each!(group,
+            "ccr_table_and_count_avx2" => table_and_count(black_box(&board)),
+            "ccr_table_and_count_avx512" => table_and_count_wide(black_box(&board)),
+            "ccr_table_then_count_avx2" => table_then_count(black_box(&board)),
+            "ccr_in_check" => black_box(&block).in_check(black_box(us), black_box(king)),
+            "ccr_is_attacked_x64" =>
+                attack::ccr_is_attacked_64(black_box(&block), black_box(them)),
+            "ccr_cheapest_x64" => attack::ccr_cheapest_64(black_box(&block), black_box(them)),
+            "ccr_ray_scan_x64" => attack::ccr_ray_scan_64(black_box(&board), black_box(them)),
+            "shakmaty_attacks_to_x64" =>
+                attack::shakmaty_attacks_to_64(black_box(&sh_board), black_box(sh_them)),
+            "shakmaty_cheapest_x64" =>
+                attack::shakmaty_cheapest_64(black_box(&sh_board), black_box(sh_them)),
+            "shakmaty_attack_map" =>
+                attack::shakmaty_attack_map(black_box(&sh_board), black_box(sh_them)),
+            "shakmaty_is_check" => black_box(&sh).is_check(),
+        );
         group.finish();
     }
 }
@@ -305,12 +293,9 @@ fn many(c: &mut Criterion) {
     let boards: Vec<Ccr> = boards.into_iter().map(|(b, _)| b).collect();
     let expected: Vec<[u32; 8]> = boards.iter().map(|b| attacks_of(b, by)).collect();
 
-    let mut group = c.benchmark_group("attacks_many");
-    group
-        .sample_size(50)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .throughput(Throughput::Elements(boards.len() as u64));
+    let (warm_up, measurement) = (Duration::from_millis(500), Duration::from_secs(2));
+    let mut group = timed_group(c, "attacks_many", 50, warm_up, measurement);
+    group.throughput(Throughput::Elements(boards.len() as u64));
     let mut out = vec![[0u32; 8]; boards.len()];
     for (batch, name) in Batch::ALL {
         if !batch.tier().is_none_or(Tier::is_available) {

@@ -21,7 +21,7 @@ use std::time::Duration;
 use ccr::kernels::convert;
 use ccr::kernels::eval::{evaluate_bitboards, evaluate_boards, evaluate_with};
 use ccr::{AttackBlock, Position};
-use common::standard;
+use common::{standard, timed_group};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn evaluators(c: &mut Criterion) {
@@ -33,11 +33,8 @@ fn evaluators(c: &mut Criterion) {
         let frame = evaluate_with(&pos, &block);
         assert_eq!(evaluate_bitboards(&pos), frame, "{}", s.id);
         assert_eq!(evaluate_boards(&boards, pos.side()), frame, "{}", s.id);
-        let mut group = c.benchmark_group(format!("eval/{}", s.id));
-        group
-            .sample_size(20)
-            .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2));
+        let (warm_up, measurement) = (Duration::from_millis(500), Duration::from_secs(2));
+        let mut group = timed_group(c, format!("eval/{}", s.id), 20, warm_up, measurement);
         group.bench_function("frame", |b| {
             b.iter(|| {
                 let pos = black_box(&pos);

@@ -257,34 +257,25 @@ fn ccr_in_check(input: (AttackBlock, Colour, Square)) -> bool {
     black_box(&input.0).in_check(black_box(input.1), black_box(input.2))
 }
 
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_block)]
-fn ccr_is_attacked_x64(input: (AttackBlock, Colour)) -> u32 {
-    attack::ccr_is_attacked_64(black_box(&input.0), black_box(input.1))
+/// One benchmark `name: workload(setup: Type)` a line: the `common::attack` workload over all
+/// 64 squares, on the pair (attack block or board, the enemy) `setup` makes of each of the six
+/// positions.
+macro_rules! x64_benches {
+    ($($name:ident: $workload:ident($setup:ident: $ty:ty);)*) => {$(
+        #[library_benchmark]
+        #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = $setup)]
+        fn $name(input: $ty) -> u32 {
+            attack::$workload(black_box(&input.0), black_box(input.1))
+        }
+    )*};
 }
 
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_block)]
-fn ccr_cheapest_x64(input: (AttackBlock, Colour)) -> u32 {
-    attack::ccr_cheapest_64(black_box(&input.0), black_box(input.1))
-}
-
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = ccr_board)]
-fn ccr_ray_scan_x64(input: (Ccr, Colour)) -> u32 {
-    attack::ccr_ray_scan_64(black_box(&input.0), black_box(input.1))
-}
-
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = shak_board)]
-fn shakmaty_attacks_to_x64(input: (shakmaty::Board, shakmaty::Color)) -> u32 {
-    attack::shakmaty_attacks_to_64(black_box(&input.0), black_box(input.1))
-}
-
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = shak_board)]
-fn shakmaty_cheapest_x64(input: (shakmaty::Board, shakmaty::Color)) -> u32 {
-    attack::shakmaty_cheapest_64(black_box(&input.0), black_box(input.1))
+x64_benches! {
+    ccr_is_attacked_x64: ccr_is_attacked_64(ccr_block: (AttackBlock, Colour));
+    ccr_cheapest_x64: ccr_cheapest_64(ccr_block: (AttackBlock, Colour));
+    ccr_ray_scan_x64: ccr_ray_scan_64(ccr_board: (Ccr, Colour));
+    shakmaty_attacks_to_x64: shakmaty_attacks_to_64(shak_board: (shakmaty::Board, shakmaty::Color));
+    shakmaty_cheapest_x64: shakmaty_cheapest_64(shak_board: (shakmaty::Board, shakmaty::Color));
 }
 
 #[library_benchmark]
@@ -323,52 +314,28 @@ fn key_input(id: usize) -> &'static Input {
     Box::leak(Box::new(Input::new(fen(id))))
 }
 
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
-fn make(input: &'static Input) {
-    common::keys::make(black_box(input));
+/// One benchmark `name(input) => work` a line, on the six positions' [`key_input`].
+macro_rules! key_benches {
+    ($($name:ident($input:ident) => $work:expr;)*) => {$(
+        #[library_benchmark]
+        #[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
+        fn $name($input: &'static Input) {
+            $work;
+        }
+    )*};
 }
 
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
-fn make_keyed(input: &'static Input) {
-    common::keys::make_keyed(black_box(input));
-}
-
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
-fn make_rotation_update(input: &'static Input) {
-    common::keys::make_update(&RotationKey, black_box(input), input.rotation);
-}
-
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
-fn make_zobrist_update(input: &'static Input) {
-    common::keys::make_update(Zobrist::get(), black_box(input), input.zobrist);
-}
-
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
-fn make_rotation_key(input: &'static Input) {
-    common::keys::make_key(&RotationKey, black_box(input));
-}
-
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
-fn make_zobrist_key(input: &'static Input) {
-    common::keys::make_key(Zobrist::get(), black_box(input));
-}
-
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
-fn rotation_key(input: &'static Input) {
-    common::keys::key(&RotationKey, black_box(input));
-}
-
-#[library_benchmark]
-#[benches::six(args = [0, 1, 2, 3, 4, 5], setup = key_input)]
-fn zobrist_key(input: &'static Input) {
-    common::keys::key(Zobrist::get(), black_box(input));
+key_benches! {
+    make(input) => common::keys::make(black_box(input));
+    make_keyed(input) => common::keys::make_keyed(black_box(input));
+    make_rotation_update(input) =>
+        common::keys::make_update(&RotationKey, black_box(input), input.rotation);
+    make_zobrist_update(input) =>
+        common::keys::make_update(Zobrist::get(), black_box(input), input.zobrist);
+    make_rotation_key(input) => common::keys::make_key(&RotationKey, black_box(input));
+    make_zobrist_key(input) => common::keys::make_key(Zobrist::get(), black_box(input));
+    rotation_key(input) => common::keys::key(&RotationKey, black_box(input));
+    zobrist_key(input) => common::keys::key(Zobrist::get(), black_box(input));
 }
 
 library_benchmark_group!(

@@ -28,19 +28,16 @@ use std::time::Duration;
 use ccr::RotationKey;
 use ccr_keystats::Zobrist;
 use common::keys::{self, Input};
-use common::standard;
+use common::{standard, timed_group};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn key_benches(c: &mut Criterion) {
     let zobrist = Zobrist::get();
     for s in standard() {
         let input = Input::new(&s.fen);
-        let mut group = c.benchmark_group(format!("keys/{}", s.id));
-        group
-            .sample_size(50)
-            .warm_up_time(Duration::from_millis(300))
-            .measurement_time(Duration::from_secs(1))
-            .throughput(Throughput::Elements(input.moves.len() as u64));
+        let (warm_up, measurement) = (Duration::from_millis(300), Duration::from_secs(1));
+        let mut group = timed_group(c, format!("keys/{}", s.id), 50, warm_up, measurement);
+        group.throughput(Throughput::Elements(input.moves.len() as u64));
         group.bench_function("make", |b| b.iter(|| keys::make(&input)));
         group.bench_function("make_keyed", |b| b.iter(|| keys::make_keyed(&input)));
         group.bench_function("make_rotation_update", |b| {

@@ -32,7 +32,7 @@ use ccr::{
     CcrWith, Impl, Kernel, Leaves, MoveList, Position, Representation, WithKernel, perft,
     with_kernel,
 };
-use common::{Standard, chess3, cozy, perft_depth, shak, standard};
+use common::{Standard, chess3, cozy, perft_depth, shak, standard, timed_group};
 use criterion::measurement::WallTime;
 use criterion::{
     BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group,
@@ -100,12 +100,9 @@ fn movegen(c: &mut Criterion) {
     for s in standard() {
         let e = Engines::new(&s);
         let moves = s.count(1).expect("a published count");
-        let mut group = c.benchmark_group(format!("movegen/{}", s.id));
-        group
-            .sample_size(20)
-            .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2))
-            .throughput(Throughput::Elements(moves));
+        let (warm_up, measurement) = (Duration::from_millis(500), Duration::from_secs(2));
+        let mut group = timed_group(c, format!("movegen/{}", s.id), 20, warm_up, measurement);
+        group.throughput(Throughput::Elements(moves));
 
         let mut list = MoveList::new();
         ccr_legal(&e.ccr, &mut list);

@@ -19,14 +19,16 @@
 //! blocker, a wrong class bit, pawns attacking backwards, a file wrap, …): each must be seen
 //! to disagree with ccr somewhere in the games, so the comparison above would catch it.
 
+use crate::common;
+
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use ccr::AttackClass;
 use ccr::kernels::frame;
 use ccr::kernels::frame::attacks_of;
-use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, POSITION_6, STARTPOS};
 use ccr::{AttackBlock, Colour, Position as CcrPosition, Square};
+use common::games::Plan;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use shakmaty::fen::Fen;
@@ -34,30 +36,20 @@ use shakmaty::{
     Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, Role, attacks,
 };
 
-/// Start positions: the six standard perft positions (opening, middlegame, the rook and
-/// pawn ending of position 3, promotions in positions 4 and 5) and a promotion race.
-const STARTS: [&str; 7] = [
-    STARTPOS,
-    KIWIPETE,
-    POSITION_3,
-    POSITION_4,
-    POSITION_5,
-    POSITION_6,
-    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-];
-
-/// Seeded games per start position.
-const GAMES_PER_START: u64 = 60;
-
-/// A game ends after this many plies at the latest.
-const MAX_PLIES: usize = 300;
+/// The games, from the six standard perft positions (opening, middlegame, the rook and pawn
+/// ending of position 3, promotions in positions 4 and 5) and a promotion race.
+const PLAN: Plan = Plan {
+    standard: 6,
+    more: &["n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"],
+    games_per_start: 60,
+    max_plies: 300,
+    min_positions: 20_000,
+    seed: 0xA77A_C45E_0000,
+};
 
 /// A game also ends after this many plies without a capture or pawn move (the random
 /// games' endings would otherwise shuffle pieces for a hundred plies).
 const MAX_QUIET_PLIES: u32 = 30;
-
-/// The fewest positions the games must check between them.
-const MIN_POSITIONS: usize = 20_000;
 
 const COLOURS: [(Colour, Color); 2] =
     [(Colour::White, Color::White), (Colour::Black, Color::Black)];
@@ -123,11 +115,8 @@ fn play_all_games() -> Games {
         samples: Vec::new(),
         coverage: Coverage::default(),
     };
-    for (start_index, start) in STARTS.iter().enumerate() {
-        for game in 0..GAMES_PER_START {
-            let seed = 0xA77A_C45E_0000 + 1000 * start_index as u64 + game;
-            play_game(start, seed, &mut games);
-        }
+    for (start, seed) in PLAN.games() {
+        play_game(start, seed, &mut games);
     }
     games
 }
@@ -148,7 +137,7 @@ fn play_game(start: &str, seed: u64, games: &mut Games) {
     let (mut promoted, mut underpromoted) = (false, false);
     // How strongly this game prefers captures: 2 (long middlegames) to 9 (quick endings).
     let capture_weight = 2 + rng.next_u64() % 8;
-    for ply in 0..=MAX_PLIES {
+    for ply in 0..=PLAN.max_plies {
         let fen = sh_fen(&sh);
         let ccr = CcrPosition::from_fen(&fen)
             .unwrap_or_else(|e| panic!("ccr rejects shakmaty's FEN {fen}: {e}"));
@@ -171,7 +160,7 @@ fn play_game(start: &str, seed: u64, games: &mut Games) {
         if moves.is_empty()
             || sh.halfmoves() >= MAX_QUIET_PLIES
             || sh.is_insufficient_material()
-            || ply == MAX_PLIES
+            || ply == PLAN.max_plies
         {
             return;
         }
@@ -208,32 +197,28 @@ fn choose_move<'a>(
     unreachable!("the pick is below the total weight")
 }
 
-/// The attack class bit of a role.
-fn class_of(role: Role) -> u8 {
-    match role {
-        Role::Pawn => 8,
-        Role::Knight | Role::Bishop => 4,
-        Role::Rook => 2,
-        Role::Queen | Role::King => 1,
-    }
+/// A role's attack class, as the test models it.
+struct Class {
+    /// Its bit in a nibble of classes.
+    bit: u8,
+    /// How cheap an attacker it is: pawn < knight or bishop < rook < queen or king.
+    cheapness: u8,
+    /// ccr's name for it.
+    name: AttackClass,
 }
 
-/// How cheap an attacker is: pawn < knight or bishop < rook < queen or king.
-fn cheapness(role: Role) -> u8 {
-    match role {
-        Role::Pawn => 0,
-        Role::Knight | Role::Bishop => 1,
-        Role::Rook => 2,
-        Role::Queen | Role::King => 3,
-    }
-}
-
-fn attack_class(role: Role) -> AttackClass {
-    match role {
-        Role::Pawn => AttackClass::Pawn,
-        Role::Knight | Role::Bishop => AttackClass::Minor,
-        Role::Rook => AttackClass::Rook,
-        Role::Queen | Role::King => AttackClass::QueenOrKing,
+/// The attack class of a role.
+fn class_of(role: Role) -> Class {
+    let (bit, cheapness, name) = match role {
+        Role::Pawn => (8, 0, AttackClass::Pawn),
+        Role::Knight | Role::Bishop => (4, 1, AttackClass::Minor),
+        Role::Rook => (2, 2, AttackClass::Rook),
+        Role::Queen | Role::King => (1, 3, AttackClass::QueenOrKing),
+    };
+    Class {
+        bit,
+        cheapness,
+        name,
     }
 }
 
@@ -299,7 +284,7 @@ fn check_position(s: &Sample, nibbles_seen: &mut u16) {
                     .into_iter()
                     .map(|a| sh.board().role_at(a).expect("a piece"))
             };
-            let expected = roles().fold(0u8, |acc, role| acc | class_of(role));
+            let expected = roles().fold(0u8, |acc, role| acc | class_of(role).bit);
             let ours = block.classes(colour, sq);
             *nibbles_seen |= 1 << ours;
             let context = || {
@@ -320,7 +305,10 @@ fn check_position(s: &Sample, nibbles_seen: &mut u16) {
                 "attack classes differ: ccr {ours:04b}, shakmaty {expected:04b}{}",
                 context()
             );
-            let cheapest = roles().min_by_key(|&r| cheapness(r)).map(attack_class);
+            let cheapest = roles()
+                .map(class_of)
+                .min_by_key(|class| class.cheapness)
+                .map(|class| class.name);
             assert_eq!(
                 block.cheapest_attacker(colour, sq),
                 cheapest,
@@ -376,11 +364,7 @@ fn attack_tables_agree_with_shakmaty() {
         games.samples.len(),
         games.samples.len() * 64,
     );
-    assert!(
-        games.samples.len() >= MIN_POSITIONS,
-        "only {} positions checked, want at least {MIN_POSITIONS}",
-        games.samples.len()
-    );
+    PLAN.assert_reached(games.samples.len());
     assert!(
         coverage.all_seen(),
         "the games missed a case: {coverage:?} (nibbles_seen {nibbles_seen:016b})"
@@ -464,7 +448,7 @@ fn model_table(sh: &Chess, color: Color, bug: Bug) -> [u32; 8] {
             (Role::Rook, Bug::RookAsQueen) => 1,
             (Role::Bishop, Bug::BishopAsRook) => 2,
             (Role::King, Bug::KingAsPawn) => 8,
-            _ => class_of(role),
+            _ => class_of(role).bit,
         };
         for to in targets {
             let sq = Square::new(63 - u32::from(to) as u8);

@@ -12,11 +12,11 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ccr::Position;
 use ccr::positions::KIWIPETE;
-use common::cli::{arg, datagen_args, tune_args};
+use common::cli::{arg, datagen_args, keystats_args, tune_args, wait_within};
 
 /// How long any one run may take before it counts as hung.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -43,17 +43,9 @@ fn run_in(setup: &str, redirect: &str, args: &[&str], stdin: &str) -> Output {
         use std::io::Write;
         let _ = pipe.write_all(&input);
     });
-    let start = Instant::now();
-    while child.try_wait().expect("wait works").is_none() {
-        if start.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{script} {args:?} hung for {DEADLINE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let out = wait_within(child, DEADLINE, format!("{script} {args:?}"));
     let _ = writer.join();
-    child.wait_with_output().expect("output is collected")
+    out
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -154,12 +146,7 @@ fn bench_without_memory_is_one_error_line() {
 #[test]
 fn keystats_without_memory_is_one_error_line() {
     let dir = scratch("keystats-oom");
-    let out = run_in(
-        "ulimit -v 16000",
-        "",
-        &["keystats", "--positions", "1000", "--dir", arg(&dir)],
-        "",
-    );
+    let out = run_in("ulimit -v 16000", "", &keystats_args("1000", &dir, &[]), "");
     let line = one_error(&out, "keystats");
     assert!(line.contains("no memory"), "{line}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "left behind");
@@ -303,53 +290,54 @@ fn datagen_under_a_file_size_limit_keeps_whole_records() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// One datagen game appended to a file `data.txt` that holds `before`, in a scratch
+/// directory `name`: the run must succeed and leave whole records only. Returns the file's
+/// path, what the run wrote on stderr and the file after it.
+fn datagen_appending_to(name: &str, before: &str) -> (PathBuf, String, String) {
+    let dir = scratch(name);
+    let data = dir.join("data.txt");
+    std::fs::write(&data, before).unwrap();
+    let out = run_in("true", "", &datagen_args(&data, "1", "200"), "");
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let after = std::fs::read_to_string(&data).unwrap();
+    assert_whole_records(&after);
+    std::fs::remove_dir_all(&dir).unwrap();
+    (data, stderr, after)
+}
+
 /// A file that ends in a partial record (a writer killed mid-line) loses that partial line
 /// before datagen appends, and stderr says so: no record is glued onto it.
 #[test]
 fn datagen_drops_a_partial_last_line() {
-    let dir = scratch("datagen-partial");
-    let data = dir.join("data.txt");
     let whole = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n";
-    std::fs::write(&data, format!("{whole}4k3/4p3/8/8/8/8/4P")).unwrap();
-    let out = run_in("true", "", &datagen_args(&data, "1", "200"), "");
-    let stderr = text(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let before = format!("{whole}4k3/4p3/8/8/8/8/4P");
+    let (data, stderr, after) = datagen_appending_to("datagen-partial", &before);
     let said = format!(
         "datagen: the last line of {} had no newline and is not a record; dropped it (18 \
          bytes, starting \"4k3/4p3/8/8/8/8/4P\")",
         data.display()
     );
     assert_eq!(stderr.lines().next(), Some(said.as_str()), "{stderr}");
-    let after = std::fs::read_to_string(&data).unwrap();
     assert!(after.starts_with(whole), "{after}");
     assert!(after.len() > whole.len());
-    assert_whole_records(&after);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A last line without its newline that is a whole record (written by another tool or by
 /// hand) is kept: datagen adds its newline before appending, and says so on stderr.
 #[test]
 fn datagen_keeps_a_last_record_without_its_newline() {
-    let dir = scratch("datagen-unterminated");
-    let data = dir.join("data.txt");
     let records = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;0.5\n\
                    r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 4 4;1.0";
-    std::fs::write(&data, records).unwrap();
-    let out = run_in("true", "", &datagen_args(&data, "1", "200"), "");
-    let stderr = text(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let (data, stderr, after) = datagen_appending_to("datagen-unterminated", records);
     let said = format!(
         "datagen: the last line of {} had no newline; it is a record, kept with its newline \
          added",
         data.display()
     );
     assert_eq!(stderr.lines().next(), Some(said.as_str()), "{stderr}");
-    let after = std::fs::read_to_string(&data).unwrap();
     assert!(after.starts_with(&format!("{records}\n")), "{after}");
     assert!(after.len() > records.len() + 1);
-    assert_whole_records(&after);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A write that fails at once (`/dev/full`) is an error that says no game was written, not
@@ -391,10 +379,7 @@ fn lost_output_is_an_error() {
         (vec!["perft", "2"], ""),
         (vec!["perft", "2", "--divide"], ""),
         (vec!["bench", "1"], ""),
-        (
-            vec!["keystats", "--positions", "2000", "--dir", arg(&dir)],
-            "",
-        ),
+        (keystats_args("2000", &dir, &[]), ""),
     ];
     commands.extend(commands_on(fen, &data, &weights, &generated));
     for redirect in [">/dev/full", ">&-"] {
@@ -433,21 +418,10 @@ fn the_null_device_opened_for_reading_and_writing_is_not_a_closed_output() {
     let dir = scratch("null-rw");
     let data = dir.join("data.txt");
     let part = dir.join("part.tsv");
-    let keystats = [
-        "keystats",
-        "--positions",
-        "2000",
-        "--dir",
-        arg(&dir),
-        "--shard",
-        "1/1",
-        "--out",
-        arg(&part),
-    ];
     let commands = [
         vec!["perft", "2"],
         datagen_args(&data, "1", "50"),
-        keystats.to_vec(),
+        keystats_args("2000", &dir, &["--shard", "1/1", "--out", arg(&part)]),
     ];
     for args in &commands {
         let out = run_in("true", "1<>/dev/null", args, "");

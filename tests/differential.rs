@@ -19,28 +19,25 @@ use std::sync::OnceLock;
 use ccr::Bitboards;
 use ccr::X88;
 use ccr::kernels::convert::{self, portable};
-use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::{
     Leaves, Move, MoveKind, MoveList, Position as CcrPosition, Representation, Square, Tier,
     Variant, WithRepresentation, divide, perft,
 };
-use common::games::{line_text, random_game};
+use common::games::{Plan, line_text, random_game};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _, Role};
 
-/// Start positions: the initial position, Kiwipete, the pawn ending of "position 3"
-/// (rich in en passant and rook checks along the rank), "position 4" (promotions,
-/// castling rights of one side only) and "position 5".
-const STARTS: [&str; 5] = [STARTPOS, KIWIPETE, POSITION_3, POSITION_4, POSITION_5];
-
-/// Seeded games per start position.
-const GAMES_PER_START: u64 = 200;
-
-/// A game ends after this many plies at the latest.
-const MAX_PLIES: usize = 200;
-
-/// The fewest positions the games must check between them.
-const MIN_POSITIONS: usize = 20_000;
+/// The games, from the first five standard positions: the initial position, Kiwipete, the
+/// pawn ending of "position 3" (rich in en passant and rook checks along the rank), "position
+/// 4" (promotions, castling rights of one side only) and "position 5".
+const PLAN: Plan = Plan {
+    standard: 5,
+    more: &[],
+    games_per_start: 200,
+    max_plies: 200,
+    min_positions: 20_000,
+    seed: 0x00CC_5EED_0000,
+};
 
 /// How many positions of the games are compared by perft.
 const PERFT_SAMPLES: usize = 300;
@@ -105,11 +102,8 @@ fn games() -> &'static Games {
 fn play_all_games() -> Games {
     let mut all = Vec::new();
     let mut coverage = Coverage::default();
-    for (start_index, start) in STARTS.iter().enumerate() {
-        for game in 0..GAMES_PER_START {
-            let seed = 0x00CC_5EED_0000 + 1000 * start_index as u64 + game;
-            play_game(start, seed, &mut all, &mut coverage);
-        }
+    for (start, seed) in PLAN.games() {
+        play_game(start, seed, &mut all, &mut coverage);
     }
     let positions_checked = all.len();
     // Evenly spaced over all games, so every start position and every game phase is sampled.
@@ -136,7 +130,7 @@ fn play_game(start: &str, seed: u64, out: &mut Vec<(CcrPosition, Chess)>, covera
     let mut x88 = X88::from_position(&first);
     let mut native = Bitboards::from_position(&first);
     let mut before = first;
-    random_game(first, seed, MAX_PLIES, |pos, moves, line| {
+    random_game(first, seed, PLAN.max_plies, |pos, moves, line| {
         if let Some(&mv) = line.last() {
             // The walker plays each move in place; copy-make must give the same position.
             assert_eq!(
@@ -516,11 +510,7 @@ fn random_games_agree_with_shakmaty() {
         "{} positions checked against shakmaty; {:?}",
         games.positions_checked, games.coverage
     );
-    assert!(
-        games.positions_checked >= MIN_POSITIONS,
-        "only {} positions checked, want at least {MIN_POSITIONS}",
-        games.positions_checked
-    );
+    PLAN.assert_reached(games.positions_checked);
     assert!(
         games.coverage.all_seen(),
         "the games missed a special situation: {:?}",

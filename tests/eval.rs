@@ -6,12 +6,14 @@
 
 use crate::common;
 
+use std::fmt::Debug;
+
 use ccr::Evaluator;
 use ccr::kernels::convert;
 use ccr::kernels::eval;
 use ccr::positions::mirror;
 use ccr::{AttackBlock, Position};
-use common::cli::{assert_no_panic, ccr, text};
+use common::cli::{assert_no_panic, assert_one_error_line, ccr, text};
 use common::epd;
 use common::games::{line_text, random_games};
 
@@ -38,17 +40,21 @@ fn assert_same(pos: &Position, context: &dyn Fn() -> String) {
         "{}",
         pos.to_fen()
     );
+    assert_agree("features", |e| e.features(pos), pos, context);
+    assert_agree("breakdown", |e| e.breakdown(pos), pos, context);
+}
+
+/// Checks that both evaluators give the same `what` of `pos`, as `of` reads it.
+fn assert_agree<T: PartialEq + Debug>(
+    what: &str,
+    of: impl Fn(Evaluator) -> T,
+    pos: &Position,
+    context: &dyn Fn() -> String,
+) {
     assert_eq!(
-        Evaluator::Frame.features(pos),
-        Evaluator::Bitboards.features(pos),
-        "features of {} ({})",
-        pos.to_fen(),
-        context()
-    );
-    assert_eq!(
-        Evaluator::Frame.breakdown(pos),
-        Evaluator::Bitboards.breakdown(pos),
-        "breakdown of {} ({})",
+        of(Evaluator::Frame),
+        of(Evaluator::Bitboards),
+        "{what} of {} ({})",
         pos.to_fen(),
         context()
     );
@@ -227,13 +233,7 @@ fn the_command_rejects_bad_input_in_one_line() {
         &["eval", "--via"],
         &["eval", "extra"],
     ] {
-        let out = ccr(args);
-        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stdout.is_empty(), "{args:?}: {stdout}");
-        assert_no_panic(&stderr);
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert_one_error_line(&ccr(args), args);
     }
     let out = ccr(&["eval", "--via", "nnue"]);
     assert!(text(&out.stderr).contains("available: frame, bitboards"));

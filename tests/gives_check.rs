@@ -9,7 +9,7 @@ use crate::common;
 use ccr::kernels::frame::is_attacked;
 use ccr::{MoveKind, PieceCode, Position};
 use common::epd;
-use common::games::random_games;
+use common::games::standard_games;
 
 /// The checks the walk met, by kind (a move may count under several).
 #[derive(Default, Debug)]
@@ -20,6 +20,21 @@ struct Seen {
     en_passant: u64,
     castling: u64,
     knight_promotion: u64,
+}
+
+impl Seen {
+    /// Fails the test unless the walk met every kind of check.
+    fn assert_met_every_kind(&self) {
+        let Seen {
+            discovered,
+            en_passant,
+            castling,
+            knight_promotion,
+            ..
+        } = *self;
+        let kinds = [discovered, en_passant, castling, knight_promotion];
+        assert!(kinds.iter().all(|&n| n > 0), "{self:?}");
+    }
 }
 
 /// Compares the two answers for every legal move of `pos` and counts the checks.
@@ -68,36 +83,22 @@ fn walk(pos: &Position, depth: u32, seen: &mut Seen) {
 fn gives_check_equals_make_and_look_in_the_perft_trees() {
     let mut seen = Seen::default();
     // Depth 3, one more for the smaller trees (under 500 000 leaves at depth 4).
-    for file in ["standard-perft.epd", "tricky-perft.epd"] {
-        for case in epd::load(file) {
-            let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
-            let depth = if case.count(4).is_some_and(|n| n < 500_000) {
-                4
-            } else {
-                3
-            };
-            walk(&pos, depth, &mut seen);
-        }
+    for (case, pos) in epd::perft_positions() {
+        let depth = if case.count(4).is_some_and(|n| n < 500_000) {
+            4
+        } else {
+            3
+        };
+        walk(&pos, depth, &mut seen);
     }
-    assert!(seen.discovered > 0, "{seen:?}");
-    assert!(seen.en_passant > 0, "{seen:?}");
-    assert!(seen.castling > 0, "{seen:?}");
-    assert!(seen.knight_promotion > 0, "{seen:?}");
+    seen.assert_met_every_kind();
     eprintln!("perft trees: {seen:?}");
 }
 
 #[test]
 fn gives_check_equals_make_and_look_in_random_games() {
     let mut seen = Seen::default();
-    let starts = epd::fens("standard-perft.epd");
-    let positions = random_games(&starts, 10, 0x6C4E_C000, 199, |pos, _, _| {
-        check_moves(pos, &mut seen)
-    });
-    assert!(positions >= 3000, "only {positions} positions");
+    let positions = standard_games(0x6C4E_C000, |pos| check_moves(pos, &mut seen));
     eprintln!("{positions} random-game positions: {seen:?}");
-    assert!(seen.discovered > 0, "{seen:?}");
-    assert!(seen.discovered > 0, "{seen:?}");
-    assert!(seen.en_passant > 0, "{seen:?}");
-    assert!(seen.castling > 0, "{seen:?}");
-    assert!(seen.knight_promotion > 0, "{seen:?}");
+    seen.assert_met_every_kind();
 }

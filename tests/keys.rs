@@ -28,9 +28,8 @@ use std::sync::OnceLock;
 
 use ccr::CastlingRights;
 use ccr::RotationKey;
-use ccr::positions::{KIWIPETE, POSITION_3, POSITION_4, POSITION_5, STARTPOS};
 use ccr::{Colour, Move, MoveKind, PieceCode, PieceType, Position};
-use common::games::{line_text as line, random_game};
+use common::games::{Plan, line_text as line, random_game};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use shakmaty::fen::Fen;
@@ -38,26 +37,18 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristHash};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 
-/// Start positions of the random games: the initial position, Kiwipete, position 3 (en
-/// passant, rook checks along the rank), position 4 (promotions, one side's castling rights),
-/// position 5, and a position with pawns on both sides of each other's double pushes.
-const STARTS: [&str; 6] = [
-    STARTPOS,
-    KIWIPETE,
-    POSITION_3,
-    POSITION_4,
-    POSITION_5,
-    "r3k2r/p1p1p1p1/8/1P1P1P1P/1p1p1p1p/8/P1P1P1P1/R3K2R w KQkq - 0 1",
-];
-
-/// Seeded games per start position.
-const GAMES_PER_START: u64 = 100;
-
-/// A game ends after this many plies at the latest.
-const MAX_PLIES: usize = 160;
-
-/// The fewest positions the games must reach between them.
-const MIN_POSITIONS: usize = 20_000;
+/// The random games, from the first five standard positions (the initial position, Kiwipete,
+/// position 3: en passant, rook checks along the rank; position 4: promotions, one side's
+/// castling rights; position 5) and a position with pawns on both sides of each other's double
+/// pushes.
+const PLAN: Plan = Plan {
+    standard: 5,
+    more: &["r3k2r/p1p1p1p1/8/1P1P1P1P/1p1p1p1p/8/P1P1P1P1/R3K2R w KQkq - 0 1"],
+    games_per_start: 100,
+    max_plies: 160,
+    min_positions: 20_000,
+    seed: 0x00CC_4E75_0000,
+};
 
 /// The depth of the perft trees walked.
 const TREE_DEPTH: usize = 3;
@@ -242,11 +233,8 @@ fn play_all_games() -> (Games, Coverage) {
         positions: Vec::new(),
     };
     let mut coverage = Coverage::default();
-    for (start_index, &start) in STARTS.iter().enumerate() {
-        for game in 0..GAMES_PER_START {
-            let seed = 0x00CC_4E75_0000 + 1000 * start_index as u64 + game;
-            play_game(start, seed, &mut games, &mut coverage);
-        }
+    for (start, seed) in PLAN.games() {
+        play_game(start, seed, &mut games, &mut coverage);
     }
     (games, coverage)
 }
@@ -262,7 +250,7 @@ fn play_game(start: &'static str, seed: u64, games: &mut Games, coverage: &mut C
     let (mut keyed, mut rotated, mut zobrist) =
         (first.key(), first.key(), common::zobrist::key(&first));
     let mut before = first;
-    let moves = random_game(first, seed, MAX_PLIES, |pos, legal, moves| {
+    let moves = random_game(first, seed, PLAN.max_plies, |pos, legal, moves| {
         let context = || format!("  start FEN: {start}\n  moves:     {}", line(moves));
         if let Some(&mv) = moves.last() {
             let made;
@@ -500,11 +488,7 @@ fn incremental_keys_follow_random_games() {
         games.positions.len(),
         coverage.moves
     );
-    assert!(
-        games.positions.len() >= MIN_POSITIONS,
-        "only {} positions, want at least {MIN_POSITIONS}",
-        games.positions.len()
-    );
+    PLAN.assert_reached(games.positions.len());
     assert!(
         coverage.all_seen(),
         "the games missed a kind of move: {coverage:?}"
@@ -536,7 +520,7 @@ fn rotation_keys_are_equal_exactly_when_shakmaty_hashes_are() {
         games.positions.len()
     );
     // The games of one start position share their first position at least.
-    assert!(repeats >= STARTS.len() * (GAMES_PER_START as usize - 1));
+    assert!(repeats >= PLAN.starts().count() * (PLAN.games_per_start as usize - 1));
 
     let nodes = tree_nodes();
     let (distinct, repeats) = check_equivalence(nodes);

@@ -11,8 +11,11 @@ use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
-use common::cli::{assert_no_panic, ccr, text};
+use common::cli::{
+    arg, assert_no_panic, assert_one_error_line, ccr, keystats_args, spawn_ccr, text, wait_within,
+};
 
 /// A fresh directory for one test's working files.
 fn scratch(name: &str) -> PathBuf {
@@ -22,20 +25,19 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-#[test]
-fn a_small_run_prints_the_tables() {
-    let dir = scratch("run");
-    let out = ccr(&[
-        "keystats",
-        "--positions",
-        "20k",
-        "--seed",
-        "5",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
+/// Runs `ccr keystats` of `positions` positions with the arguments `more` in a fresh
+/// directory for `name`, which must succeed; returns the directory, stdout and stderr.
+fn successful_run(name: &str, positions: &str, more: &[&str]) -> (PathBuf, String, String) {
+    let dir = scratch(name);
+    let out = ccr(&keystats_args(positions, &dir, more));
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stdout}\n{stderr}");
+    (dir, stdout, stderr)
+}
+
+#[test]
+fn a_small_run_prints_the_tables() {
+    let (dir, stdout, stderr) = successful_run("run", "20k", &["--seed", "5"]);
     assert_no_panic(&stderr);
     for row in [
         "### Full 64-bit collisions",
@@ -71,18 +73,7 @@ fn a_small_run_prints_the_tables() {
 /// those bits and no two groups do.
 #[test]
 fn pairs_lists_the_positions_of_a_truncation() {
-    let dir = scratch("pairs");
-    let out = ccr(&[
-        "keystats",
-        "--positions",
-        "20k",
-        "--pairs",
-        "low24",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
-    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (dir, stdout, _) = successful_run("pairs", "20k", &["--pairs", "low24"]);
     let section = stdout
         .split("### Keys agreeing in the low24 bits")
         .nth(1)
@@ -136,54 +127,45 @@ fn bad_arguments_fail_with_one_line() {
     std::fs::write(&blocker, "not a directory").unwrap();
     let below_a_file = blocker.join("sub");
     let missing = dir.join("missing.tsv");
-    for args in [
-        vec!["keystats", "--positions", "0"],
-        vec!["keystats", "--positions", "many"],
-        vec!["keystats", "--positions", "1.5"],
-        vec!["keystats", "--positions", "1e"],
-        vec!["keystats", "--positions", "-3"],
-        vec!["keystats", "--seed", "x"],
-        vec!["keystats", "--pairs", "low65"],
-        vec!["keystats", "--pairs", "mid48"],
-        vec!["keystats", "--pairs", "top"],
-        vec!["keystats", "--bogus"],
-        vec!["keystats", "extra"],
-        vec!["keystats", "--shard", "3/2"],
-        vec!["keystats", "--shard", "0/0"],
-        vec!["keystats", "--shard", "1/0"],
-        vec!["keystats", "--shard", "x"],
-        vec!["keystats", "--shard", "1/2/3"],
-        vec!["keystats", "--out", "somewhere"],
-        vec!["keystats", "--merge"],
-        vec!["keystats", "--merge", "a", "--positions", "5"],
-        vec!["keystats", "--merge", "a", "--shard", "1/2"],
-        vec!["keystats", "--merge", missing.to_str().unwrap()],
-        vec!["keystats", "--merge", blocker.to_str().unwrap()],
-        vec!["keystats", "--merge", dir.to_str().unwrap()],
-        vec![
-            "keystats",
-            "--shard",
-            "1/2",
-            "--out",
-            below_a_file.to_str().unwrap(),
-        ],
-        vec!["keystats", "--shard", "1/2", "--out", dir.to_str().unwrap()],
-        vec!["keystats", "--shard", "1/2", "--pairs", "low16"],
-        vec![
-            "keystats",
-            "--positions",
-            "100",
-            "--dir",
-            below_a_file.to_str().unwrap(),
-        ],
-    ] {
-        let out = ccr(&args);
-        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout}\n{stderr}");
-        assert!(stdout.is_empty(), "{args:?}: stdout {stdout:?}");
-        assert_no_panic(&stderr);
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
-        assert!(stderr.starts_with("error: "), "{args:?}: {stderr:?}");
+    // The arguments after `keystats`, split at spaces.
+    let mut cases: Vec<Vec<&str>> = [
+        "--positions 0",
+        "--positions many",
+        "--positions 1.5",
+        "--positions 1e",
+        "--positions -3",
+        "--seed x",
+        "--pairs low65",
+        "--pairs mid48",
+        "--pairs top",
+        "--bogus",
+        "extra",
+        "--shard 3/2",
+        "--shard 0/0",
+        "--shard 1/0",
+        "--shard x",
+        "--shard 1/2/3",
+        "--out somewhere",
+        "--merge",
+        "--merge a --positions 5",
+        "--merge a --shard 1/2",
+        "--shard 1/2 --pairs low16",
+    ]
+    .iter()
+    .map(|args| ["keystats"].into_iter().chain(args.split(' ')).collect())
+    .collect();
+    // Paths: to `--merge` a missing file, a file that is no partial result and a directory;
+    // an `--out` below a file and one that is a directory; a `--dir` below a file.
+    cases.extend([
+        vec!["keystats", "--merge", arg(&missing)],
+        vec!["keystats", "--merge", arg(&blocker)],
+        vec!["keystats", "--merge", arg(&dir)],
+        vec!["keystats", "--shard", "1/2", "--out", arg(&below_a_file)],
+        vec!["keystats", "--shard", "1/2", "--out", arg(&dir)],
+        keystats_args("100", &below_a_file, &[]),
+    ]);
+    for args in cases {
+        assert_one_error_line(&ccr(&args), &args);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -208,24 +190,14 @@ fn without_timings(text: &str) -> String {
 #[test]
 fn shards_merge_into_the_one_process_report() {
     let dir = scratch("shards");
-    let common = [
-        "keystats",
-        "--positions",
-        "30k",
-        "--seed",
-        "3",
-        "--pairs",
-        "low24",
-        "--dir",
-        dir.to_str().unwrap(),
-    ];
+    let common = keystats_args("30k", &dir, &["--seed", "3", "--pairs", "low24"]);
     let whole = ccr(&common);
     let (expected, stderr) = (text(&whole.stdout), text(&whole.stderr));
     assert!(whole.status.success(), "{stderr}");
     let mut files = Vec::new();
     for k in 1..=3 {
         let file = dir.join(format!("part-{k}.tsv"));
-        let mut args = common.to_vec();
+        let mut args = common.clone();
         let shard = format!("{k}/3");
         args.extend(["--shard", &shard, "--out", file.to_str().unwrap()]);
         let out = ccr(&args);
@@ -274,13 +246,7 @@ fn shards_merge_into_the_one_process_report() {
 fn a_missing_dir_is_an_error() {
     let dir = scratch("missing");
     let missing = dir.join("not").join("there");
-    let out = ccr(&[
-        "keystats",
-        "--positions",
-        "100",
-        "--dir",
-        missing.to_str().unwrap(),
-    ]);
+    let out = ccr(&keystats_args("100", &missing, &[]));
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(
@@ -297,17 +263,10 @@ fn a_missing_dir_is_an_error() {
 #[cfg(unix)]
 #[test]
 fn signals_remove_the_working_directory() {
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
     for (signal, name, code) in [("INT", "SIGINT", 130), ("TERM", "SIGTERM", 143)] {
         let dir = scratch(&format!("signal-{name}"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ccr"))
-            .args(["keystats", "--positions", "100M", "--dir"])
-            .arg(&dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the ccr binary runs");
+        let child = spawn_ccr(&keystats_args("100M", &dir, &[]));
         let work = dir.join(format!("ccr-keystats-{}", child.id()));
         let start = Instant::now();
         // Signal once the run has made its working files.
@@ -325,15 +284,7 @@ fn signals_remove_the_working_directory() {
             .status()
             .expect("kill runs");
         assert!(sent.success());
-        let start = Instant::now();
-        while child.try_wait().expect("wait works").is_none() {
-            if start.elapsed() > Duration::from_secs(60) {
-                let _ = child.kill();
-                panic!("{name}: keystats did not stop");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let out = child.wait_with_output().expect("output");
+        let out = wait_within(child, Duration::from_secs(60), format!("{name}: keystats"));
         let stderr = text(&out.stderr);
         assert_no_panic(&stderr);
         assert_eq!(out.status.code(), Some(code), "{name}: {stderr}");
@@ -347,28 +298,6 @@ fn signals_remove_the_working_directory() {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
-}
-
-/// Runs `ccr args`, killing it and failing the test if it outlives `limit`.
-fn ccr_within(args: &[&str], limit: std::time::Duration) -> std::process::Output {
-    use std::process::Stdio;
-    use std::time::Instant;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ccr"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the ccr binary runs");
-    let start = Instant::now();
-    while child.try_wait().expect("wait works").is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("ccr {args:?} still ran after {limit:?}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
 }
 
 /// Whether `path` is a character device with the null device's numbers (1, 3).
@@ -391,39 +320,21 @@ fn is_null_device(path: &std::path::Path) -> bool {
 #[test]
 fn out_follows_links_and_refuses_what_is_not_a_regular_file() {
     use std::os::unix::fs::{FileTypeExt, symlink};
-    use std::time::Duration;
     let dir = scratch("out-kinds");
     let work = dir.join("work");
     std::fs::create_dir(&work).unwrap();
     // A refused run of 10^8 positions would take hours; the real run of 2000 takes seconds in
     // a debug build, more on a loaded machine: the limit tells the two apart with room.
-    let (work_arg, limit) = (work.to_str().unwrap(), Duration::from_secs(120));
-    let shard = |out: &std::path::Path, positions: &'static str| {
-        let out = out.to_str().unwrap().to_string();
-        move || {
-            ccr_within(
-                &[
-                    "keystats",
-                    "--positions",
-                    positions,
-                    "--dir",
-                    work_arg,
-                    "--shard",
-                    "1/1",
-                    "--out",
-                    &out,
-                ],
-                limit,
-            )
-        }
+    let shard = |out: &std::path::Path, positions: &str| {
+        let args = keystats_args(positions, &work, &["--shard", "1/1", "--out", arg(out)]);
+        wait_within(
+            spawn_ccr(&args),
+            Duration::from_secs(120),
+            format!("ccr {args:?}"),
+        )
     };
     let refused = |out: &std::path::Path, what: &str| {
-        let result = shard(out, "100M")();
-        let (stdout, stderr) = (text(&result.stdout), text(&result.stderr));
-        assert_eq!(result.status.code(), Some(2), "{what}: {stderr}");
-        assert_no_panic(&stderr);
-        assert!(stdout.is_empty(), "{what}: {stdout}");
-        assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+        let stderr = assert_one_error_line(&shard(out, "100M"), what);
         let expected = format!("error: --out {}: {what}", out.display());
         assert!(
             stderr.starts_with(&expected),
@@ -431,27 +342,18 @@ fn out_follows_links_and_refuses_what_is_not_a_regular_file() {
         );
         assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0, "{what}");
     };
+    let kind = |path: &std::path::Path| std::fs::symlink_metadata(path).unwrap().file_type();
 
     // A FIFO and a socket stay what they are.
     let fifo = dir.join("fifo");
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(made.success());
     refused(&fifo, "is a FIFO");
-    assert!(
-        std::fs::symlink_metadata(&fifo)
-            .unwrap()
-            .file_type()
-            .is_fifo()
-    );
+    assert!(kind(&fifo).is_fifo());
     let socket = dir.join("socket");
     let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
     refused(&socket, "is a socket");
-    assert!(
-        std::fs::symlink_metadata(&socket)
-            .unwrap()
-            .file_type()
-            .is_socket()
-    );
+    assert!(kind(&socket).is_socket());
     refused(&work, "is a directory");
 
     // A device node: one made here when the test may (as root), and the null device through
@@ -472,24 +374,24 @@ fn out_follows_links_and_refuses_what_is_not_a_regular_file() {
         symlink(&node, &to_node).unwrap();
         refused(&to_node, "is a character device");
         assert!(is_null_device(&node));
-        assert!(std::fs::symlink_metadata(&to_node).unwrap().is_symlink());
+        assert!(kind(&to_node).is_symlink());
     }
     let to_null = dir.join("to-null");
     symlink("/dev/null", &to_null).unwrap();
     refused(&to_null, "is a character device (/dev/null)");
-    assert!(std::fs::symlink_metadata(&to_null).unwrap().is_symlink());
+    assert!(kind(&to_null).is_symlink());
     assert!(is_null_device(std::path::Path::new("/dev/null")));
 
     // A link to nothing, and a descriptor of the process through a link.
     let dangling = dir.join("dangling");
     symlink(dir.join("missing.tsv"), &dangling).unwrap();
     refused(&dangling, "is a symbolic link to nothing");
-    assert!(std::fs::symlink_metadata(&dangling).unwrap().is_symlink());
+    assert!(kind(&dangling).is_symlink());
     assert!(!dir.join("missing.tsv").exists());
     let to_stdout = dir.join("to-stdout");
     symlink("/dev/stdout", &to_stdout).unwrap();
     refused(&to_stdout, "is a descriptor of the process");
-    assert!(std::fs::symlink_metadata(&to_stdout).unwrap().is_symlink());
+    assert!(kind(&to_stdout).is_symlink());
 
     // Links to a regular file: the file gets the result, the links stay links.
     let target = dir.join("part.tsv");
@@ -502,10 +404,10 @@ fn out_follows_links_and_refuses_what_is_not_a_regular_file() {
     symlink("../part.tsv", &relative).unwrap();
     for link in [&absolute, &relative] {
         std::fs::write(&target, "an older result\n").unwrap();
-        let result = shard(link, "2000")();
+        let result = shard(link, "2000");
         let stderr = text(&result.stderr);
         assert!(result.status.success(), "{}: {stderr}", link.display());
-        assert!(std::fs::symlink_metadata(link).unwrap().is_symlink());
+        assert!(kind(link).is_symlink());
         let written = std::fs::read_to_string(&target).unwrap();
         assert!(
             written.starts_with("ccr-keystats partial ") && written.ends_with("end\n"),
@@ -534,7 +436,7 @@ fn out_follows_links_and_refuses_what_is_not_a_regular_file() {
 #[test]
 fn sigterm_while_making_the_bucket_files_stops_at_once() {
     use std::process::Stdio;
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
     let traced = Command::new("strace")
         .args(["-qq", "-o", "/dev/null", "true"])
         .stdout(Stdio::null())
@@ -584,15 +486,8 @@ fn sigterm_while_making_the_bucket_files_stops_at_once() {
         .expect("kill runs");
     assert!(sent.success());
     let signalled = Instant::now();
-    while child.try_wait().expect("wait works").is_none() {
-        if signalled.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("keystats did not stop");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let out = wait_within(child, Duration::from_secs(60), "keystats");
     let took = signalled.elapsed();
-    let out = child.wait_with_output().expect("output");
     let stderr = text(&out.stderr);
     assert!(
         took < Duration::from_secs(2),
@@ -635,20 +530,13 @@ fn with_checksum_again(text: &str) -> String {
 #[cfg(target_os = "linux")]
 #[test]
 fn merge_reads_line_by_line_and_checks_every_field() {
-    use std::time::Duration;
     let dir = scratch("merge-checks");
     let part = dir.join("part.tsv");
-    let made = ccr(&[
-        "keystats",
-        "--positions",
+    let made = ccr(&keystats_args(
         "2000",
-        "--dir",
-        dir.to_str().unwrap(),
-        "--shard",
-        "1/1",
-        "--out",
-        part.to_str().unwrap(),
-    ]);
+        &dir,
+        &["--shard", "1/1", "--out", arg(&part)],
+    ));
     assert!(made.status.success(), "{}", text(&made.stderr));
     let merged = ccr(&["keystats", "--merge", part.to_str().unwrap()]);
     assert!(merged.status.success(), "{}", text(&merged.stderr));
@@ -656,29 +544,18 @@ fn merge_reads_line_by_line_and_checks_every_field() {
 
     let limited = |file: &std::path::Path| {
         let script = "ulimit -v 200000; exec \"$0\" keystats --merge \"$1\"";
-        let mut child = Command::new("sh")
+        let child = Command::new("sh")
             .args(["-c", script, env!("CARGO_BIN_EXE_ccr")])
             .arg(file)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
             .expect("sh runs");
-        let start = std::time::Instant::now();
-        while child.try_wait().expect("wait works").is_none() {
-            if start.elapsed() > Duration::from_secs(60) {
-                let _ = child.kill();
-                panic!("--merge {} still ran after 60 s", file.display());
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        child.wait_with_output().expect("output")
+        let what = format!("--merge {}", file.display());
+        wait_within(child, Duration::from_secs(60), what)
     };
     let refused = |out: &std::process::Output, file: &std::path::Path, what: &str| {
-        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-        assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
-        assert!(stdout.is_empty(), "{what}: {stdout}");
-        assert_no_panic(&stderr);
-        assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+        let stderr = assert_one_error_line(out, what);
         let start = format!("error: --merge {}: ", file.display());
         assert!(
             stderr.starts_with(&start) && stderr.contains(what),

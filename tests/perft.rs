@@ -63,9 +63,11 @@ fn check_every(file: &str, selected: impl Fn(u64) -> bool, leaves: Leaves) {
     }
 }
 
-/// The quick suite of `file` in every representation.
-fn check_all(file: &str, leaves: Leaves) {
-    check_every(file, |n| n <= QUICK_NODES, leaves);
+/// The quick suite of `file` in every representation, with each leaf move made and bulk-counted.
+fn check_all(file: &str) {
+    for leaves in [Leaves::Make, Leaves::Bulk] {
+        check_every(file, |n| n <= QUICK_NODES, leaves);
+    }
 }
 
 /// The deep suite of `file` in every representation.
@@ -75,22 +77,12 @@ fn check_all_deep(file: &str) {
 
 #[test]
 fn standard_positions() {
-    check_all("standard-perft.epd", Leaves::Make);
-}
-
-#[test]
-fn standard_positions_bulk() {
-    check_all("standard-perft.epd", Leaves::Bulk);
+    check_all("standard-perft.epd");
 }
 
 #[test]
 fn edge_cases() {
-    check_all("tricky-perft.epd", Leaves::Make);
-}
-
-#[test]
-fn edge_cases_bulk() {
-    check_all("tricky-perft.epd", Leaves::Bulk);
+    check_all("tricky-perft.epd");
 }
 
 /// Divide of a representation sums to the published count, root move by root move equal to

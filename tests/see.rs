@@ -20,7 +20,7 @@ use crate::common;
 use ccr::kernels::see::{is_unchallenged, see, see_at_least, see_value};
 use ccr::{AttackBlock, MoveKind, PieceType, Position};
 use common::epd;
-use common::games::random_games;
+use common::games::standard_games;
 use cozy_chess::{BitBoard, Board, Color, Piece, Square};
 
 /// The exchange's piece values in the oracle's own terms.
@@ -209,11 +209,8 @@ fn assert_met_everything(seen: &Seen) {
 #[test]
 fn see_equals_the_bitboard_exchange_in_the_perft_trees() {
     let mut seen = Seen::default();
-    for file in ["standard-perft.epd", "tricky-perft.epd"] {
-        for case in epd::load(file) {
-            let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
-            walk(&pos, 3, &mut seen);
-        }
+    for (_, pos) in epd::perft_positions() {
+        walk(&pos, 3, &mut seen);
     }
     eprintln!("perft trees: {seen:?}");
     assert_met_everything(&seen);
@@ -222,11 +219,7 @@ fn see_equals_the_bitboard_exchange_in_the_perft_trees() {
 #[test]
 fn see_equals_the_bitboard_exchange_in_random_games() {
     let mut seen = Seen::default();
-    let starts = epd::fens("standard-perft.epd");
-    let positions = random_games(&starts, 10, 0x5EE0_0000, 199, |pos, _, _| {
-        check_moves(pos, &mut seen)
-    });
-    assert!(positions >= 3000, "only {positions} positions");
+    let positions = standard_games(0x5EE0_0000, |pos| check_moves(pos, &mut seen));
     eprintln!("{positions} random-game positions: {seen:?}");
     assert_met_everything(&seen);
 }

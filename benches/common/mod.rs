@@ -19,6 +19,10 @@ pub mod asm;
 pub mod on_board;
 
 use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion};
 
 /// One line of `tests/data/standard-perft.epd`.
 pub use ccr::positions::PerftCase as Standard;
@@ -27,6 +31,23 @@ pub use ccr::positions::PerftCase as Standard;
 pub fn standard() -> Vec<Standard> {
     ccr::positions::parse_perft(include_str!("../../tests/data/standard-perft.epd"))
         .expect("the standard perft file reads")
+}
+
+/// A criterion group `name` of `samples` samples, each benchmark warmed up for `warm_up` and
+/// measured for `measurement`.
+pub fn timed_group(
+    c: &mut Criterion,
+    name: impl Into<String>,
+    samples: usize,
+    warm_up: Duration,
+    measurement: Duration,
+) -> BenchmarkGroup<'_, WallTime> {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(samples)
+        .warm_up_time(warm_up)
+        .measurement_time(measurement);
+    group
 }
 
 /// The perft depth of a standard position for `leaves`, chosen so one iteration takes roughly

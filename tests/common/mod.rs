@@ -21,12 +21,27 @@ pub mod epd {
     pub fn fens(file: &str) -> Vec<String> {
         load(file).into_iter().map(|case| case.fen).collect()
     }
+
+    /// The positions of `standard-perft.epd`, then of `tricky-perft.epd`, each with its case.
+    pub fn perft_positions() -> Vec<(Case, ccr::Position)> {
+        let mut positions = Vec::new();
+        for file in ["standard-perft.epd", "tricky-perft.epd"] {
+            for case in load(file) {
+                let pos = ccr::Position::from_fen(&case.fen);
+                let pos = pos.unwrap_or_else(|e| panic!("{}: {e}", case.id));
+                positions.push((case, pos));
+            }
+        }
+        positions
+    }
 }
 
 /// Running the built binary.
 pub mod cli {
+    use std::fmt::Display;
     use std::path::Path;
-    use std::process::{Command, Output};
+    use std::process::{Child, Command, Output, Stdio};
+    use std::time::{Duration, Instant};
 
     /// Runs `ccr args` to the end, with no standard input.
     pub fn ccr(args: &[&str]) -> Output {
@@ -34,6 +49,31 @@ pub mod cli {
             .args(args)
             .output()
             .expect("the ccr binary runs")
+    }
+
+    /// Starts `ccr args` with its stdout and stderr piped.
+    pub fn spawn_ccr(args: &[&str]) -> Child {
+        Command::new(env!("CARGO_BIN_EXE_ccr"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the ccr binary runs")
+    }
+
+    /// Waits for `child` (the run `what`) to end and returns its output; kills it and fails
+    /// the test if it still runs after `limit`.
+    pub fn wait_within(mut child: Child, limit: Duration, what: impl Display) -> Output {
+        let start = Instant::now();
+        while child.try_wait().expect("wait works").is_none() {
+            if start.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{what} still ran after {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        child.wait_with_output().expect("output")
     }
 
     /// Output bytes as text; the binary writes only UTF-8.
@@ -66,11 +106,30 @@ pub mod cli {
         ]
     }
 
+    /// `ccr keystats` of `positions` positions with the arguments `more`, its working files
+    /// in `dir`.
+    pub fn keystats_args<'a>(positions: &'a str, dir: &'a Path, more: &[&'a str]) -> Vec<&'a str> {
+        let args = ["keystats", "--positions", positions, "--dir", arg(dir)];
+        [&args[..], more].concat()
+    }
+
     /// Fails the test if `stderr` shows a panic.
     pub fn assert_no_panic(stderr: &str) {
         for bad in ["panicked", "RUST_BACKTRACE", "stack backtrace", "thread '"] {
             assert!(!stderr.contains(bad), "panic text in stderr: {stderr}");
         }
+    }
+
+    /// Fails the test unless the run `what` failed by the contract: exit status 2, nothing
+    /// on stdout, no panic and one stderr line `error: …`, which it returns.
+    pub fn assert_one_error_line(out: &Output, what: impl std::fmt::Debug) -> String {
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(2), "{what:?}: {stdout}\n{stderr}");
+        assert!(stdout.is_empty(), "{what:?}: stdout {stdout:?}");
+        assert_no_panic(&stderr);
+        assert_eq!(stderr.lines().count(), 1, "{what:?}: {stderr:?}");
+        assert!(stderr.starts_with("error: "), "{what:?}: {stderr:?}");
+        stderr
     }
 }
 
@@ -88,9 +147,59 @@ pub mod games {
             .join(" ")
     }
 
-    /// `games` random games of at most `max_plies` moves from each of the FENs `starts`, game
-    /// `g` of start `s` seeded `seed + 1000 s + g`: `visit` sees every position with its start
-    /// FEN and the moves from there. Returns how many positions it saw.
+    /// The start FEN and the seed of each of `games` games from each of `starts`: game `g` of
+    /// start `s` is seeded `seed + 1000 s + g`.
+    pub fn seeds<'a>(
+        starts: impl IntoIterator<Item = &'a str>,
+        games: u64,
+        seed: u64,
+    ) -> impl Iterator<Item = (&'a str, u64)> {
+        let starts = starts.into_iter().enumerate();
+        starts.flat_map(move |(s, fen)| (0..games).map(move |g| (fen, seed + 1000 * s as u64 + g)))
+    }
+
+    /// Seeded random games from a few start positions, and the positions they must reach.
+    pub struct Plan {
+        /// How many of the standard positions (`ccr::positions::STANDARD`, in order) the games
+        /// start from.
+        pub standard: usize,
+        /// The FENs of the other start positions.
+        pub more: &'static [&'static str],
+        /// Games from each start position.
+        pub games_per_start: u64,
+        /// A game ends after this many plies at the latest.
+        pub max_plies: usize,
+        /// The fewest positions the games must reach between them.
+        pub min_positions: usize,
+        /// The seed of the first game of the first start; the others as [`seeds`] says.
+        pub seed: u64,
+    }
+
+    impl Plan {
+        /// The start positions' FENs.
+        pub fn starts(&self) -> impl Iterator<Item = &'static str> {
+            let standard = &ccr::positions::STANDARD[..self.standard];
+            standard.iter().chain(self.more).copied()
+        }
+
+        /// The start FEN and the seed of each game.
+        pub fn games(&self) -> impl Iterator<Item = (&'static str, u64)> {
+            seeds(self.starts(), self.games_per_start, self.seed)
+        }
+
+        /// Fails the test unless the games reached `positions` at least `min_positions`.
+        pub fn assert_reached(&self, positions: usize) {
+            let min = self.min_positions;
+            assert!(
+                positions >= min,
+                "only {positions} positions checked, want at least {min}"
+            );
+        }
+    }
+
+    /// `games` random games of at most `max_plies` moves from each of the FENs `starts`, seeded
+    /// as [`seeds`] says: `visit` sees every position with its start FEN and the moves from
+    /// there. Returns how many positions it saw.
     pub fn random_games<S: AsRef<str>>(
         starts: &[S],
         games: u64,
@@ -99,17 +208,24 @@ pub mod games {
         mut visit: impl FnMut(&Position, &str, &[Move]),
     ) -> usize {
         let mut positions = 0;
-        for (s, fen) in starts.iter().map(AsRef::as_ref).enumerate() {
+        for (fen, seed) in seeds(starts.iter().map(AsRef::as_ref), games, seed) {
             let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-            for game in 0..games {
-                let seed = seed + 1000 * s as u64 + game;
-                random_game(start, seed, max_plies, |pos, _, line| {
-                    visit(pos, fen, line);
-                    positions += 1;
-                    true
-                });
-            }
+            random_game(start, seed, max_plies, |pos, _, line| {
+                visit(pos, fen, line);
+                positions += 1;
+                true
+            });
         }
+        positions
+    }
+
+    /// Ten random games of at most 199 plies from each position of `standard-perft.epd`, seeded
+    /// as [`seeds`] says: `visit` sees every position. Fails the test unless they reach 3000
+    /// positions at least; returns how many they reached.
+    pub fn standard_games(seed: u64, mut visit: impl FnMut(&Position)) -> usize {
+        let starts = super::epd::fens("standard-perft.epd");
+        let positions = random_games(&starts, 10, seed, 199, |pos, _, _| visit(pos));
+        assert!(positions >= 3000, "only {positions} positions");
         positions
     }
 }
