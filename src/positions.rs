@@ -54,11 +54,7 @@ impl PerftCase {
 /// Fails on a count that is not `Dn count`, naming its line.
 pub fn parse_perft(text: &str) -> Result<Vec<PerftCase>, String> {
     let mut cases = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (number, line) in data_lines(text) {
         let mut fields = line.split(';').map(str::trim);
         let fen = fields.next().unwrap_or_default().to_string();
         let (mut id, mut counts) = (fen.clone(), Vec::new());
@@ -70,15 +66,22 @@ pub fn parse_perft(text: &str) -> Result<Vec<PerftCase>, String> {
                     .split_once(' ')
                     .and_then(|(d, n)| Some((d.parse().ok()?, n.trim().parse().ok()?)));
                 counts.push(
-                    count.ok_or_else(|| {
-                        format!("line {}: '{field}' is not `Dn count`", number + 1)
-                    })?,
+                    count.ok_or_else(|| format!("line {number}: '{field}' is not `Dn count`"))?,
                 );
             }
         }
         cases.push(PerftCase { fen, id, counts });
     }
     Ok(cases)
+}
+
+/// The lines of a data file's text that hold something, trimmed, each with its number
+/// (from 1): blank lines and `#` comments are skipped.
+pub(crate) fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
 }
 
 /// The FEN of `fen`'s position with the colours swapped and the board mirrored rank for rank,
