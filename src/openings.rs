@@ -7,9 +7,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use crate::ccr::Position;
+use crate::ccr::fen::data_lines;
 use crate::eval::Evaluator;
 use crate::history::History;
-use crate::positions::data_lines;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, Search};
 

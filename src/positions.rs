@@ -6,7 +6,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use crate::ccr::board::Position;
-use crate::ccr::fen::FenError;
+use crate::ccr::fen::{FenError, data_lines};
 use crate::types::{Move, MoveKind, PieceCode, PieceType};
 
 /// The initial position.
@@ -73,15 +73,6 @@ pub fn parse_perft(text: &str) -> Result<Vec<PerftCase>, String> {
         cases.push(PerftCase { fen, id, counts });
     }
     Ok(cases)
-}
-
-/// The lines of a data file's text that hold something, trimmed, each with its number
-/// (from 1): blank lines and `#` comments are skipped.
-pub(crate) fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines()
-        .enumerate()
-        .map(|(i, line)| (i + 1, line.trim()))
-        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
 }
 
 /// The FEN of `fen`'s position with the colours swapped and the board mirrored rank for rank,
