@@ -29,17 +29,16 @@ Defaults: 10 rounds; depth 5 for perft (469,080,960 leaves a run), 11 for the be
 default).
 """
 
-import datetime
 import os
-import platform
 import re
 import shlex
 import statistics
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EPD = os.path.join(ROOT, "tests", "data", "standard-perft.epd")
+import pairs  # scripts/pairs.py
+
+EPD = os.path.join(pairs.ROOT, "tests", "data", "standard-perft.epd")
 
 
 def perft(command, depth, fens):
@@ -94,15 +93,8 @@ def compilers():
 
 
 def header(commands):
-    """Comment lines: machine, binaries, commit, date."""
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
-                if line.startswith("model name")), platform.processor())
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    lines = [f"# machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
-             f"# commit: {commit}",
-             f"# date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}",
-             f"# compilers here: {compilers()}"]
+    """Comment lines: machine, commit, date, compilers and binaries."""
+    lines = pairs.machine_header() + [f"# compilers here: {compilers()}"]
     for command in commands:
         version = subprocess.run([command[0], "--version"], capture_output=True, text=True).stdout.strip()
         lines.append(f"# {' '.join(command)}: {architecture(command[0])}, {version}")
@@ -111,25 +103,11 @@ def header(commands):
 
 def main():
     argv = sys.argv[1:]
-    rounds, depth, mode, out, count = 10, None, "perft", None, False
-    while argv and argv[0].startswith("--"):
-        flag = argv.pop(0)
-        if flag == "--bench":
-            mode = "bench"
-        elif flag == "--instructions":
-            count = True
-        elif flag in ("--rounds", "--depth", "--out") and argv:
-            value = argv.pop(0)
-            if flag == "--out":
-                out = value
-            elif not value.isdigit():
-                sys.exit(f"error: {flag} takes a number, not {value!r}")
-            elif flag == "--rounds":
-                rounds = int(value)
-            else:
-                depth = int(value)
-        else:
-            sys.exit(f"error: unknown option {flag}\n{__doc__}")
+    given = pairs.options(argv, __doc__, switches=("bench", "instructions"))
+    mode = "bench" if given["bench"] else "perft"
+    rounds, depth, out, count = given["rounds"], given["depth"], given["out"], given["instructions"]
+    if rounds is None:
+        rounds = 10
     if not argv or len(argv) % 2:
         sys.exit(__doc__)
     if depth is None:
@@ -140,11 +118,7 @@ def main():
     n = len(argv)
     rates, loads, rows = [[] for _ in argv], [], []
     for r in range(rounds):
-        order = list(range(n))
-        order = order[r % n:] + order[:r % n]
-        if r % 2:
-            order.reverse()
-        for i in order:
+        for i in pairs.order(list(range(n)), r):
             if mode == "bench":
                 nodes, seconds = bench(commands[i], depth)
             else:
@@ -165,8 +139,7 @@ def main():
         for arch, i in (("x86_64", 0), ("i686", 1)):
             ratios = [b / a for a, b in zip(rates[i], rates[i + 2])]
             print(f"{arch}: state 2 / state 1 median {statistics.median(ratios):.3f}")
-    print(f"load (1 min): median {statistics.median(loads):.2f}, "
-          f"{min(loads):.2f}-{max(loads):.2f}")
+    print(pairs.load_line(loads))
     counted = []
     if count:
         for i, arg in enumerate(argv):
@@ -174,15 +147,9 @@ def main():
             counted.append(("callgrind", arg, architecture(commands[i][0]), nodes, "", "", total))
             print(f"{arg}: {total:,} instructions, {total / nodes:,.0f} a node", flush=True)
     if out:
-        with open(out, "w") as f:
-            f.write("\n".join(header(commands)) + "\n")
-            f.write(f"# run: {mode} depth {depth}, {rounds} rounds\n")
-            f.write("round\targument\tarch\tnodes\tseconds\tmnps\tinstructions\n")
-            for row in rows + counted:
-                if len(row) == 6:
-                    row = row + ("",)
-                f.write("\t".join(str(v) if not isinstance(v, float) else f"{v:.6f}" for v in row) + "\n")
-
+        pairs.write_tsv(out, header(commands) + [f"# run: {mode} depth {depth}, {rounds} rounds"],
+                        ("round", "argument", "arch", "nodes", "seconds", "mnps", "instructions"),
+                        [row + ("",) for row in rows] + counted)
 
 if __name__ == "__main__":
     main()

@@ -19,25 +19,24 @@ writes every run as a TSV row after comment lines naming machine, commit and dat
 Defaults: 5 rounds; depth 13 for Stockfish, 10 for Glaurung.
 """
 
-import datetime
 import os
-import platform
 import re
 import statistics
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import pairs  # scripts/pairs.py
+
 BINARIES = {
     "x86_64": "/usr/games",
-    "i686": os.path.join(ROOT, "target", "engines32", "usr", "games"),
+    "i686": os.path.join(pairs.ROOT, "target", "engines32", "usr", "games"),
 }
 KINDS = ("stockfish-classical", "stockfish-nnue", "glaurung")
 
 
 def bench_positions():
     """The FENs of `ccr bench`, read from src/bench.rs."""
-    text = open(os.path.join(ROOT, "src", "bench.rs")).read()
+    text = open(os.path.join(pairs.ROOT, "src", "bench.rs")).read()
     block = text[text.index("pub const POSITIONS"):]
     block = block[:block.index("];")]
     return re.findall(r'"([^"]+)"', block)
@@ -94,33 +93,12 @@ def run(kind, arch, depth, fens):
     return stockfish(os.path.join(folder, "stockfish"), depth or 13, evaluation)
 
 
-def header():
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
-                if line.startswith("model name")), platform.processor())
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    return [f"# machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
-            f"# commit: {commit}", f"# date: {now}",
-            "# engines: Debian bookworm stockfish 15.1-4 and glaurung 2.2-4, amd64 and i386 builds"]
-
-
 def main():
     argv = sys.argv[1:]
-    rounds, depth, out = 5, None, None
-    while argv and argv[0].startswith("--"):
-        flag = argv.pop(0)
-        if flag not in ("--rounds", "--depth", "--out") or not argv:
-            sys.exit(f"error: unknown option {flag}\n{__doc__}")
-        value = argv.pop(0)
-        if flag == "--out":
-            out = value
-        elif not value.isdigit():
-            sys.exit(f"error: {flag} takes a number, not {value!r}")
-        elif flag == "--rounds":
-            rounds = int(value)
-        else:
-            depth = int(value)
+    given = pairs.options(argv, __doc__)
+    rounds, depth, out = given["rounds"], given["depth"], given["out"]
+    if rounds is None:
+        rounds = 5
     if not argv or any(k not in KINDS for k in argv):
         sys.exit(__doc__)
     for arch, folder in BINARIES.items():
@@ -131,10 +109,7 @@ def main():
     rates = {r: [] for r in runs}
     rows, loads = [], []
     for r in range(rounds):
-        order = runs[r % len(runs):] + runs[:r % len(runs)]
-        if r % 2:
-            order.reverse()
-        for kind, arch in order:
+        for kind, arch in pairs.order(runs, r):
             nodes, seconds = run(kind, arch, depth, fens)
             rates[(kind, arch)].append(nodes / seconds / 1e6)
             rows.append((r + 1, kind, arch, nodes, seconds, nodes / seconds / 1e6))
@@ -147,15 +122,11 @@ def main():
         print(f"{kind}: x86_64 median {statistics.median(x64):.3f} M nodes/s, i686 median "
               f"{statistics.median(x86):.3f}; i686 / x86_64 median {statistics.median(ratios):.3f} "
               f"(rounds {min(ratios):.3f}-{max(ratios):.3f})")
-    print(f"load (1 min): median {statistics.median(loads):.2f}, {min(loads):.2f}-{max(loads):.2f}")
+    print(pairs.load_line(loads))
     if out:
-        with open(out, "w") as f:
-            f.write("\n".join(header()) + "\n")
-            f.write(f"# depth {depth or 'default'}, {rounds} rounds\n")
-            f.write("round\tkind\tarch\tnodes\tseconds\tmnps\n")
-            for row in rows:
-                f.write("\t".join(f"{v:.6f}" if isinstance(v, float) else str(v) for v in row) + "\n")
-
+        engines = "# engines: Debian bookworm stockfish 15.1-4 and glaurung 2.2-4, amd64 and i386 builds"
+        pairs.write_tsv(out, pairs.machine_header() + [engines, f"# depth {depth or 'default'}, {rounds} rounds"],
+                        ("round", "kind", "arch", "nodes", "seconds", "mnps"), rows)
 
 if __name__ == "__main__":
     main()

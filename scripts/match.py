@@ -892,10 +892,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="continue the match recorded in --pgn: its counted games (same opponent, game number, "
                          "opening and time control) are taken as played, in the tallies and the SPRT, and only "
                          "the others are played; give each match its own --pgn")
-    ap.add_argument("--sprt-alpha", type=float, default=0.05,
-                    help="the SPRT's false-positive rate, above 0 and below 0.5 (default 0.05)")
-    ap.add_argument("--sprt-beta", type=float, default=0.05,
-                    help="the SPRT's false-negative rate, above 0 and below 0.5 (default 0.05)")
+    for name, error in (("alpha", "false-positive"), ("beta", "false-negative")):
+        ap.add_argument(f"--sprt-{name}", type=float, default=0.05,
+                        help=f"the SPRT's {error} rate, above 0 and below 0.5 (default 0.05)")
     ap.add_argument("--elo-model", default="normalized", metavar="MODEL", choices=("normalized", "logistic"),
                     help="the SPRT bounds' unit: normalized (nElo, as fishtest and OpenBench) or logistic "
                          "(default normalized)")

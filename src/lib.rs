@@ -86,4 +86,4 @@ pub use ccr::{EnemyTable, Kernel, Portable, WithKernel, with_kernel};
 pub use book::polyglot_key;
 pub use eval::{Breakdown, Evaluator};
 pub use search::tablebase::Tablebases;
-pub use uci::{Output as UciOutput, Uci};
+pub use uci::{Output as UciOutput, Transcript as UciTranscript, Uci};

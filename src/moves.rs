@@ -66,6 +66,14 @@ impl MoveList {
         }
         self.len = kept;
     }
+
+    /// The moves in UCI notation, sorted: what tests compare with a list of names.
+    #[cfg(test)]
+    pub(crate) fn sorted_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.as_slice().iter().map(|m| m.to_string()).collect();
+        names.sort();
+        names
+    }
 }
 
 impl Default for MoveList {

@@ -7,6 +7,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use crate::ccr::Position;
+use crate::ccr::fen::data_lines;
 use crate::eval::Evaluator;
 use crate::history::History;
 use crate::search::tt::TranspositionTable;
@@ -126,11 +127,7 @@ pub(crate) fn load_book(path: &str) -> Result<Vec<Position>, String> {
 /// Fails on a line that is not a position, naming it, and on a book without any.
 pub fn read_book(text: &str) -> Result<Vec<Position>, String> {
     let mut book = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (number, line) in data_lines(text) {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let clocks = match fields.get(4..6) {
             Some([half, full]) if half.parse::<u32>().is_ok() && full.parse::<u32>().is_ok() => {
@@ -139,8 +136,8 @@ pub fn read_book(text: &str) -> Result<Vec<Position>, String> {
             _ => "0 1".to_string(),
         };
         let fen = format!("{} {clocks}", fields[..fields.len().min(4)].join(" "));
-        let position = Position::from_fen(&fen)
-            .map_err(|e| format!("line {}: not a position ({e})", number + 1))?;
+        let position =
+            Position::from_fen(&fen).map_err(|e| format!("line {number}: not a position ({e})"))?;
         book.push(position);
     }
     if book.is_empty() {

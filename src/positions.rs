@@ -6,7 +6,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 
 use crate::ccr::board::Position;
-use crate::ccr::fen::FenError;
+use crate::ccr::fen::{FenError, data_lines};
 use crate::types::{Move, MoveKind, PieceCode, PieceType};
 
 /// The initial position.
@@ -54,11 +54,7 @@ impl PerftCase {
 /// Fails on a count that is not `Dn count`, naming its line.
 pub fn parse_perft(text: &str) -> Result<Vec<PerftCase>, String> {
     let mut cases = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (number, line) in data_lines(text) {
         let mut fields = line.split(';').map(str::trim);
         let fen = fields.next().unwrap_or_default().to_string();
         let (mut id, mut counts) = (fen.clone(), Vec::new());
@@ -70,9 +66,7 @@ pub fn parse_perft(text: &str) -> Result<Vec<PerftCase>, String> {
                     .split_once(' ')
                     .and_then(|(d, n)| Some((d.parse().ok()?, n.trim().parse().ok()?)));
                 counts.push(
-                    count.ok_or_else(|| {
-                        format!("line {}: '{field}' is not `Dn count`", number + 1)
-                    })?,
+                    count.ok_or_else(|| format!("line {number}: '{field}' is not `Dn count`"))?,
                 );
             }
         }

@@ -70,6 +70,34 @@ impl Output {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let _ = writeln!(out, "{text}").and_then(|()| out.flush());
     }
+
+    /// Lines kept in memory, and the transcript that reads them back (for tests and fuzzing).
+    pub fn transcribed() -> (Output, Transcript) {
+        let transcript = Transcript::default();
+        (Output::new(Box::new(transcript.clone())), transcript)
+    }
+}
+
+/// What an [`Output::transcribed`] wrote, shared with it.
+#[derive(Clone, Default)]
+pub struct Transcript(Arc<Mutex<Vec<u8>>>);
+
+impl Transcript {
+    /// Everything written so far.
+    pub fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).expect("the engine writes UTF-8")
+    }
+}
+
+impl Write for Transcript {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The thread that runs the searches, one job after another. It is started at the first
@@ -1094,29 +1122,9 @@ fn is_go_keyword(text: &str) -> bool {
 mod tests {
     use super::*;
 
-    /// An output that collects lines.
-    #[derive(Clone, Default)]
-    struct Lines(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Lines {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl Lines {
-        fn text(&self) -> String {
-            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-        }
-    }
-
-    fn engine() -> (Uci, Lines) {
-        let lines = Lines::default();
-        (Uci::new(Output::new(Box::new(lines.clone()))), lines)
+    fn engine() -> (Uci, Transcript) {
+        let (out, lines) = Output::transcribed();
+        (Uci::new(out), lines)
     }
 
     /// Runs commands one by one, letting each search end by itself.
@@ -1224,17 +1232,16 @@ mod tests {
             "hello\n\n   \nsetoption name Hash value -5\nsetoption name Nope value 1\n\
              setoption foo\ngo wtime abc depth 2\nisready\n",
         );
-        assert!(out.contains("info string unknown command: hello"), "{out}");
-        assert!(
-            out.contains("info string option Hash needs a value"),
-            "{out}"
+        assert_says(
+            &out,
+            &[
+                "info string unknown command: hello",
+                "info string option Hash needs a value",
+                "info string unknown option: Nope",
+                "info string go: bad value 'abc' for wtime",
+                "readyok",
+            ],
         );
-        assert!(out.contains("info string unknown option: Nope"), "{out}");
-        assert!(
-            out.contains("info string go: bad value 'abc' for wtime"),
-            "{out}"
-        );
-        assert!(out.contains("readyok"));
         assert_eq!(out.matches("bestmove").count(), 1, "{out}");
     }
 
@@ -1296,7 +1303,14 @@ mod tests {
         assert_eq!(lines.text().matches("bestmove").count(), 1);
     }
 
-    fn bestmoves(lines: &Lines) -> usize {
+    /// Asserts that `out` holds each of `texts`.
+    fn assert_says(out: &str, texts: &[&str]) {
+        for text in texts {
+            assert!(out.contains(text), "{text:?} missing from {out}");
+        }
+    }
+
+    fn bestmoves(lines: &Transcript) -> usize {
         lines
             .text()
             .lines()
@@ -1334,13 +1348,12 @@ mod tests {
         uci.handle("setoption name Eval value Frame");
         assert_eq!(uci.evaluator, Evaluator::Frame);
         let out = lines.text();
-        assert!(
-            out.contains("info string option Eval is frame or bitboards, not 'nnue'"),
-            "{out}"
-        );
-        assert!(
-            out.contains("info string option Eval is frame or bitboards, not ''"),
-            "{out}"
+        assert_says(
+            &out,
+            &[
+                "info string option Eval is frame or bitboards, not 'nnue'",
+                "info string option Eval is frame or bitboards, not ''",
+            ],
         );
         uci.handle("uci");
         assert!(
@@ -1382,19 +1395,15 @@ mod tests {
         let out = lines.text();
         assert_eq!(bestmoves(&lines), 2, "{out}");
         assert_eq!(uci.overhead, Duration::from_millis(OVERHEAD.0), "{out}");
-        assert!(
-            out.contains("info string option Move Overhead not changed: a search is running"),
-            "{out}"
+        assert_says(
+            &out,
+            &[
+                "info string option Move Overhead not changed: a search is running",
+                "info string ucinewgame ignored: a search is running",
+                "info string go: stopping the running search first",
+                "info depth 2 ",
+            ],
         );
-        assert!(
-            out.contains("info string ucinewgame ignored: a search is running"),
-            "{out}"
-        );
-        assert!(
-            out.contains("info string go: stopping the running search first"),
-            "{out}"
-        );
-        assert!(out.contains("info depth 2 "), "{out}");
     }
 
     #[test]
@@ -1472,17 +1481,14 @@ mod tests {
              position startpos moves e2e4 \x00\x7f\n",
         );
         assert_eq!(out.lines().count(), 3, "{out}");
-        assert!(
-            out.contains(
-                "info string unknown command: \\x00\\x1b[2J\\x07hello\\u{9b}31m\\u{202e}é♞\\\\x00\n"
-            ),
-            "{out}"
+        assert_says(
+            &out,
+            &[
+                "info string unknown command: \\x00\\x1b[2J\\x07hello\\u{9b}31m\\u{202e}é♞\\\\x00\n",
+                "unknown option: \\x1b]0;title\\x07\n",
+                "move 2 '\\x00\\x7f' is not legal",
+            ],
         );
-        assert!(
-            out.contains("unknown option: \\x1b]0;title\\x07\n"),
-            "{out}"
-        );
-        assert!(out.contains("move 2 '\\x00\\x7f' is not legal"), "{out}");
         assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
     }
 

@@ -10,9 +10,6 @@
 
 #![no_main]
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-
 use ccr::{Uci, UciOutput as Output};
 use libfuzzer_sys::fuzz_target;
 
@@ -22,20 +19,6 @@ const MAX_GOS: usize = 32;
 const NODES: u64 = 2_000;
 /// The largest `Hash` passed on, MiB.
 const MAX_HASH: u64 = 8;
-
-/// The engine's output, kept in memory.
-#[derive(Clone, Default)]
-struct Sink(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// `line` made cheap to run: a node limit on `go`, a small `Hash`.
 fn tame(line: &str) -> String {
@@ -78,11 +61,10 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 
-    let sink = Sink::default();
-    Uci::new(Output::new(Box::new(sink.clone()))).run(&input[..]);
+    let (out, transcript) = Output::transcribed();
+    Uci::new(out).run(&input[..]);
 
-    let out = sink.0.lock().unwrap().clone();
-    let text = String::from_utf8(out).expect("the engine writes UTF-8");
+    let text = transcript.text();
     assert!(
         text.is_empty() || text.ends_with('\n'),
         "a line cut short: {text:?}"

@@ -325,12 +325,6 @@ impl Bitboards {
             self.piece(sq)
         })?)
     }
-
-    /// Plays `mv`, which must be legal here, in place.
-    #[inline]
-    pub fn play(&mut self, mv: Move) {
-        *self = self.make(mv);
-    }
 }
 
 impl Representation for Bitboards {

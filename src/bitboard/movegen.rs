@@ -187,6 +187,16 @@ fn push_targets(list: &mut MoveList, from: usize, mut targets: u64) {
     }
 }
 
+/// Appends the moves of each piece of `pieces` onto the squares `targets_of` gives it.
+#[inline(always)]
+fn push_moves(list: &mut MoveList, mut pieces: u64, targets_of: impl Fn(usize) -> u64) {
+    while pieces != 0 {
+        let from = pieces.trailing_zeros() as usize;
+        push_targets(list, from, targets_of(from));
+        pieces &= pieces - 1;
+    }
+}
+
 /// Appends a pawn move of `kind` to every square of `targets`, from `to + back`.
 #[inline(always)]
 fn push_pawn_moves(list: &mut MoveList, mut targets: u64, back: i32, kind: MoveKind) {
@@ -363,33 +373,17 @@ fn generate<S: PieceSets, const WHITE: bool, const CAPTURES: bool>(
         snipers &= snipers - 1;
     }
 
-    // A pinned knight never stays on its line.
-    let mut knights = pieces.of(us, N) & !pinned;
-    while knights != 0 {
-        let from = knights.trailing_zeros() as usize;
-        push_targets(list, from, KNIGHT[from] & targets);
-        knights &= knights - 1;
-    }
-    let mut diagonal = pieces.of(us, B) | pieces.of(us, Q);
-    while diagonal != 0 {
-        let from = diagonal.trailing_zeros() as usize;
-        let mut to = lines.bishop(from) & targets;
-        if pinned >> from & 1 != 0 {
-            to &= LINE[king][from];
-        }
-        push_targets(list, from, to);
-        diagonal &= diagonal - 1;
-    }
-    let mut straight = pieces.of(us, R) | pieces.of(us, Q);
-    while straight != 0 {
-        let from = straight.trailing_zeros() as usize;
-        let mut to = lines.rook(from) & targets;
-        if pinned >> from & 1 != 0 {
-            to &= LINE[king][from];
-        }
-        push_targets(list, from, to);
-        straight &= straight - 1;
-    }
+    // A pinned knight never stays on its line; a pinned slider moves along it only.
+    let knights = pieces.of(us, N) & !pinned;
+    push_moves(list, knights, |from| KNIGHT[from] & targets);
+    let allowed = |from: usize| match pinned >> from & 1 {
+        0 => targets,
+        _ => targets & LINE[king][from],
+    };
+    let diagonal = pieces.of(us, B) | pieces.of(us, Q);
+    push_moves(list, diagonal, |from| lines.bishop(from) & allowed(from));
+    let straight = pieces.of(us, R) | pieces.of(us, Q);
+    push_moves(list, straight, |from| lines.rook(from) & allowed(from));
 
     let pawns = pieces.of(us, P);
     pawn_moves::<WHITE, CAPTURES>(list, pawns & !pinned, occupied, theirs, check_mask);

@@ -563,6 +563,15 @@ fn parse_clock(
         .ok_or_else(bad)
 }
 
+/// The lines of a FEN or EPD file's text that hold something, trimmed, each with its number
+/// (from 1): blank lines and `#` comments are skipped.
+pub(crate) fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,8 +59,12 @@ trait Sink {
     /// and the promotion.
     fn push_promotions(&mut self, bits: u32, make: impl Fn(u32, MoveKind) -> Move);
 
-    /// An en-passant capture, legal only if [`Sink::keep_en_passant`] says so.
-    fn push_en_passant(&mut self, mv: Move);
+    /// An en-passant capture, legal only if [`Sink::keep_en_passant`] says so (by default
+    /// pushed as any move, for a sink that can drop it later).
+    #[inline(always)]
+    fn push_en_passant(&mut self, mv: Move) {
+        self.push(mv);
+    }
 
     /// Keeps the en-passant captures for which `legal` holds (called only when some were
     /// pushed).
@@ -69,7 +73,8 @@ trait Sink {
     /// Takes the moves of the knights, bishops, rooks and queens of `by` on `pieces` onto
     /// the `evasions` that hold no piece of `own` as a number, when the sink only counts and
     /// the kernel `K` counts by sets; whether it did (then the frame must not visit those
-    /// pieces).
+    /// pieces). By default it does not: a sink that lists needs every move.
+    #[inline(always)]
     fn count_by_sets<K: Kernel>(
         &mut self,
         pieces: &Ccr,
@@ -77,7 +82,10 @@ trait Sink {
         own: &[u32; 8],
         evasions: &[u32; 8],
         by: Colour,
-    ) -> bool;
+    ) -> bool {
+        let _ = (pieces, occupied, own, evasions, by);
+        false
+    }
 }
 
 impl Sink for MoveList {
@@ -105,26 +113,9 @@ impl Sink for MoveList {
         }
     }
 
-    #[inline(always)]
-    fn push_en_passant(&mut self, mv: Move) {
-        MoveList::push(self, mv);
-    }
-
     #[cold]
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool) {
         self.retain(|mv| mv.kind() != MoveKind::EnPassant || legal(mv));
-    }
-
-    #[inline(always)]
-    fn count_by_sets<K: Kernel>(
-        &mut self,
-        _: &Ccr,
-        _: &[u32; 8],
-        _: &[u32; 8],
-        _: &[u32; 8],
-        _: Colour,
-    ) -> bool {
-        false
     }
 }
 
@@ -1036,15 +1027,10 @@ mod tests {
     use crate::ccr::kernel::{WithKernel, with_kernel};
 
     fn moves(fen: &str) -> Vec<String> {
-        let mut v: Vec<String> = Position::from_fen(fen)
+        Position::from_fen(fen)
             .unwrap()
             .legal_moves()
-            .as_slice()
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
-        v.sort();
-        v
+            .sorted_names()
     }
 
     #[test]

@@ -520,19 +520,20 @@ impl<T: Trace> Eval<T> {
 
 const fn handlers<T: Trace>() -> [Handler<Eval<T>>; 16] {
     let mut table: [Handler<Eval<T>>; 16] = [skip; 16];
-    table[1] = pawn::<T, true>;
-    table[2] = piece::<T, true, { PieceType::Knight.bits() }>;
-    table[3] = piece::<T, true, { PieceType::Bishop.bits() }>;
-    table[4] = piece::<T, true, { PieceType::Rook.bits() }>;
-    table[5] = piece::<T, true, { PieceType::Queen.bits() }>;
-    table[6] = king::<T, true>;
-    table[9] = pawn::<T, false>;
-    table[10] = piece::<T, false, { PieceType::Knight.bits() }>;
-    table[11] = piece::<T, false, { PieceType::Bishop.bits() }>;
-    table[12] = piece::<T, false, { PieceType::Rook.bits() }>;
-    table[13] = piece::<T, false, { PieceType::Queen.bits() }>;
-    table[14] = king::<T, false>;
+    side_handlers::<T, true>(&mut table);
+    side_handlers::<T, false>(&mut table);
     table
+}
+
+/// Puts the handlers of one colour's piece codes into `table`.
+const fn side_handlers<T: Trace, const WHITE: bool>(table: &mut [Handler<Eval<T>>; 16]) {
+    let base = colour_of(WHITE).code_bit() as usize;
+    table[base + 1] = pawn::<T, WHITE>;
+    table[base + 2] = piece::<T, WHITE, { PieceType::Knight.bits() }>;
+    table[base + 3] = piece::<T, WHITE, { PieceType::Bishop.bits() }>;
+    table[base + 4] = piece::<T, WHITE, { PieceType::Rook.bits() }>;
+    table[base + 5] = piece::<T, WHITE, { PieceType::Queen.bits() }>;
+    table[base + 6] = king::<T, WHITE>;
 }
 
 /// The colour a handler serves.

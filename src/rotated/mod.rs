@@ -134,12 +134,6 @@ impl Rotated {
         }
         Ok(())
     }
-
-    /// Plays `mv`, which must be legal here, in place.
-    #[inline]
-    pub fn play(&mut self, mv: Move) {
-        *self = self.make(mv);
-    }
 }
 
 impl Representation for Rotated {

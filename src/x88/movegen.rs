@@ -197,20 +197,9 @@ impl X88 {
         behind: u128,
         list: &mut MoveList,
     ) {
+        let safe = |to: u8| !holds(behind, to) && !self.attacked_by(to, theirs);
         for d in KING_DIRS {
-            let to = king.wrapping_add(d as u8);
-            if to & 0x88 != 0 {
-                continue;
-            }
-            let code = self.board[to as usize & 0x7F];
-            let target = if CAPTURES {
-                enemy::<WHITE>(code)
-            } else {
-                landable::<WHITE>(code)
-            };
-            if target && !holds(behind, to) && !self.attacked_by(to, theirs) {
-                push(list, king, to, MoveKind::Normal);
-            }
+            self.leap::<WHITE, CAPTURES>(king, d, safe, list);
         }
     }
 
@@ -292,7 +281,8 @@ impl X88 {
         }
     }
 
-    /// One knight leap, if it stays on the board and lands on an empty or enemy square.
+    /// One knight's or king's leap, if it stays on the board, lands on an empty or enemy square
+    /// and `ok` takes its target.
     #[inline(always)]
     fn leap<const WHITE: bool, const CAPTURES: bool>(
         &self,
@@ -547,17 +537,7 @@ mod tests {
 
     #[test]
     fn special_moves() {
-        let moves = |fen: &str| -> Vec<String> {
-            let x = X88::from_fen(fen).unwrap();
-            let mut v: Vec<String> = x
-                .legal_moves()
-                .as_slice()
-                .iter()
-                .map(|m| m.to_string())
-                .collect();
-            v.sort();
-            v
-        };
+        let moves = |fen: &str| X88::from_fen(fen).unwrap().legal_moves().sorted_names();
         // The horizontal pin through two pawns forbids b5c6; with the king away it is legal.
         assert!(!moves("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2").contains(&"b5c6".to_string()));
         assert!(moves("8/8/8/1Pp4r/8/K7/8/4k3 w - c6 0 2").contains(&"b5c6".to_string()));
