@@ -18,6 +18,19 @@ use crate::ccr::{FenError, Invariant, Kernel, Portable, Position};
 use crate::moves::MoveList;
 use crate::types::Move;
 
+/// `impl From<Inner> for Outer` by wrapping: a representation's invariant holds the broken
+/// invariant of what it is built on as one of its variants (as thiserror's `#[from]`).
+macro_rules! wraps_invariant {
+    ($outer:ident :: $variant:ident ($inner:ty)) => {
+        impl From<$inner> for $outer {
+            fn from(broken: $inner) -> $outer {
+                $outer::$variant(broken)
+            }
+        }
+    };
+}
+pub(crate) use wraps_invariant;
+
 /// A board representation that can generate legal moves, make them and count perft.
 pub trait Representation: Clone + 'static {
     /// The name `--repr` selects it by (`ccr`, `x88`, `bitboard`, `rotated`).

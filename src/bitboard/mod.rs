@@ -42,7 +42,7 @@ use crate::ccr::make::CASTLING_KEPT;
 use crate::ccr::validate::{self, State};
 use crate::ccr::{CastlingRights, Ccr, Invariant, Position, RookFiles};
 use crate::moves::MoveList;
-use crate::repr::Representation;
+use crate::repr::{Representation, wraps_invariant};
 use crate::types::{Colour, Move, MoveKind, PieceCode, PieceType, Square};
 
 /// The pawns' board in [`Bitboards::types`] (type − 1).
@@ -63,11 +63,7 @@ pub enum BitboardsInvariant {
     Position(Invariant),
 }
 
-impl From<Invariant> for BitboardsInvariant {
-    fn from(broken: Invariant) -> BitboardsInvariant {
-        BitboardsInvariant::Position(broken)
-    }
-}
+wraps_invariant!(BitboardsInvariant::Position(Invariant));
 
 impl fmt::Display for BitboardsInvariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

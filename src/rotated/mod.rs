@@ -21,7 +21,7 @@ use crate::bitboard::movegen::{self, PieceSets, SliderLines};
 use crate::bitboard::{Bitboards, BitboardsInvariant};
 use crate::ccr::Position;
 use crate::moves::MoveList;
-use crate::repr::Representation;
+use crate::repr::{Representation, wraps_invariant};
 use crate::types::Move;
 
 /// What [`Rotated::validate`](Representation::validate) finds broken: the piece boards (as
@@ -35,11 +35,7 @@ pub enum RotatedInvariant {
     Lines,
 }
 
-impl From<BitboardsInvariant> for RotatedInvariant {
-    fn from(broken: BitboardsInvariant) -> RotatedInvariant {
-        RotatedInvariant::Board(broken)
-    }
-}
+wraps_invariant!(RotatedInvariant::Board(BitboardsInvariant));
 
 impl fmt::Display for RotatedInvariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

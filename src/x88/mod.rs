@@ -44,7 +44,7 @@ use crate::ccr::board::MAX_HALFMOVE_CLOCK;
 use crate::ccr::validate::{self, State};
 use crate::ccr::{CastlingRights, Ccr, Invariant, Position, RookFiles};
 use crate::moves::MoveList;
-use crate::repr::Representation;
+use crate::repr::{Representation, wraps_invariant};
 use crate::types::{Colour, Move, PieceCode, PieceType, Square};
 use tables::{ATTACKS, CODE_FLAGS, DELTAS, SLIDERS, SQUARE_OF, X88_OF, diff};
 
@@ -80,11 +80,7 @@ pub enum X88Invariant {
     Position(Invariant),
 }
 
-impl From<Invariant> for X88Invariant {
-    fn from(broken: Invariant) -> X88Invariant {
-        X88Invariant::Position(broken)
-    }
-}
+wraps_invariant!(X88Invariant::Position(Invariant));
 
 impl fmt::Display for X88Invariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
