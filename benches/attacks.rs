@@ -13,9 +13,9 @@
 //!   (`ccr::kernels::attacks::attacks_of`; the portable frame where the CPU lacks AVX2);
 //! - `ccr_table_and_count_avx2`: the enemy's table and the count of the side to move's
 //!   moves but pins, en passant and castling from the same fills
-//!   (`arch::attacks::attacks_and_moves_avx2`, what a bulk-counting perft's last ply
-//!   builds), and `ccr_table_and_count_avx512`, the same by AVX-512 where the CPU has it
-//!   (`attacks_and_moves`), against
+//!   (`ccr::kernels::attacks::attacks_and_moves` held to AVX2, what a bulk-counting perft's
+//!   last ply builds), and `ccr_table_and_count_avx512`, the same by AVX-512 where the CPU
+//!   has it, against
 //! - `ccr_table_then_count_avx2`: the table and the knights' and sliders' count alone by two
 //!   passes (`attacks_of` and `count_piece_moves`, each AVX2; both the frame where the CPU
 //!   lacks AVX2);
@@ -231,12 +231,12 @@ fn attacks(c: &mut Criterion) {
             (table, count)
         };
         let table_and_count = |board: &Ccr| {
-            ccr::kernels::attacks::attacks_and_moves_avx2(board, &unpinned, them, || {
+            ccr::kernels::attacks::attacks_and_moves(Tier::Avx2, board, &unpinned, them, || {
                 attacks_of(board, them)
             })
         };
         let table_and_count_wide = |board: &Ccr| {
-            ccr::kernels::attacks::attacks_and_moves(board, &unpinned, them, || {
+            ccr::kernels::attacks::attacks_and_moves(Tier::Avx512, board, &unpinned, them, || {
                 attacks_of(board, them)
             })
         };

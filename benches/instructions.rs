@@ -53,7 +53,7 @@ use ccr::kernels::eval::{evaluate_bitboards, evaluate_boards, evaluate_with};
 use ccr::kernels::frame::attacks_of;
 use ccr::{
     AttackBlock, Ccr, Colour, Impl, Kernel, Leaves, MoveList, Portable, Position, Repr,
-    Representation, Square, Variant, WithKernel, WithRepresentation, perft, with_kernel,
+    Representation, Square, Tier, Variant, WithKernel, WithRepresentation, perft, with_kernel,
 };
 use ccr::{Bitboards, Converted};
 use ccr_keystats::Zobrist;
@@ -236,7 +236,7 @@ fn ccr_count_input(id: usize) -> (Ccr, Colour, [u32; 8], [u32; 8]) {
 fn ccr_table_and_count_avx2(input: (Ccr, Colour, [u32; 8], [u32; 8])) -> u32 {
     let (board, them) = (black_box(&input.0), black_box(input.1));
     let (table, moves) =
-        ccr::kernels::attacks::attacks_and_moves_avx2(board, &[0; 8], them, || {
+        ccr::kernels::attacks::attacks_and_moves(Tier::Avx2, board, &[0; 8], them, || {
             attacks_of(board, them)
         });
     black_box(&table)[7] ^ moves.unwrap_or(0)

@@ -130,6 +130,33 @@ pub fn random_game(
     }
 }
 
+/// [`random_game`] `games` times from each of `fens`, game `g` of the `s`th position seeded
+/// with `seed + 1000 s + g`: `start` makes a game's state from its first position, and
+/// `visit` sees it with each position of the game, as [`random_game`]'s does.
+#[cfg(test)]
+pub(crate) fn random_games<T>(
+    fens: impl IntoIterator<Item = impl AsRef<str>>,
+    games: u64,
+    seed: u64,
+    max_plies: usize,
+    mut start: impl FnMut(&Position) -> T,
+    mut visit: impl FnMut(&mut T, &Position, &[Move], &[Move]) -> bool,
+) {
+    for (s, fen) in fens.into_iter().enumerate() {
+        let fen = fen.as_ref();
+        let first = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for game in 0..games {
+            let mut state = start(&first);
+            random_game(
+                first,
+                seed + 1000 * s as u64 + game,
+                max_plies,
+                |pos, legal, line| visit(&mut state, pos, legal, line),
+            );
+        }
+    }
+}
+
 /// Picks a random move of `moves`, biased toward pawn moves and captures (each weighs
 /// four times a quiet piece move, a pawn capture sixteen times, castling twice), so the
 /// games reach promotions, en passant and thinned-out endings instead of shuffling pieces

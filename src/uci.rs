@@ -1318,6 +1318,14 @@ mod tests {
             .count()
     }
 
+    /// The transcript once the last search has ended, which must hold `expected` bestmoves.
+    fn ended(uci: &mut Uci, lines: &Transcript, expected: usize) -> String {
+        uci.wait_for_end();
+        let out = lines.text();
+        assert_eq!(bestmoves(lines), expected, "{out}");
+        out
+    }
+
     #[test]
     fn every_go_after_stop_gets_its_bestmove() {
         // No pause between the commands: each `go` comes while the search before it is
@@ -1329,9 +1337,7 @@ mod tests {
         }
         uci.handle("position startpos moves e2e4");
         uci.handle("go depth 3");
-        uci.wait_for_end();
-        let out = lines.text();
-        assert_eq!(bestmoves(&lines), 201, "{out}");
+        let out = ended(&mut uci, &lines, 201);
         assert!(!out.contains("ignored"), "{out}");
         assert!(out.contains("info depth 3 "), "{out}");
     }
@@ -1377,9 +1383,7 @@ mod tests {
         uci.handle("stop");
         uci.handle("ucinewgame");
         assert_eq!(uci.position, Position::startpos());
-        uci.wait_for_end();
-        let out = lines.text();
-        assert_eq!(bestmoves(&lines), 2, "{out}");
+        let out = ended(&mut uci, &lines, 2);
         assert!(!out.contains("info string"), "{out}");
     }
 
@@ -1391,9 +1395,7 @@ mod tests {
         uci.handle("setoption name Move Overhead value 77");
         uci.handle("ucinewgame");
         uci.handle("go depth 2");
-        uci.wait_for_end();
-        let out = lines.text();
-        assert_eq!(bestmoves(&lines), 2, "{out}");
+        let out = ended(&mut uci, &lines, 2);
         assert_eq!(uci.overhead, Duration::from_millis(OVERHEAD.0), "{out}");
         assert_says(
             &out,
@@ -1424,8 +1426,7 @@ mod tests {
             );
         }
         uci.handle("go depth 4");
-        uci.wait_for_end();
-        assert_eq!(bestmoves(&lines), 1, "{}", lines.text());
+        ended(&mut uci, &lines, 1);
         uci.handle(&format!("setoption name Threads value {}", uci.cores));
         assert_eq!(lines.text().matches("this machine runs").count(), 1);
     }

@@ -8,6 +8,7 @@
 //! attack block takes on that tier, because it is faster than the frame there too
 //! (docs/BENCHMARKS.md).
 
+use super::Tier;
 use crate::ccr::board::Ccr;
 use crate::types::Colour;
 
@@ -60,35 +61,12 @@ pub fn count_piece_moves(
 
 /// The attack table of `them` and how many moves the other side has but those of its
 /// pieces on `pinned` (`0xF` per square), its en-passant captures and castling, its king's
-/// as if not in check, from the same fills (AVX-512, two directions a register, else AVX2);
-/// where the CPU lacks AVX2, `portable`'s table and no count.
+/// as if not in check, from the same fills, by the widest kernel up to `widest` that the CPU
+/// runs (AVX-512, two directions a register, else AVX2); where neither runs, `portable`'s
+/// table and no count.
 #[inline]
 pub fn attacks_and_moves(
-    board: &Ccr,
-    pinned: &[u32; 8],
-    them: Colour,
-    portable: impl FnOnce() -> [u32; 8],
-) -> ([u32; 8], Option<u32>) {
-    attacks_and_moves_up_to(super::cpu().avx512f, board, pinned, them, portable)
-}
-
-/// [`attacks_and_moves`] by the AVX2 kernel where the CPU has AVX2, whether or not it has
-/// AVX-512.
-#[inline]
-pub fn attacks_and_moves_avx2(
-    board: &Ccr,
-    pinned: &[u32; 8],
-    them: Colour,
-    portable: impl FnOnce() -> [u32; 8],
-) -> ([u32; 8], Option<u32>) {
-    attacks_and_moves_up_to(false, board, pinned, them, portable)
-}
-
-/// [`attacks_and_moves`] by AVX-512 if `avx512` (which the caller has checked), else by
-/// AVX2 where the CPU has it, else `portable`'s table and no count.
-#[inline(always)]
-fn attacks_and_moves_up_to(
-    avx512: bool,
+    widest: Tier,
     board: &Ccr,
     pinned: &[u32; 8],
     them: Colour,
@@ -96,10 +74,11 @@ fn attacks_and_moves_up_to(
 ) -> ([u32; 8], Option<u32>) {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     {
-        let counted = if avx512 {
-            // SAFETY: `avx512` only where the CPU has AVX-512F.
+        let cpu = super::cpu();
+        let counted = if widest >= Tier::Avx512 && cpu.avx512f {
+            // SAFETY: the CPU has AVX-512F (checked just above).
             Some(unsafe { super::avx512::attacks_and_moves(board, pinned, them) })
-        } else if super::cpu().avx2 {
+        } else if widest >= Tier::Avx2 && cpu.avx2 {
             // SAFETY: the CPU has AVX2 (checked just above).
             Some(unsafe { super::avx2::attacks_and_moves(board, pinned, them) })
         } else {
@@ -109,7 +88,7 @@ fn attacks_and_moves_up_to(
             return (table, Some(moves));
         }
     }
-    let _ = (avx512, pinned);
+    let _ = (widest, pinned);
     (portable(), None)
 }
 
@@ -148,10 +127,9 @@ pub fn attack_tables(board: &Ccr, portable: impl FnOnce(&Ccr) -> [[u32; 8]; 2]) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arch::{Tier, runs};
-    use crate::ccr::Position;
+    use crate::arch::runs;
     use crate::ccr::attacks;
-    use crate::positions::random_game;
+    use crate::positions::random_games;
     use crate::types::PieceType;
 
     /// The boards of random games from several positions, forty games each, at most 120
@@ -163,15 +141,17 @@ mod tests {
         ]
         .concat();
         let mut boards = Vec::new();
-        for (s, start) in starts.into_iter().enumerate() {
-            let first = Position::from_fen(start).unwrap();
-            for game in 0..40 {
-                random_game(first, 1000 * s as u64 + game, 119, |pos, _, _| {
-                    boards.push(*pos.board());
-                    true
-                });
-            }
-        }
+        random_games(
+            starts,
+            40,
+            0,
+            119,
+            |_| (),
+            |_, pos, _, _| {
+                boards.push(*pos.board());
+                true
+            },
+        );
         boards
     }
 
@@ -311,8 +291,10 @@ mod tests {
                         count_piece_moves(&free, &occupied, &targets, them.flip()).map(|pieces| {
                             pieces + pawn_and_king_moves(board, &pinned, them.flip(), &frame_table)
                         });
-                    let by_avx2 = attacks_and_moves_avx2(board, &pinned, them, || unreachable!());
-                    let by_best = attacks_and_moves(board, &pinned, them, || unreachable!());
+                    let by_avx2 =
+                        attacks_and_moves(Tier::Avx2, board, &pinned, them, || unreachable!());
+                    let by_best =
+                        attacks_and_moves(Tier::Avx512, board, &pinned, them, || unreachable!());
                     for (table, moves) in [by_avx2, by_best] {
                         assert_eq!(table, frame_table, "{:08x?}", board.words());
                         assert_eq!(

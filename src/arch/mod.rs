@@ -144,8 +144,8 @@ impl Impl {
     }
 }
 
-/// One SIMD tier of the vector code.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+/// One SIMD tier of the vector code, ordered narrowest first.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub enum Tier {
     /// 128-bit SSSE3 (the conversion's `pshufb`).
     Ssse3,

@@ -372,9 +372,11 @@ impl Representation for Bitboards {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arch::Impl;
     use crate::ccr::Portable;
+    use crate::ccr::kernel::{Kernel, WithKernel, with_kernel};
     use crate::perft::{Leaves, perft};
-    use crate::positions::{PerftCase, parse_perft, random_game};
+    use crate::positions::{PerftCase, parse_perft, random_games};
 
     /// The positions of a perft file in `tests/data/`.
     fn load(file: &str) -> Vec<PerftCase> {
@@ -405,14 +407,26 @@ mod tests {
         standard_perft::<Bitboards>(5_000_000);
     }
 
+    /// Perft of the standard positions ([`standard_perft`], up to the count) in the converted
+    /// generator on the kernel it runs on.
+    struct ConvertedPerft(u64);
+
+    impl WithKernel for ConvertedPerft {
+        type Output = ();
+
+        fn run<K: Kernel>(self) {
+            standard_perft::<Converted<K>>(self.0);
+        }
+    }
+
     #[test]
     fn perft_standard_converted_simd() {
-        standard_perft::<Converted<Portable>>(5_000_000);
+        with_kernel(Impl::Simd, ConvertedPerft(5_000_000));
     }
 
     #[test]
     fn perft_standard_converted_portable() {
-        standard_perft::<Converted<Portable>>(1_000_000);
+        with_kernel(Impl::Portable, ConvertedPerft(1_000_000));
     }
 
     #[test]
@@ -430,6 +444,19 @@ mod tests {
         let mut moves = list.as_slice().to_vec();
         moves.sort_by_key(|m| (m.from(), m.to(), m.kind() as u8));
         moves
+    }
+
+    /// The converted generator of a position on the kernel it runs on [`agrees`] with the
+    /// C.C.R.'s legal moves and captures.
+    struct ConvertedAgrees<'a>(&'a Position, &'a [Move], &'a [Move]);
+
+    impl WithKernel for ConvertedAgrees<'_> {
+        type Output = ();
+
+        fn run<K: Kernel>(self) {
+            let ConvertedAgrees(pos, legal, captures) = self;
+            agrees(&Converted::<K>::from_position(pos), pos, legal, captures);
+        }
     }
 
     /// Checks a representation's legal moves, captures and check test against the C.C.R.'s.
@@ -450,8 +477,8 @@ mod tests {
     }
 
     /// Random games from many starting positions: at every position the native bitboards
-    /// (played along by their own make), the converted generator (SIMD and portable
-    /// conversions) and the C.C.R. agree on the legal moves, the captures and the check, and
+    /// (played along by their own make), the converted generator (with each conversion the
+    /// build has: portable, SIMD, assembly) and the C.C.R. agree on the legal moves, the captures and the check, and
     /// every legal move makes the same position.
     #[test]
     fn random_games_agree_with_the_ccr() {
@@ -463,52 +490,39 @@ mod tests {
         fens.push("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3".into());
         fens.push("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 148 9999".into());
         let (mut positions, mut captures_seen, mut ep_seen) = (0, 0, 0);
-        for (s, fen) in fens.iter().enumerate() {
-            let first = Position::from_fen(fen).unwrap();
-            for game in 0..6 {
-                let mut native = Bitboards::from_position(&first);
-                random_game(
-                    first,
-                    0x5EED + 1000 * s as u64 + game,
-                    160,
-                    |pos, _, line| {
-                        if let Some(&mv) = line.last() {
-                            native = native.make(mv);
-                        }
-                        let legal = sorted(&pos.legal_moves());
-                        let mut list = MoveList::new();
-                        pos.generate_captures(Portable, &mut list);
-                        let captures = sorted(&list);
-                        agrees(&native, pos, &legal, &captures);
-                        agrees(
-                            &Converted::<Portable>::from_position(pos),
-                            pos,
-                            &legal,
-                            &captures,
-                        );
-                        agrees(
-                            &Converted::<Portable>::from_position(pos),
-                            pos,
-                            &legal,
-                            &captures,
-                        );
-                        assert_eq!(native.pieces(), to_bitboards(pos.board()));
-                        for &mv in &legal {
-                            let (after, expected) = (native.make(mv), pos.make(mv));
-                            assert_eq!(after.to_position(), expected, "{mv} in {}", pos.to_fen());
-                            assert_eq!(after.pieces(), to_bitboards(expected.board()));
-                        }
-                        positions += 1;
-                        captures_seen += captures.len();
-                        ep_seen += legal
-                            .iter()
-                            .filter(|m| m.kind() == MoveKind::EnPassant)
-                            .count();
-                        true
-                    },
-                );
-            }
-        }
+        random_games(
+            &fens,
+            6,
+            0x5EED,
+            160,
+            Bitboards::from_position,
+            |native, pos, _, line| {
+                if let Some(&mv) = line.last() {
+                    *native = native.make(mv);
+                }
+                let legal = sorted(&pos.legal_moves());
+                let mut list = MoveList::new();
+                pos.generate_captures(Portable, &mut list);
+                let captures = sorted(&list);
+                agrees(native, pos, &legal, &captures);
+                for imp in Impl::built() {
+                    with_kernel(imp, ConvertedAgrees(pos, &legal, &captures));
+                }
+                assert_eq!(native.pieces(), to_bitboards(pos.board()));
+                for &mv in &legal {
+                    let (after, expected) = (native.make(mv), pos.make(mv));
+                    assert_eq!(after.to_position(), expected, "{mv} in {}", pos.to_fen());
+                    assert_eq!(after.pieces(), to_bitboards(expected.board()));
+                }
+                positions += 1;
+                captures_seen += captures.len();
+                ep_seen += legal
+                    .iter()
+                    .filter(|m| m.kind() == MoveKind::EnPassant)
+                    .count();
+                true
+            },
+        );
         assert!(positions > 10_000 && captures_seen > 10_000 && ep_seen > 20);
     }
 

@@ -70,21 +70,11 @@ trait Sink {
     /// pushed).
     fn keep_en_passant(&mut self, legal: impl Fn(Move) -> bool);
 
-    /// Takes the moves of the knights, bishops, rooks and queens of `by` on `pieces` onto
-    /// the `evasions` that hold no piece of `own` as a number, when the sink only counts and
-    /// the kernel `K` counts by sets; whether it did (then the frame must not visit those
-    /// pieces). By default it does not: a sink that lists needs every move.
+    /// The number of moves of a sink that only counts them, to which a kernel that counts by
+    /// sets adds whole sets; `None` (the default) for a sink that lists every move.
     #[inline(always)]
-    fn count_by_sets<K: Kernel>(
-        &mut self,
-        pieces: &Ccr,
-        occupied: &[u32; 8],
-        own: &[u32; 8],
-        evasions: &[u32; 8],
-        by: Colour,
-    ) -> bool {
-        let _ = (pieces, occupied, own, evasions, by);
-        false
+    fn count(&mut self) -> Option<&mut u32> {
+        None
     }
 }
 
@@ -157,24 +147,8 @@ impl Sink for Count {
     }
 
     #[inline(always)]
-    fn count_by_sets<K: Kernel>(
-        &mut self,
-        pieces: &Ccr,
-        occupied: &[u32; 8],
-        own: &[u32; 8],
-        evasions: &[u32; 8],
-        by: Colour,
-    ) -> bool {
-        if !K::COUNTS_BY_SETS {
-            return false;
-        }
-        let mut targets = *evasions;
-        for (t, &o) in targets.iter_mut().zip(own) {
-            *t &= !o;
-        }
-        let counted = K::count_piece_moves(pieces, occupied, &targets, by);
-        self.moves += counted.unwrap_or(0);
-        counted.is_some()
+    fn count(&mut self) -> Option<&mut u32> {
+        Some(&mut self.moves)
     }
 }
 
@@ -210,6 +184,27 @@ struct Gen<'a, S: Sink> {
 }
 
 impl<S: Sink> Gen<'_, S> {
+    /// Counts the moves of the knights, bishops, rooks and queens of `by` on `pieces` onto
+    /// the evasion squares that hold no piece of its own as a number, when the sink only
+    /// counts and the kernel `K` counts by sets; whether it did (then the frame must not
+    /// visit those pieces).
+    #[inline(always)]
+    fn count_by_sets<K: Kernel>(&mut self, pieces: &Ccr, by: Colour) -> bool {
+        if !K::COUNTS_BY_SETS {
+            return false;
+        }
+        let Some(moves) = self.sink.count() else {
+            return false;
+        };
+        let mut targets = self.evasions;
+        for (t, &o) in targets.iter_mut().zip(&self.own) {
+            *t &= !o;
+        }
+        let counted = K::count_piece_moves(pieces, &self.occupied, &targets, by);
+        *moves += counted.unwrap_or(0);
+        counted.is_some()
+    }
+
     /// The squares of rank word `word` the king may not step on, as `0xF` masks: those
     /// with any attack class, and the x-rayed ones.
     #[inline(always)]
@@ -926,9 +921,7 @@ impl Position {
         }
         // A count may take the free knights and sliders by sets, leaving the king alone to
         // its handler.
-        let counted = g
-            .sink
-            .count_by_sets::<K>(&others, &g.occupied, &g.own, &g.evasions, us);
+        let counted = g.count_by_sets::<K>(&others, us);
         let king = PieceCode::new(us, PieceType::King).code() as usize;
         match us {
             Colour::White => {

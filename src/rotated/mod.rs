@@ -178,7 +178,7 @@ impl Representation for Rotated {
 mod tests {
     use super::*;
     use crate::perft::{Leaves, perft};
-    use crate::positions::random_game;
+    use crate::positions::random_games;
     use crate::types::{MoveKind, PieceCode};
 
     #[test]
@@ -198,42 +198,38 @@ mod tests {
         ]
         .concat();
         let (mut made, mut kinds) = (0, [0usize; 4]);
-        for (s, fen) in fens.into_iter().enumerate() {
-            let first = Position::from_fen(fen).expect("a valid FEN");
-            for game in 0..8 {
-                let mut rotated = Rotated::from_position(&first);
-                random_game(
-                    first,
-                    0x5EED + 1000 * s as u64 + game,
-                    119,
-                    |pos, legal, line| {
-                        if let Some(&mv) = line.last() {
-                            rotated.play(mv);
-                            assert_eq!(rotated.validate(), Ok(()));
-                        }
-                        for &mv in legal {
-                            let after = rotated.make(mv);
-                            assert_eq!(after.lines, Occupancy::of(after.board.occupied()), "{mv}");
-                            assert_eq!(after.lines.ranks, after.board.occupied());
-                            assert_eq!(
-                                after.to_position(),
-                                pos.make(mv),
-                                "{mv} in {}",
-                                pos.to_fen()
-                            );
-                            made += 1;
-                            kinds[match mv.kind() {
-                                MoveKind::EnPassant => 1,
-                                MoveKind::Castle => 2,
-                                _ if pos.board().get(mv.to()) == PieceCode::EMPTY => 0,
-                                _ => 3,
-                            }] += 1;
-                        }
-                        true
-                    },
-                );
-            }
-        }
+        random_games(
+            fens,
+            8,
+            0x5EED,
+            119,
+            Rotated::from_position,
+            |rotated, pos, legal, line| {
+                if let Some(&mv) = line.last() {
+                    rotated.play(mv);
+                    assert_eq!(rotated.validate(), Ok(()));
+                }
+                for &mv in legal {
+                    let after = rotated.make(mv);
+                    assert_eq!(after.lines, Occupancy::of(after.board.occupied()), "{mv}");
+                    assert_eq!(after.lines.ranks, after.board.occupied());
+                    assert_eq!(
+                        after.to_position(),
+                        pos.make(mv),
+                        "{mv} in {}",
+                        pos.to_fen()
+                    );
+                    made += 1;
+                    kinds[match mv.kind() {
+                        MoveKind::EnPassant => 1,
+                        MoveKind::Castle => 2,
+                        _ if pos.board().get(mv.to()) == PieceCode::EMPTY => 0,
+                        _ => 3,
+                    }] += 1;
+                }
+                true
+            },
+        );
         assert!(
             made > 50_000 && kinds.iter().all(|&n| n > 20),
             "{made} {kinds:?}"

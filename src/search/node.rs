@@ -83,6 +83,14 @@ enum LoopEnd {
     Best(i32, Option<Move>),
 }
 
+/// What a node's moves have reached so far: the best score, the lower bound of the window
+/// (raised by every better score inside it) and the move that last raised it.
+struct Best {
+    score: i32,
+    alpha: i32,
+    mv: Option<Move>,
+}
+
 impl<K: Kernel> Worker<'_, K> {
     /// The principal variation search of one node.
     pub(super) fn negamax<N: NodeType>(
@@ -283,7 +291,7 @@ impl<K: Kernel> Worker<'_, K> {
 
     /// The move loop: each move the picker hands out, unless pruned, searched until one
     /// refutes the node.
-    fn search_moves<N: NodeType>(&mut self, node: &Node, mut alpha: i32, beta: i32) -> LoopEnd {
+    fn search_moves<N: NodeType>(&mut self, node: &Node, alpha: i32, beta: i32) -> LoopEnd {
         let (pos, ply) = (node.pos, node.ply);
         let us = pos.side();
         let mut picker = MovePicker::new(pos, &node.block, node.tt_move, self.stack[ply].killers);
@@ -297,8 +305,11 @@ impl<K: Kernel> Worker<'_, K> {
         if picker.is_empty() {
             return LoopEnd::Return(if node.in_check { -MATE + ply as i32 } else { 0 });
         }
-        let mut best = node.floor;
-        let mut best_move = None;
+        let mut best = Best {
+            score: node.floor,
+            alpha,
+            mv: None,
+        };
         let mut searched = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::default(); 64];
         let mut quiet_count = 0;
@@ -306,13 +317,13 @@ impl<K: Kernel> Worker<'_, K> {
             let quiet = class == Class::Quiet;
             if !N::PV
                 && !node.in_check
-                && best > -DECISIVE
-                && self.prunes_move(node, mv, class, searched, alpha)
+                && best.score > -DECISIVE
+                && self.prunes_move(node, mv, class, searched, best.alpha)
             {
                 continue;
             }
             let nodes_before = self.nodes;
-            let score = self.search_move::<N>(node, mv, quiet, searched, alpha, beta);
+            let score = self.search_move::<N>(node, mv, quiet, searched, best.alpha, beta);
             if N::ROOT {
                 if let Some(i) = self.root_moves.iter().position(|&m| m == mv) {
                     self.root_nodes[i] += self.nodes - nodes_before;
@@ -322,20 +333,12 @@ impl<K: Kernel> Worker<'_, K> {
                 return LoopEnd::Return(0);
             }
             searched += 1;
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(mv);
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        if quiet {
-                            let tried = &quiets_tried[..quiet_count];
-                            self.reward_quiet(us, ply, mv, node.depth, tried);
-                        }
-                        break;
-                    }
+            if self.raise(&mut best, ply, mv, score, beta) {
+                if quiet {
+                    let tried = &quiets_tried[..quiet_count];
+                    self.reward_quiet(us, ply, mv, node.depth, tried);
                 }
+                break;
             }
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = mv;
@@ -344,14 +347,14 @@ impl<K: Kernel> Worker<'_, K> {
         }
         if searched == 0 {
             // Every move was pruned: the position is no better than what the pruning assumed.
-            return LoopEnd::Return(alpha);
+            return LoopEnd::Return(best.alpha);
         }
         if N::ROOT && !self.excluded.is_empty() {
             // The best of the root moves left is not the root's best move: the table keeps
             // the first line's.
-            return LoopEnd::Return(best);
+            return LoopEnd::Return(best.score);
         }
-        LoopEnd::Best(best, best_move)
+        LoopEnd::Best(best.score, best.mv)
     }
 
     /// Whether a move of a non-PV node out of check is pruned unsearched (decided before it
@@ -535,8 +538,11 @@ impl<K: Kernel> Worker<'_, K> {
         if in_check && picker.is_empty() {
             return -MATE + ply as i32;
         }
-        let mut best = stand_pat;
-        let mut best_move = None;
+        let mut best = Best {
+            score: stand_pat,
+            alpha,
+            mv: None,
+        };
         while let Some((mv, class)) = picker.next(&self.quiet_history[us as usize]) {
             if !in_check && mv.promotion().is_none() {
                 // Attack-table pruning: a capture by a dearer piece of a defended one loses
@@ -545,37 +551,46 @@ impl<K: Kernel> Worker<'_, K> {
                     continue;
                 }
                 // Delta pruning: even winning the piece clear leaves us below alpha.
-                if stand_pat + captured_value(pos, mv) + DELTA_MARGIN <= alpha {
+                if stand_pat + captured_value(pos, mv) + DELTA_MARGIN <= best.alpha {
                     continue;
                 }
             }
             let (child, child_key) = pos.make_keyed(mv, key);
             self.counts.copies += 1;
-            let score = -self.quiescence(&child, child_key, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(&child, child_key, -beta, -best.alpha, ply + 1);
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(mv);
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
+            if self.raise(&mut best, ply, mv, score, beta) {
+                break;
             }
         }
         let entry = Entry {
-            mv: best_move,
-            score: score_to_tt(best, ply),
+            mv: best.mv,
+            score: score_to_tt(best.score, ply),
             eval: if in_check { 0 } else { stand_pat },
             depth: 0,
-            bound: Bound::of(best, original_alpha, beta),
+            bound: Bound::of(best.score, original_alpha, beta),
         };
         self.search.tt.store(key, entry);
-        best
+        best.score
+    }
+
+    /// Takes a searched move's `score` into `best`, and its line into the principal
+    /// variation where it raises alpha; whether it refutes the node (reaches `beta`).
+    #[inline(always)]
+    fn raise(&mut self, best: &mut Best, ply: usize, mv: Move, score: i32, beta: i32) -> bool {
+        if score <= best.score {
+            return false;
+        }
+        best.score = score;
+        if score <= best.alpha {
+            return false;
+        }
+        best.alpha = score;
+        best.mv = Some(mv);
+        self.update_pv(ply, mv);
+        score >= beta
     }
 
     /// The line from `ply` on: `mv`, then the line of the child it leads to.

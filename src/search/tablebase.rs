@@ -129,6 +129,19 @@ pub(crate) struct Setup {
     pub white_to_move: bool,
 }
 
+/// Calls the prober's method with a [`Setup`]'s fields in the order pyrrhic takes them,
+/// which passes each bitboard as an argument of its own; `rule50`, where given, goes before
+/// the en-passant square as the root probe wants.
+macro_rules! with_setup {
+    ($($method:ident).+, $s:expr $(, $rule50:expr)?) => {{
+        let s = &$s;
+        $($method).+(
+            s.white, s.black, s.kings, s.queens, s.rooks, s.bishops, s.knights, s.pawns,
+            $($rule50,)? s.en_passant, s.white_to_move,
+        )
+    }};
+}
+
 /// The a1 = 0 index of a square.
 pub(crate) fn a1_index(square: Square) -> u32 {
     63 - square.index() as u32
@@ -555,19 +568,7 @@ impl Tablebases {
     }
 
     fn wdl_of(&self, s: &Setup) -> Result<Wdl, Absent> {
-        self.prober
-            .probe_wdl(
-                s.white,
-                s.black,
-                s.kings,
-                s.queens,
-                s.rooks,
-                s.bishops,
-                s.knights,
-                s.pawns,
-                s.en_passant,
-                s.white_to_move,
-            )
+        with_setup!(self.prober.probe_wdl, s)
             .map(Wdl::of)
             .map_err(|_| Absent::Failed)
     }
@@ -586,22 +587,7 @@ impl Tablebases {
         let s = Setup::of(pos);
         self.check(pos, &s, true)?;
         let wdl = self.wdl_of(&s)?;
-        let probe = self
-            .prober
-            .probe_root(
-                s.white,
-                s.black,
-                s.kings,
-                s.queens,
-                s.rooks,
-                s.bishops,
-                s.knights,
-                s.pawns,
-                0,
-                s.en_passant,
-                s.white_to_move,
-            )
-            .map_err(|_| Absent::Failed)?;
+        let probe = with_setup!(self.prober.probe_root, s, 0).map_err(|_| Absent::Failed)?;
         let signed = |wdl: WdlProbeResult, dtz: u16| i32::from(dtz) * Wdl::of(wdl).value().signum();
         let dtz = match probe.root {
             DtzProbeValue::Checkmate => {

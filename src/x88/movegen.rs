@@ -458,7 +458,7 @@ mod tests {
     use super::*;
     use crate::ccr::Position;
     use crate::perft::{Leaves, perft};
-    use crate::positions::random_game;
+    use crate::positions::random_games;
     use crate::repr::Representation;
     use crate::types::Move;
 
@@ -498,40 +498,41 @@ mod tests {
         let (mut xl, mut pl) = (MoveList::new(), MoveList::new());
         let mut nodes = 0;
         let starts = crate::positions::STANDARD.into_iter().chain(FENS);
-        for (s, fen) in starts.enumerate() {
-            let first = Position::from_fen(fen).unwrap();
-            for game in 0..30 {
-                let mut x = X88::from_position(&first);
-                random_game(first, 88 + 1000 * s as u64 + game, 200, |pos, _, line| {
-                    if let Some(&mv) = line.last() {
-                        x = x.make(mv);
-                    }
-                    assert_eq!(x.to_position(), *pos);
+        random_games(
+            starts,
+            30,
+            88,
+            200,
+            X88::from_position,
+            |x, pos, _, line| {
+                if let Some(&mv) = line.last() {
+                    *x = x.make(mv);
+                }
+                assert_eq!(x.to_position(), *pos);
+                assert_eq!(
+                    Representation::in_check(x),
+                    pos.in_check(),
+                    "{}",
+                    pos.to_fen()
+                );
+                x.generate_captures(&mut xl);
+                pos.generate_captures(crate::Portable, &mut pl);
+                assert_eq!(sorted(&xl), sorted(&pl), "captures of {}", pos.to_fen());
+                x.generate_legal(&mut xl);
+                pos.generate_legal(crate::Portable, &mut pl);
+                assert_eq!(sorted(&xl), sorted(&pl), "moves of {}", pos.to_fen());
+                nodes += 1;
+                for &mv in pl.as_slice() {
                     assert_eq!(
-                        Representation::in_check(&x),
-                        pos.in_check(),
-                        "{}",
+                        x.make(mv).to_position(),
+                        pos.make(mv),
+                        "{mv} in {}",
                         pos.to_fen()
                     );
-                    x.generate_captures(&mut xl);
-                    pos.generate_captures(crate::Portable, &mut pl);
-                    assert_eq!(sorted(&xl), sorted(&pl), "captures of {}", pos.to_fen());
-                    x.generate_legal(&mut xl);
-                    pos.generate_legal(crate::Portable, &mut pl);
-                    assert_eq!(sorted(&xl), sorted(&pl), "moves of {}", pos.to_fen());
-                    nodes += 1;
-                    for &mv in pl.as_slice() {
-                        assert_eq!(
-                            x.make(mv).to_position(),
-                            pos.make(mv),
-                            "{mv} in {}",
-                            pos.to_fen()
-                        );
-                    }
-                    true
-                });
-            }
-        }
+                }
+                true
+            },
+        );
         assert!(nodes > 10_000, "{nodes} positions compared");
     }
 
