@@ -59,6 +59,14 @@ enum Command {
 fn main() -> ExitCode {
     // The CPU's features, once, before any command uses a kernel.
     ccr::init();
+    // A panic is a bug: it ends the process (after its message), as `panic = "abort"` would,
+    // instead of ending one thread and leaving the others to wait on it. The release
+    // profile unwinds only so that the tests share its build (Cargo.toml).
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        report(info);
+        std::process::abort();
+    }));
     // A write past a file-size limit fails with an error to report (and a partial record to
     // take back) instead of killing the process.
     #[cfg(unix)]
