@@ -108,7 +108,7 @@ test-debug:
 # assembly against the portable code), in criterion's test mode: each benchmark runs once,
 # untimed. The iai-callgrind benches measure the same functions and check nothing more.
 test-benches:
-	$(CARGO) test --release --bench movegen --bench attacks --bench keys \
+	$(CARGO) test --release --features benches --bench movegen --bench attacks --bench keys \
 		--bench representations --bench asm --bench eval
 
 # The UCI tests fail when they run against an engine with an injected fault
@@ -116,7 +116,8 @@ test-benches:
 test-faults: setup-uci
 	python3 -B tests/uci/check_faults.py
 
-# Every fuzz target of fuzz/Cargo.toml, built and run FUZZ_SECONDS each (default 25 here).
+# Every fuzz target of fuzz/Cargo.toml, built and run FUZZ_SECONDS each (default 25 here),
+# one per core at a time (FUZZ_JOBS).
 test-fuzz:
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-25} bash scripts/fuzz-all.sh
 
@@ -214,7 +215,7 @@ test-deep: setup-tests
 
 lint:
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --workspace
 
 # The six standard positions at DEPTH (default 5), with speed, in REPR (ccr, x88, bitboard,
@@ -229,14 +230,14 @@ perft: build
 # of the assembly against its portable twins, then iai-callgrind instruction counts of all of
 # them (a few minutes), then bench-arch (x86_64 against i686, ~20 minutes).
 bench: bench-setup
-	$(CARGO) bench --bench movegen
-	$(CARGO) bench --bench attacks
-	$(CARGO) bench --bench keys
-	$(CARGO) bench --bench representations
-	$(CARGO) bench --bench asm
-	$(CARGO) bench --bench eval
-	$(CARGO) bench --bench instructions
-	$(CARGO) bench --bench asm_instructions
+	$(CARGO) bench --features benches --bench movegen
+	$(CARGO) bench --features benches --bench attacks
+	$(CARGO) bench --features benches --bench keys
+	$(CARGO) bench --features benches --bench representations
+	$(CARGO) bench --features benches --bench asm
+	$(CARGO) bench --features benches --bench eval
+	$(CARGO) bench --features benches --bench instructions
+	$(CARGO) bench --features benches --bench asm_instructions
 	$(MAKE) --no-print-directory bench-arch
 
 # The thesis on both architectures (docs/BENCHMARKS.md, "32-bit and 64-bit"): `ccr perft`

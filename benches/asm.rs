@@ -17,7 +17,7 @@
 //! are checked equal before anything is timed.
 //!
 //! The assembly exists on x86-64 and 32-bit x86 (the cfg `ccr_asm`), so this target builds
-//! there. Run: `cargo bench --bench asm` (about a minute).
+//! there. Run: `cargo bench --features benches --bench asm` (about a minute).
 
 mod common;
 

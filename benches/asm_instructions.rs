@@ -16,7 +16,7 @@
 //! calls for the count per call.
 //!
 //! Needs valgrind and `iai-callgrind-runner` 0.16.1 (`make bench-setup`). Run:
-//! `cargo bench --bench asm_instructions`.
+//! `cargo bench --features benches --bench asm_instructions`.
 
 mod common;
 

@@ -44,8 +44,8 @@
 //! results are checked against each other before anything is timed. In the x64 loops every
 //! square passes through `black_box`, so they are 64 separate queries.
 //!
-//! Run: `cargo bench --bench attacks` (about 2 minutes), or filter, e.g.
-//! `cargo bench --bench attacks -- attacks/kiwipete` or `-- attacks_many`.
+//! Run: `cargo bench --features benches --bench attacks` (about 2 minutes), or filter, e.g.
+//! `cargo bench --features benches --bench attacks -- attacks/kiwipete` or `-- attacks_many`.
 
 mod common;
 

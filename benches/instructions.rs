@@ -39,7 +39,7 @@
 //! inputs is setup and not counted.
 //!
 //! Needs valgrind and `iai-callgrind-runner` 0.16.1 (`make bench-setup`). Run:
-//! `cargo bench --bench instructions`.
+//! `cargo bench --features benches --bench instructions`.
 
 mod common;
 

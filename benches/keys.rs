@@ -18,8 +18,8 @@
 //! `benches/instructions.rs` (`common::keys`), and every incremental key is checked against
 //! the key from scratch before anything is timed.
 //!
-//! Run: `cargo bench --bench keys` (about a minute), or filter, e.g.
-//! `cargo bench --bench keys -- keys/kiwipete`.
+//! Run: `cargo bench --features benches --bench keys` (about a minute), or filter, e.g.
+//! `cargo bench --features benches --bench keys -- keys/kiwipete`.
 
 mod common;
 

@@ -19,8 +19,8 @@
 //! Those checks run for every engine of a group even when a filter selects one, so a run
 //! filtered to nothing in the group is the baseline an instruction count subtracts.
 //!
-//! Run: `cargo bench --bench movegen` (all, about 5 minutes), or filter, e.g.
-//! `cargo bench --bench movegen -- perft_make`. `scripts/bench-arch.sh` runs it on x86_64 and
+//! Run: `cargo bench --features benches --bench movegen` (all, about 5 minutes), or filter, e.g.
+//! `cargo bench --features benches --bench movegen -- perft_make`. `scripts/bench-arch.sh` runs it on x86_64 and
 //! i686 alike (`make bench-arch`).
 
 mod common;

@@ -21,8 +21,8 @@
 //! The position sizes (what copy-make copies per node) are printed to stderr first.
 //! Every count is checked against the published one before its timing starts.
 //!
-//! Run: `cargo bench --bench representations` (about 8 minutes), or filter, e.g.
-//! `cargo bench --bench representations -- repr_movegen`.
+//! Run: `cargo bench --features benches --bench representations` (about 8 minutes), or filter, e.g.
+//! `cargo bench --features benches --bench representations -- repr_movegen`.
 
 mod common;
 

@@ -69,9 +69,9 @@ if [ "${SKIP_BUILD:-}" != 1 ]; then
     make --no-print-directory build32 >&2
     cp target/release/ccr "$out/ccr-x86_64"
     cp $dir32/$target32/release/ccr "$out/ccr-i686"
-    exe=$(cargo bench --bench movegen --no-run --message-format=json | bench_exe)
+    exe=$(cargo bench --features benches --bench movegen --no-run --message-format=json | bench_exe)
     cp "$exe" "$out/movegen-x86_64"
-    exe=$("${cargo32[@]}" bench --target $target32 --target-dir $dir32 --bench movegen --no-run \
+    exe=$("${cargo32[@]}" bench --target $target32 --target-dir $dir32 --features benches --bench movegen --no-run \
         --message-format=json | bench_exe)
     cp "$exe" "$out/movegen-i686"
 fi

@@ -5,9 +5,9 @@ Usage: python3 scripts/bench-report.py [IAI_LOG]
        python3 scripts/bench-report.py --arch OUT
 
 Reads criterion's medians from target/criterion/*/*/*/new/ (written by
-`cargo bench --bench movegen`, `cargo bench --bench attacks` and `cargo bench --bench keys`)
+`cargo bench --features benches --bench movegen`, `cargo bench --features benches --bench attacks` and `cargo bench --features benches --bench keys`)
 and, if IAI_LOG is given, the instruction counts from the saved output of
-`cargo bench --bench instructions`.
+`cargo bench --features benches --bench instructions`.
 
 With --arch, the one 32-bit/64-bit table from the results scripts/bench-arch.sh left in OUT.
 """

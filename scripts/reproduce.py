@@ -269,7 +269,7 @@ class Binaries:
             (["--target-dir", os.path.join(ROOT, b["dir"])] if b["dir"] != "target" else [])
         env = dict(os.environ, **b["env"])
         return [([b["cargo"], "build", "--release"] + where, env),
-                ([b["cargo"], "build", "--release"] + where + ["--example", "crate_perft"], env)]
+                ([b["cargo"], "build", "--release"] + where + ["--features", "benches", "--example", "crate_perft"], env)]
 
     def built(self, build):
         """Where a build's cargo leaves its release binaries."""
@@ -326,7 +326,7 @@ class Binaries:
             ccr, crates = shown[build]
             out[self.ccr(build)] = (os.path.join(release, "ccr"), ccr)
             out[self.crates(build)] = (os.path.join(release, "examples", "crate_perft"),
-                                       f"{crates} --example crate_perft")
+                                       f"{crates} --features benches --example crate_perft")
         return out
 
     def needed(self, args, steps):
@@ -548,12 +548,12 @@ def step_instructions(args, binaries):
 def step_costs(args, binaries):
     """iai-callgrind's instruction counts per call (x86_64): every benchmark of the two benches."""
     table = Table(os.path.join(args.data, "costs.tsv"), args.size,
-                  "cargo bench --bench instructions; cargo bench --bench asm_instructions (iai-callgrind "
+                  "cargo bench --features benches --bench instructions; cargo bench --features benches --bench asm_instructions (iai-callgrind "
                   "0.16.1, callgrind; x86_64, the SIMD tier the CPU has under valgrind)",
                   ["bench", "group", "function", "input", "instructions"])
     for bench in ("instructions", "asm_instructions"):
-        log(f"costs: cargo bench --bench {bench}")
-        done = run(["cargo", "bench", "--bench", bench], cwd=ROOT)
+        log(f"costs: cargo bench --features benches --bench {bench}")
+        done = run(["cargo", "bench", "--features", "benches", "--bench", bench], cwd=ROOT)
         name = None
         for line in done.stdout.splitlines():
             head = re.match(r"^(\w+)::(\w+)::(\w+) (\S+)", line)
