@@ -4,8 +4,10 @@
 #
 # 1. Side by side, three lanes:
 #    - the release build, the Rust tests in release with the ignored ones, the same with the
-#      SIMD capped at AVX2, the benches' cross-checks, the fuzz targets;
-#    - the Rust tests in the dev profile, then the Rust tests built for i686;
+#      SIMD capped at AVX2, the fuzz targets;
+#    - the Rust tests in the dev profile, the Rust tests built for i686, the benches'
+#      cross-checks (on the release build's dependencies, in target/release: should the
+#      first lane still be building there, cargo's lock has one wait for the other);
 #    - the UCI fault checks' faulty runs (load only makes a faulty engine fail sooner).
 # 2. One after the other, nothing else running: the UCI tests, the fault checks' baseline
 #    (the same tests on the engine with no fault, which must pass), the UCI tests on the
@@ -57,11 +59,11 @@ started=$(date +%s)
 lane "release build|$m build" \
     "rust tests (release, with the ignored ones)|cargo test --release --workspace -- --include-ignored" \
     "rust tests with the SIMD capped at AVX2|$m test-avx2" \
-    "bench cross-checks|$m test-benches" \
     "fuzz targets|$m test-fuzz" &
 release=$!
 lane "rust tests (debug)|$m test-debug" \
-    "rust tests (i686)|$m test32" &
+    "rust tests (i686)|$m test32" \
+    "bench cross-checks|$m test-benches" &
 debug=$!
 lane "uci fault checks (faults injected)|python3 -B tests/uci/check_faults.py --faults" &
 faults=$!
