@@ -10,8 +10,8 @@
 //! - `bitboards-given-boards`: the bitboard evaluator alone on the converted boards.
 //!
 //! Both evaluators' scores are checked equal on each position before its timing starts.
-//! Run: `cargo bench --features benches --bench eval` (about a minute); `benches/instructions.rs` (group
-//! `eval`) counts the instructions of the same four workloads.
+//! Run: `cargo bench --features benches --bench eval` (about a minute);
+//! `benches/instructions.rs` (group `eval`) counts the instructions of the same four workloads.
 
 mod common;
 

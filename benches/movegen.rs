@@ -20,8 +20,8 @@
 //! filtered to nothing in the group is the baseline an instruction count subtracts.
 //!
 //! Run: `cargo bench --features benches --bench movegen` (all, about 5 minutes), or filter, e.g.
-//! `cargo bench --features benches --bench movegen -- perft_make`. `scripts/bench-arch.sh` runs it on x86_64 and
-//! i686 alike (`make bench-arch`).
+//! `cargo bench --features benches --bench movegen -- perft_make`. `scripts/bench-arch.sh` runs it
+//! on x86_64 and i686 alike (`make bench-arch`).
 
 mod common;
 

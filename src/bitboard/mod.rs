@@ -478,8 +478,8 @@ mod tests {
 
     /// Random games from many starting positions: at every position the native bitboards
     /// (played along by their own make), the converted generator (with each conversion the
-    /// build has: portable, SIMD, assembly) and the C.C.R. agree on the legal moves, the captures and the check, and
-    /// every legal move makes the same position.
+    /// build has: portable, SIMD, assembly) and the C.C.R. agree on the legal moves, the
+    /// captures and the check, and every legal move makes the same position.
     #[test]
     fn random_games_agree_with_the_ccr() {
         let mut fens: Vec<String> = load("standard-perft.epd")
