@@ -37,6 +37,9 @@ Steps, in order (each writes DIR/<step>.tsv, or the files named):
   strength     the ladder: ccr against Phalanx, Sjeng, Glaurung 2.2, Toga II 3.0 (200 games
                each for these two) and Stockfish 15.1 at 10+0.1 (scripts/match.py); games in
                strength.pgn, the tally in strength.tsv; --resume keeps the games played
+  limit        the strength limit's calibration: ccr at each calibrated UCI_Elo (a node budget a
+               move) against Fairy-Max, Phalanx and Glaurung 2.2 at 10+0.1; games in
+               limit-NODES.pgn, the tally in limit.tsv; --resume keeps the games played
 Asked for by name only (--steps scale), as it takes hours:
   scale        `ccr keystats` at 10^9 distinct positions in 16 shards, each shard's partial
                result (keys-scale/) and cost (keys-scale-shards.tsv) kept, merged into
@@ -78,7 +81,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EPD = os.path.join(ROOT, "tests", "data", "standard-perft.epd")
 TARGET32 = "i686-unknown-linux-gnu"
-STEPS = ("tests", "perft", "instructions", "costs", "bench", "engines", "keys", "strength")
+STEPS = ("tests", "perft", "instructions", "costs", "bench", "engines", "keys", "strength", "limit")
 # Steps run only when asked for (--steps): hours of machine.
 EXTRA_STEPS = ("scale",)
 # ccr's representations and the implementations each offers (`ccr perft --repr --impl`).
@@ -334,7 +337,7 @@ class Binaries:
         everything = [p for b in self.builds for p in (self.ccr(b), self.crates(b))]
         uses = {"perft": everything, "instructions": everything,
                 "bench": [self.ccr(b) for b in self.builds],
-                "keys": [self.ccr("x86_64")], "strength": [self.ccr("x86_64")],
+                "keys": [self.ccr("x86_64")], "strength": [self.ccr("x86_64")], "limit": [self.ccr("x86_64")],
                 # The scale step runs its own frozen copy once it has one.
                 "scale": [] if os.path.exists(scale_binary(args)) else [self.ccr("x86_64")]}
         found = {}
@@ -900,14 +903,20 @@ def step_strength(args, binaries):
                   f"scripts/match.py --engines E --games N --tc {tc} --concurrency 2 --ccr-option Hash=64 for "
                   f"{', '.join(f'{e} {g}' for e, g in ladder)} (games: strength.pgn); W/D/L from ccr's side",
                   ["opponent", "tc", "wins", "draws", "losses"])
+    for opponent, (w, d, l) in sorted(tally_games(pgn).items()):
+        table.row(opponent, tc, w, d, l)
+
+
+def tally_games(pgn):
+    """{opponent: (wins, draws, losses)} from ccr's side over the counted games of `pgn`."""
     tally = {}
-    text = open(pgn).read()
+    text = open(pgn).read() if os.path.exists(pgn) else ""
     for game in re.split(r"\n\n(?=\[Event )", text.strip()):
+        if not game or "[Void " in game:
+            continue
         white = re.search(r'\[White "(.*)"\]', game).group(1)
         black = re.search(r'\[Black "(.*)"\]', game).group(1)
         result = re.search(r'\[Result "(.*)"\]', game).group(1)
-        if "[Void " in game:
-            continue
         ccr_white = white.startswith("ccr")
         opponent = black if ccr_white else white
         points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result)
@@ -916,8 +925,60 @@ def step_strength(args, binaries):
         score = points if ccr_white else 1.0 - points
         w, d, l = tally.get(opponent, (0, 0, 0))
         tally[opponent] = (w + (score == 1.0), d + (score == 0.5), l + (score == 0.0))
-    for opponent, (w, d, l) in sorted(tally.items()):
-        table.row(opponent, tc, w, d, l)
+    return tally
+
+
+# The rating scale of the strength limit: a round figure for each opponent, which the
+# calibration's games against two opponents at one setting test (their measured gap).
+ANCHORS = {"fairymax": 2000, "phalanx": 2400, "glaurung": 2650}
+# The calibrated settings of src/search/strength.rs (UCI_Elo, its nodes a move) and the games
+# each plays: most against the opponent nearest its rating, some against a neighbour.
+LIMIT = ((1900, 400, (("fairymax", 40), ("phalanx", 20))),
+         (2300, 6_000, (("phalanx", 40), ("glaurung", 20), ("fairymax", 20))),
+         (2650, 60_000, (("glaurung", 40), ("phalanx", 20))))
+
+
+def limit_budget(binary, elo):
+    """The nodes a move ccr says `UCI_Elo elo` means (its `info string`)."""
+    session = "uci\nsetoption name UCI_LimitStrength value true\n" \
+              f"setoption name UCI_Elo value {elo}\nquit\n"
+    out = subprocess.run([binary], input=session, capture_output=True, text=True, check=True).stdout
+    m = re.search(rf"info string UCI_Elo {elo}: (\d+) nodes a move", out)
+    if not m:
+        raise RuntimeError(f"{binary} does not take UCI_Elo {elo} (the calibrated range changed?)")
+    return int(m.group(1))
+
+
+def step_limit(args, binaries):
+    """The strength limit's calibration games: each setting against its opponents; PGN and tally."""
+    tc = "2+0.05" if args.quick else "10+0.1"
+    ccr = binaries.ccr("x86_64")
+    table = Table(os.path.join(args.data, "limit.tsv"), args.size,
+                  f"scripts/match.py --engines E --games N --tc {tc} --concurrency 2 --ccr-option Hash=64 "
+                  "--ccr-option UCI_LimitStrength=true --ccr-option UCI_Elo=ELO (games: limit-NODES.pgn); "
+                  "W/D/L from ccr's side; the opponents' ratings are the scale's anchors",
+                  ["elo", "nodes", "opponent", "opponent_elo", "tc", "wins", "draws", "losses"])
+    for elo, nodes, games in LIMIT:
+        said = limit_budget(ccr, elo)
+        if said != nodes:
+            raise RuntimeError(f"UCI_Elo {elo} is {said} nodes a move in {ccr}, {nodes} in this script's "
+                               "LIMIT: make the two tables agree (src/search/strength.rs)")
+        # One file per budget: the games depend on the nodes, not on the rating they are called.
+        pgn = os.path.join(args.data, f"limit-{nodes}.pgn")
+        if os.path.exists(pgn) and not args.resume:
+            os.remove(pgn)
+        for engine, count in games:
+            count = 2 if args.quick else count
+            log(f"limit: UCI_Elo {elo} ({nodes} nodes a move) against {engine}, {count} games at {tc}")
+            subprocess.run([sys.executable, "-B", os.path.join(ROOT, "scripts", "match.py"), "--engines", engine,
+                            "--games", str(count), "--tc", tc, "--concurrency", "2", "--pgn", pgn, "--resume",
+                            "--ccr", ccr, "--ccr-option", "Hash=64", "--ccr-option", "UCI_LimitStrength=true",
+                            "--ccr-option", f"UCI_Elo={elo}"], check=True, stdout=sys.stderr)
+        for opponent, (w, d, l) in sorted(tally_games(pgn).items()):
+            # The engine's own name ("Fairy-Max 5.0b") holds its key once only letters are kept.
+            letters = re.sub(r"[^a-z]", "", opponent.lower())
+            anchor = next(rating for key, rating in ANCHORS.items() if key in letters)
+            table.row(elo, nodes, opponent, anchor, tc, w, d, l)
 
 
 def sysroot_has_std(target):
@@ -972,10 +1033,11 @@ def requirements(args, steps):
                  [s for s in steps if s == "costs"], "bench-setup"))
     need.append(("Debian's i386 Stockfish and Glaurung (target/engines32) and the i386 C++ runtime", engines32,
                  [s for s in steps if s == "engines"], "setup-engines32"))
-    ladder = [e for e, _ in LADDER]
-    need.append((f"python-chess and Debian's {', '.join(ladder)} in /usr/games",
-                 lambda: importable("chess") and all(os.access(f"/usr/games/{e}", os.X_OK) for e in ladder),
-                 [s for s in steps if s == "strength"], "setup-uci"))
+    for step, engines in (("strength", [e for e, _ in LADDER]), ("limit", sorted(ANCHORS))):
+        need.append((f"python-chess and Debian's {', '.join(engines)} in /usr/games",
+                     lambda engines=engines: importable("chess") and
+                     all(os.access(f"/usr/games/{e}", os.X_OK) for e in engines),
+                     [s for s in steps if s == step], "setup-uci"))
     need.append(("matplotlib", lambda: importable("matplotlib"), ["report"] if args.report else [], "setup-report"))
     return [(what, ready, users, target if target.startswith("rustup") else f"`make {target}`")
             for what, ready, users, target in need if users]

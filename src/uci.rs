@@ -22,6 +22,7 @@ use crate::ccr::{Notation, Position};
 use crate::eval::Evaluator;
 use crate::history::History;
 use crate::search::room::{Reservation, give_back_freed_memory};
+use crate::search::strength;
 use crate::search::tablebase::{Syzygy, Tablebases};
 use crate::search::time::{self, Clock};
 use crate::search::tt::TranspositionTable;
@@ -136,6 +137,10 @@ pub struct Uci {
     multipv: usize,
     /// The `UCI_ShowWDL` option: `info` lines carry win, draw and loss chances.
     show_wdl: bool,
+    /// The `UCI_LimitStrength` option: play at `UCI_Elo`, on one thread.
+    limit_strength: bool,
+    /// The `UCI_Elo` option: the rating played at while the strength is limited.
+    elo: u32,
     /// The `Eval` option: the evaluator of the next search.
     evaluator: Evaluator,
     /// The `OwnBook` option: play from the book while it has a move.
@@ -216,6 +221,8 @@ impl Uci {
             overhead: Duration::from_millis(OVERHEAD.0),
             multipv: MULTIPV.0,
             show_wdl: false,
+            limit_strength: false,
+            elo: strength::ELO.0,
             evaluator: Evaluator::default(),
             own_book: false,
             chess960: false,
@@ -349,6 +356,9 @@ impl Uci {
         self.out
             .line("option name UCI_ShowWDL type check default false");
         self.out
+            .line("option name UCI_LimitStrength type check default false");
+        self.out.line(&spin_option("UCI_Elo", strength::ELO));
+        self.out
             .line("option name OwnBook type check default false");
         self.out
             .line("option name BookFile type string default <empty>");
@@ -409,7 +419,9 @@ impl Uci {
                 )),
             }
         };
-        let result = match name.to_ascii_lowercase().as_str() {
+        let lowered = name.to_ascii_lowercase();
+        let strength_option = matches!(lowered.as_str(), "uci_elo" | "uci_limitstrength");
+        let result = match lowered.as_str() {
             "hash" => number((HASH.1 as u64, HASH.2 as u64)).and_then(|mb| {
                 let mb = mb as usize;
                 let had = self.resize_table(mb);
@@ -434,6 +446,9 @@ impl Uci {
                 self.multipv = n as usize;
             }),
             "uci_showwdl" => check("UCI_ShowWDL").map(|on| self.show_wdl = on),
+            "uci_limitstrength" => check("UCI_LimitStrength").map(|on| self.limit_strength = on),
+            "uci_elo" => number((u64::from(strength::ELO.1), u64::from(strength::ELO.2)))
+                .map(|elo| self.elo = elo as u32),
             "clear hash" => {
                 self.tt.clear();
                 Ok(())
@@ -473,8 +488,15 @@ impl Uci {
             }
             _ => Err(format!("unknown option: {}", quote(&name))),
         };
-        if let Err(e) = result {
-            self.info_string(&e);
+        match result {
+            Err(e) => self.info_string(&e),
+            // What the setting means, for the player and for the calibration's records.
+            Ok(()) if self.limit_strength && strength_option => self.info_string(&format!(
+                "UCI_Elo {}: {} nodes a move, on one thread",
+                self.elo,
+                strength::nodes_for(self.elo)
+            )),
+            Ok(()) => {}
         }
     }
 
@@ -599,9 +621,17 @@ impl Uci {
             }
         }
         let us = self.position.side();
+        // A limited strength is a node budget a move, searched on one thread so that the
+        // budget means the same on every machine.
+        let budget = self.limit_strength.then(|| strength::nodes_for(self.elo));
+        let nodes = match (request.nodes, budget) {
+            (Some(asked), Some(budget)) => Some(asked.min(budget)),
+            (asked, budget) => asked.or(budget),
+        };
+        let threads = if budget.is_some() { 1 } else { self.threads };
         let mut limits = Limits {
             depth: request.depth,
-            nodes: request.nodes,
+            nodes,
             mate: request.mate,
             time: None,
             searchmoves: request.searchmoves,
@@ -628,7 +658,7 @@ impl Uci {
             root: self.position,
             history: self.history.clone(),
             limits,
-            threads: self.threads.min(self.cores),
+            threads: threads.min(self.cores),
             evaluator: self.evaluator,
             infinite: request.infinite,
             show_wdl: self.show_wdl,
@@ -1147,6 +1177,8 @@ mod tests {
             "Clear Hash",
             "Move Overhead",
             "MultiPV",
+            "UCI_LimitStrength",
+            "UCI_Elo",
             "OwnBook",
             "BookFile",
             "Eval",
@@ -1406,6 +1438,50 @@ mod tests {
                 "info depth 2 ",
             ],
         );
+    }
+
+    /// The nodes of the last `info` line with a node count.
+    fn last_nodes(out: &str) -> u64 {
+        let line = out.lines().rfind(|l| l.contains(" nodes ")).expect(out);
+        let mut words = line.split_whitespace().skip_while(|&w| w != "nodes");
+        words.nth(1).and_then(|n| n.parse().ok()).expect(line)
+    }
+
+    #[test]
+    fn a_limited_strength_searches_its_budget_on_one_thread() {
+        let (low, high) = (strength::ELO.1, strength::ELO.2);
+        let budget = strength::nodes_for(low);
+        let (mut uci, lines) = engine();
+        uci.handle(&format!("setoption name UCI_Elo value {low}"));
+        uci.handle("setoption name UCI_LimitStrength value true");
+        uci.handle("setoption name Threads value 2");
+        uci.handle("position startpos moves e2e4");
+        uci.handle("go wtime 60000 btime 60000");
+        ended(&mut uci, &lines, 1);
+        let nodes = last_nodes(&lines.text());
+        assert!(
+            nodes <= budget,
+            "{nodes} nodes against a budget of {budget}"
+        );
+        // `go nodes` asks for fewer: the smaller limit holds.
+        uci.handle("go nodes 50");
+        ended(&mut uci, &lines, 2);
+        assert!(last_nodes(&lines.text()) <= 50);
+        // Out of range: refused, the setting kept.
+        uci.handle(&format!("setoption name UCI_Elo value {}", high + 1));
+        uci.handle("setoption name UCI_Elo value strong");
+        assert_eq!(uci.elo, low);
+        assert_eq!(
+            lines.text().matches("option UCI_Elo needs a value").count(),
+            2
+        );
+        let said = format!("info string UCI_Elo {low}: {budget} nodes a move, on one thread");
+        assert_eq!(lines.text().matches(&said).count(), 1, "{}", lines.text());
+        // Unlimited again: the same clock searches far more than the weakest budget.
+        uci.handle("setoption name UCI_LimitStrength value false");
+        uci.handle("go depth 8");
+        ended(&mut uci, &lines, 3);
+        assert!(last_nodes(&lines.text()) > budget);
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod params;
 mod picker;
 pub(crate) mod room;
 pub mod see;
+pub(crate) mod strength;
 pub(crate) mod tablebase;
 pub(crate) mod time;
 pub(crate) mod tt;
