@@ -135,7 +135,9 @@ def load(data_dir):
     # The search-speed goal: two commits' builds compared by scripts/arch-pairs.py, not a step.
     # The table's memory (prefetch, huge pages): the same, before and after that change.
     # The win/draw/loss model: fitted by scripts/wdl.py to the games, not a step.
-    for name in ("keys-scale-shards", "keys-scale", "search-speed", "table-memory", "count-functions", "wdl"):
+    # The strength limit's calibration: its own step, run apart from the ladder.
+    for name in ("keys-scale-shards", "keys-scale", "search-speed", "table-memory", "count-functions", "wdl",
+                 "limit"):
         path = os.path.join(data_dir, name + ".tsv")
         found[name] = Data(path) if os.path.exists(path) else None
     for name in ("perft", "instructions", "bench", "bench-instructions", "bench-profile", "count-functions"):
@@ -1040,6 +1042,7 @@ def values_tests(d, v, perft):
                                 "`tests.tsv` from the next `make reproduce STEPS=tests`)")
     v["run"] = lambda names: provenance(d, names)
     wdl_values(d["wdl"], v)
+    limit_values(d["limit"], v)
 
 
 def wdl_values(data, v):
@@ -1064,6 +1067,72 @@ def wdl_values(data, v):
         f"b = ({', '.join(f'{x:.3f}' for x in b)}), highest power first.\n\n" +
         table(["move", "a(m): the score that wins half the games, cp", "b(m): its spread, cp",
                "a score of +100 cp wins, per mille"], rows))
+
+
+def performance(games):
+    """The rating that expects the score `games` made, [(opponent rating, w, d, l)], and its 95 %
+    interval (the score's own spread over the games, as in `tally`); an end no score reaches is
+    infinite."""
+    n = sum(w + d + l for _, w, d, l in games)
+    points = sum(w + d / 2 for _, w, d, _ in games)
+
+    def rating_for(target):
+        if target <= 0 or target >= n:
+            return -math.inf if target <= 0 else math.inf
+        lo, hi = -2000.0, 6000.0
+        for _ in range(100):
+            mid = (lo + hi) / 2
+            expected = sum((w + d + l) / (1 + 10 ** ((r - mid) / 400)) for r, w, d, l in games)
+            lo, hi = (mid, hi) if expected < target else (lo, mid)
+        return (lo + hi) / 2
+
+    s = points / n
+    var = sum(w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2 for _, w, d, l in games) / n
+    half = 1.96 * math.sqrt(var / n) * n
+    return rating_for(points), rating_for(points - half), rating_for(points + half)
+
+
+def rating_text(r, lo, hi):
+    """A rating and its interval, `1950 (1880 … 2020)`; an open end is ∞."""
+    def end(x):
+        return ("−∞" if x < 0 else "+∞") if math.isinf(x) else f"{x:.0f}"
+    return f"{end(r)} ({end(lo)} … {end(hi)})"
+
+
+def limit_settings(data):
+    """{(UCI_Elo, nodes): [(opponent, its rating, w, d, l)]} of the calibration, by rising Elo."""
+    settings = {}
+    for r in data.rows:
+        key = (int(r["elo"]), int(r["nodes"]))
+        settings.setdefault(key, []).append((r["opponent"], int(r["opponent_elo"]), int(r["wins"]),
+                                              int(r["draws"]), int(r["losses"])))
+    return dict(sorted(settings.items()))
+
+
+def limit_values(data, v):
+    """The strength limit's calibration: each setting's performance against the anchored opponents."""
+    if data is None:
+        v["limit_table"] = "*Not calibrated in this data directory (no limit.tsv).*"
+        v["limit_verdict"] = ""
+        return
+    rows, misses = [], []
+    for (elo, nodes), games in limit_settings(data).items():
+        for name, rating, w, d, l in games:
+            rows.append([f"{elo}", f"{nodes:,}", f"{name} ({rating})", f"{w}/{d}/{l}", w + d + l,
+                         fmt(100 * (w + d / 2) / (w + d + l), 1),
+                         rating_text(*performance([(rating, w, d, l)]))])
+        r, lo, hi = performance([g[1:] for g in games])
+        n = sum(w + d + l for _, _, w, d, l in games)
+        rows.append([f"**{elo}**", f"{nodes:,}", "**all**", "", n, "",
+                     f"**{rating_text(r, lo, hi)}**, {r - elo:+.0f} from the setting"])
+        misses.append(abs(r - elo))
+    v["limit_table"] = (table(["UCI_Elo", "nodes a move", "opponent (its rating)", "W/D/L", "games",
+                               "ccr's score %", "performance (95 %)"], rows) +
+                        f"\n\nThe run: {caption_of(data)}; {data.meta.get('what', '?')}.")
+    worst = max(misses)
+    v["limit_verdict"] = (f"Every calibrated setting plays within {worst:.0f} Elo of its `UCI_Elo` over all its "
+                          "games" + (", inside the 100 the goal allows." if worst <= 100 else
+                                     f": {worst:.0f} is more than the 100 the goal allows."))
 
 
 def benchmarks_values(perft, d, v):
@@ -1397,6 +1466,8 @@ def plots(d, v, perft, out):
     plot_versus(d, perft, out)
     if d["wdl"] is not None:
         plot_wdl(d, out)
+    if d["limit"] is not None:
+        plot_limit(d, out)
 
 
 def caption(d, *names):
@@ -1637,8 +1708,45 @@ def plot_wdl(d, out):
     save_plot(fig, out, "wdl.svg", f"{d['wdl'].meta.get('samples', '?')[:110]}", 0.04, fontsize=6)
 
 
+def plot_limit(d, out):
+    """The strength limit: each setting's measured performance against its UCI_Elo."""
+    import matplotlib.pyplot as plt
+    settings = limit_settings(d["limit"])
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    elos = [elo for elo, _ in settings]
+    span = (min(elos) - 250, max(elos) + 250)
+    ax.fill_between(span, [span[0] - 100, span[1] - 100], [span[0] + 100, span[1] + 100], color="#dddddd",
+                    label="within 100 Elo of the setting")
+    ax.plot(span, span, color="black", linewidth=0.8, label="performance = UCI_Elo")
+    markers = {}
+    for (elo, nodes), games in settings.items():
+        r, lo, hi = performance([g[1:] for g in games])
+        ax.errorbar([elo], [r], yerr=[[r - max(lo, span[0] - 300)], [min(hi, span[1] + 300) - r]], fmt="o",
+                    color="#1f77b4", capsize=4, label="all its games (95 %)" if not markers else None)
+        markers["all"] = True
+        ax.annotate(f"{nodes:,} nodes", (elo, r), textcoords="offset points", xytext=(8, -12), fontsize=7)
+        for k, (name, rating, w, dr, l) in enumerate(games):
+            one, _, _ = performance([(rating, w, dr, l)])
+            if math.isinf(one):
+                continue
+            label = name.split()[0]
+            ax.plot([elo + 12 * (k + 1)], [one], "x", color=f"C{1 + sorted({g[0] for s in settings.values() for g in s}).index(name)}",
+                    label=None if label in markers else f"against {label} alone")
+            markers[label] = True
+    ax.set_xlim(*span)
+    ax.set_ylim(span[0] - 150, span[1] + 150)
+    ax.set_xlabel("UCI_Elo (the setting)")
+    ax.set_ylabel("performance rating in the games")
+    ax.legend(fontsize=7, loc="upper left")
+    ax.grid(alpha=0.3)
+    anchors = sorted({(g[1], g[0].split()[0]) for games in settings.values() for g in games})
+    fig.suptitle("UCI_LimitStrength: each calibrated setting's performance\n(the opponents at the scale's "
+                 f"anchors: {', '.join(f'{name} {rating}' for rating, name in anchors)})", fontsize=9)
+    save_plot(fig, out, "limit.svg", caption(d, "limit"), 0.03)
+
+
 PLOTS = ("ccr-vs-bitboards.svg", "arch-ratio.svg", "perft-speed.svg", "keys-birthday.svg", "strength.svg",
-         "wdl.svg")
+         "wdl.svg", "limit.svg")
 
 
 def caption_of(data):
@@ -1713,8 +1821,10 @@ def main():
         with tempfile.TemporaryDirectory(prefix="ccr-report-") as fresh:
             plots(d, v, perft, fresh)
             for p in PLOTS:
-                mine = os.path.join(plot_dir, p)
-                if not os.path.exists(mine) or open(mine, "rb").read() != open(os.path.join(fresh, p), "rb").read():
+                # A plot of data the directory lacks (no limit.tsv, say) is drawn by neither.
+                mine, theirs = os.path.join(plot_dir, p), os.path.join(fresh, p)
+                drawn = [open(f, "rb").read() if os.path.exists(f) else None for f in (mine, theirs)]
+                if drawn[0] != drawn[1]:
                     stale.append(mine)
         if stale:
             sys.exit(f"error: not drawn from {shown(os.path.abspath(args.data))} (run `make report`): " +

@@ -1,18 +1,21 @@
 """Whole games through python-chess, with clocks kept here (scripts/match.py's game loop):
-bullet self-play that must never lose on time, and full games against ccr itself and
-Debian's Fairy-Max and Phalanx (xboard). PGNs go to target/uci-tests/."""
+bullet self-play that must never lose on time (at full strength and with the strength
+limited), and full games against ccr itself and Debian's Fairy-Max and Phalanx (xboard).
+PGNs go to target/uci-tests/."""
 
 from __future__ import annotations
 
 import io
 import logging
 import os
+import re
+import subprocess
 import unittest
 
 import chess
 import chess.pgn
 
-from harness import ENGINE, ENGINE_ARGS, OUT_DIR, WatchdogCase
+from harness import ENGINE, ENGINE_ARGS, IS_CCR, OUT_DIR, WatchdogCase
 
 import match  # scripts/match.py (harness put scripts/ on sys.path)
 
@@ -25,7 +28,7 @@ RULE_ENDINGS = {"checkmate", "stalemate", "insufficient material", "seventyfive 
 
 def setUpModule():
     OUT_DIR.mkdir(parents=True, exist_ok=True)
-    for name in ("bullet", "selfplay", "fairymax", "phalanx"):
+    for name in ("bullet", "limited", "selfplay", "fairymax", "phalanx"):
         (OUT_DIR / f"{name}.pgn").unlink(missing_ok=True)
 
 
@@ -104,6 +107,28 @@ class Games(WatchdogCase):
             white.close()
             black.close()
         self.assertGreaterEqual(plies, 150, f"{games} bullet games, only {plies} plies in all")
+
+    @unittest.skipUnless(IS_CCR, "ccr's own calibration range")
+    def test_limited_strength_keeps_its_clock(self):
+        """The weakest and the strongest `UCI_Elo`, limited, against full strength at 1+0.01:
+        every move legal (the PGN replays), no loss on time, an end by the rules."""
+        answer = subprocess.run([ENGINE] + ENGINE_ARGS, input="uci\nquit\n", capture_output=True,
+                                text=True, timeout=30).stdout
+        found = re.search(r"option name UCI_Elo type spin default \d+ min (\d+) max (\d+)", answer)
+        self.assertIsNotNone(found, answer)
+        tc = match.TimeControl(1.0, 0.01)
+        for k, elo in enumerate(found.groups()):
+            options = {"UCI_LimitStrength": True, "UCI_Elo": int(elo)}
+            weak = self.player(match.EngineSpec("ccr-limited", "uci", [ENGINE] + ENGINE_ARGS, options))
+            full = self.player(ccr_spec("ccr-full"))
+            opening = self.openings[11 + 5 * k]
+            white, black, side = (weak, full, chess.WHITE) if k == 0 else (full, weak, chess.BLACK)
+            res, _, moves = self.play(white, black, opening, tc, "limited", side, 300)
+            self.assert_clean_end(res, f"UCI_Elo {elo} ({opening.name})")
+            lowest = min((clock for turn, _, clock in moves if turn == side), default=0.0)
+            self.assertGreaterEqual(lowest, 0, f"UCI_Elo {elo}: its clock went to {lowest:.3f} s")
+            weak.close()
+            full.close()
 
     def test_full_game_selfplay(self):
         tc = match.TimeControl(2.0, 0.03)
