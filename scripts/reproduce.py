@@ -890,17 +890,17 @@ def step_strength(args, binaries):
     if os.path.exists(pgn) and not args.resume:
         os.remove(pgn)
     total = sum(games for _, games in ladder)
-    log(f"strength: {', '.join(f'{g} games against {e}' for e, g in ladder)} at {tc}, two at once "
+    log(f"strength: {', '.join(f'{g} games against {e}' for e, g in ladder)} at {tc}, {args.concurrency} at once "
         f"(about {total * (5 if args.quick else 30) // 120 + 1} min{'; resuming ' + pgn if args.resume else ''})")
     for engine, games in ladder:
         # --resume keeps the games already in the PGN (the same opponent, game number, opening
         # and time control) and plays only the others.
         subprocess.run([sys.executable, "-B", os.path.join(ROOT, "scripts", "match.py"), "--engines", engine,
-                        "--games", str(games), "--tc", tc, "--concurrency", "2", "--pgn", pgn, "--resume",
+                        "--games", str(games), "--tc", tc, "--concurrency", str(args.concurrency), "--pgn", pgn, "--resume",
                         "--ccr", binaries.ccr("x86_64"), "--ccr-option", "Hash=64"],
                        check=True, stdout=sys.stderr)
     table = Table(os.path.join(args.data, "strength.tsv"), args.size,
-                  f"scripts/match.py --engines E --games N --tc {tc} --concurrency 2 --ccr-option Hash=64 for "
+                  f"scripts/match.py --engines E --games N --tc {tc} --concurrency {args.concurrency} --ccr-option Hash=64 for "
                   f"{', '.join(f'{e} {g}' for e, g in ladder)} (games: strength.pgn); W/D/L from ccr's side",
                   ["opponent", "tc", "wins", "draws", "losses"])
     for opponent, (w, d, l) in sorted(tally_games(pgn).items()):
@@ -954,7 +954,7 @@ def step_limit(args, binaries):
     tc = "2+0.05" if args.quick else "10+0.1"
     ccr = binaries.ccr("x86_64")
     table = Table(os.path.join(args.data, "limit.tsv"), args.size,
-                  f"scripts/match.py --engines E --games N --tc {tc} --concurrency 2 --ccr-option Hash=64 "
+                  f"scripts/match.py --engines E --games N --tc {tc} --concurrency {args.concurrency} --ccr-option Hash=64 "
                   "--ccr-option UCI_LimitStrength=true --ccr-option UCI_Elo=ELO (games: limit-NODES.pgn); "
                   "W/D/L from ccr's side; the opponents' ratings are the scale's anchors",
                   ["elo", "nodes", "opponent", "opponent_elo", "tc", "wins", "draws", "losses"])
@@ -971,7 +971,8 @@ def step_limit(args, binaries):
             count = 2 if args.quick else count
             log(f"limit: UCI_Elo {elo} ({nodes} nodes a move) against {engine}, {count} games at {tc}")
             subprocess.run([sys.executable, "-B", os.path.join(ROOT, "scripts", "match.py"), "--engines", engine,
-                            "--games", str(count), "--tc", tc, "--concurrency", "2", "--pgn", pgn, "--resume",
+                            "--games", str(count), "--tc", tc, "--concurrency", str(args.concurrency), "--pgn", pgn,
+                            "--resume",
                             "--ccr", ccr, "--ccr-option", "Hash=64", "--ccr-option", "UCI_LimitStrength=true",
                             "--ccr-option", f"UCI_Elo={elo}"], check=True, stdout=sys.stderr)
         for opponent, (w, d, l) in sorted(tally_games(pgn).items()):
@@ -1089,9 +1090,11 @@ def main():
     ap.add_argument("--report", action="store_true",
                     help="then draw the documents from --data (scripts/report.py; into --data itself unless "
                          "it is docs/data)")
+    ap.add_argument("--concurrency", type=int, default=2, choices=range(1, 9), metavar="N",
+                    help="games at once in the strength and limit steps, 1 to 8 (default 2, one a core)")
     ap.add_argument("--resume", action="store_true",
-                    help="the strength step keeps the games already in strength.pgn (give it the build that "
-                         "played them) and plays only the rest")
+                    help="the strength and limit steps keep the games already in their PGNs (give them the "
+                         "build that played them) and play only the rest")
     args = ap.parse_args()
     # SIGTERM unwinds like Ctrl-C: the running measurement is stopped and a shard's claim freed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
