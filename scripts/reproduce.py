@@ -933,9 +933,9 @@ def tally_games(pgn):
 ANCHORS = {"fairymax": 2000, "phalanx": 2400, "glaurung": 2650}
 # The calibrated settings of src/search/strength.rs (UCI_Elo, its nodes a move) and the games
 # each plays: most against the opponent nearest its rating, some against a neighbour.
-LIMIT = ((2000, 2_000, (("fairymax", 40), ("phalanx", 20))),
-         (2400, 20_000, (("phalanx", 40), ("glaurung", 20), ("fairymax", 20))),
-         (2650, 150_000, (("glaurung", 40), ("phalanx", 20))))
+LIMIT = ((1950, 6_000, (("fairymax", 40), ("phalanx", 20))),
+         (2350, 50_000, (("phalanx", 40), ("glaurung", 20), ("fairymax", 20))),
+         (2600, 200_000, (("glaurung", 40), ("phalanx", 20))))
 
 
 def limit_budget(binary, elo):
