@@ -1069,70 +1069,126 @@ def wdl_values(data, v):
                "a score of +100 cp wins, per mille"], rows))
 
 
-def performance(games):
-    """The rating that expects the score `games` made, [(opponent rating, w, d, l)], and its 95 %
-    interval (the score's own spread over the games, as in `tally`); an end no score reaches is
-    infinite."""
-    n = sum(w + d + l for _, w, d, l in games)
-    points = sum(w + d / 2 for _, w, d, _ in games)
+def rating_fit(edges, fixed):
+    """Maximum-likelihood ratings (the Elo logistic, a draw half a point, as Ordo and BayesElo
+    fit them) of every player in `edges`, [(a, b, w, d, l)] from a's side, with the players of
+    `fixed` {name: rating} held: ({name: rating}, {name: half-width of its 95 % interval}) from
+    the likelihood's curvature (0 for the fixed)."""
+    players = sorted({p for a, b, *_ in edges for p in (a, b)})
+    free = [p for p in players if p not in fixed]
+    r = {p: fixed.get(p, 2000.0) for p in players}
+    k = math.log(10) / 400
 
-    def rating_for(target):
-        if target <= 0 or target >= n:
-            return -math.inf if target <= 0 else math.inf
-        lo, hi = -2000.0, 6000.0
-        for _ in range(100):
-            mid = (lo + hi) / 2
-            expected = sum((w + d + l) / (1 + 10 ** ((r - mid) / 400)) for r, w, d, l in games)
-            lo, hi = (mid, hi) if expected < target else (lo, mid)
-        return (lo + hi) / 2
+    def curvature():
+        grad = {p: 0.0 for p in free}
+        hess = {(i, j): 0.0 for i in free for j in free}
+        for a, b, w, d, l in edges:
+            n, points = w + d + l, w + d / 2
+            p = 1 / (1 + 10 ** ((r[b] - r[a]) / 400))
+            g, h = k * (points - n * p), k * k * n * p * (1 - p)
+            for x, sign in ((a, 1), (b, -1)):
+                if x in grad:
+                    grad[x] += sign * g
+            for x, y, sign in ((a, a, -1), (b, b, -1), (a, b, 1), (b, a, 1)):
+                if (x, y) in hess:
+                    hess[(x, y)] += sign * h
+        return grad, hess
 
-    s = points / n
-    var = sum(w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2 for _, w, d, l in games) / n
-    half = 1.96 * math.sqrt(var / n) * n
-    return rating_for(points), rating_for(points - half), rating_for(points + half)
+    def solve(matrix, vector):
+        """x with matrix x = vector (Gauss-Jordan, partial pivoting)."""
+        m = [[matrix[(i, j)] for j in free] + [vector[i]] for i in free]
+        for c in range(len(free)):
+            pivot = max(range(c, len(free)), key=lambda row: abs(m[row][c]))
+            m[c], m[pivot] = m[pivot], m[c]
+            for row in range(len(free)):
+                if row != c:
+                    f = m[row][c] / m[c][c]
+                    m[row] = [x - f * y for x, y in zip(m[row], m[c])]
+        return [m[i][-1] / m[i][i] for i in range(len(free))]
 
-
-def rating_text(r, lo, hi):
-    """A rating and its interval, `1950 (1880 … 2020)`; an open end is ∞."""
-    def end(x):
-        return ("−∞" if x < 0 else "+∞") if math.isinf(x) else f"{x:.0f}"
-    return f"{end(r)} ({end(lo)} … {end(hi)})"
+    for _ in range(200):
+        grad, hess = curvature()
+        # Newton's step, at most 200 Elo a player at a time (a score of 0 or 100 % pulls hard).
+        step = solve({key: -h for key, h in hess.items()}, grad)
+        for p, x in zip(free, step):
+            r[p] += max(-200.0, min(200.0, x))
+        if max((abs(x) for x in step), default=0) < 1e-6:
+            break
+    _, hess = curvature()
+    half = {p: 0.0 for p in fixed}
+    for i, p in enumerate(free):
+        unit = {q: float(q == p) for q in free}
+        half[p] = 1.96 * math.sqrt(max(solve({key: -h for key, h in hess.items()}, unit)[i], 0.0))
+    return r, half
 
 
 def limit_settings(data):
-    """{(UCI_Elo, nodes): [(opponent, its rating, w, d, l)]} of the calibration, by rising Elo."""
-    settings = {}
+    """{(UCI_Elo, nodes): [(opponent, w, d, l)]} of the calibration, by rising Elo, and the
+    scale's anchor {opponent: rating}."""
+    settings, anchor = {}, {}
     for r in data.rows:
         key = (int(r["elo"]), int(r["nodes"]))
-        settings.setdefault(key, []).append((r["opponent"], int(r["opponent_elo"]), int(r["wins"]),
-                                              int(r["draws"]), int(r["losses"])))
-    return dict(sorted(settings.items()))
+        settings.setdefault(key, []).append((r["opponent"], int(r["wins"]), int(r["draws"]), int(r["losses"])))
+        if r["anchor"] != "-":
+            anchor[r["opponent"]] = float(r["anchor"])
+    return dict(sorted(settings.items())), anchor
+
+
+def limit_fit(data):
+    """The calibration's ratings: ({player: rating}, {player: 95 % half-width}, settings,
+    anchor); a setting is the player `nodes` (its node budget)."""
+    settings, anchor = limit_settings(data)
+    edges = [(setting_name(nodes), name, w, d, l) for (_, nodes), games in settings.items()
+             for name, w, d, l in games]
+    ratings, half = rating_fit(edges, anchor)
+    for _, nodes in settings:
+        ratings[nodes], half[nodes] = ratings[setting_name(nodes)], half[setting_name(nodes)]
+    return ratings, half, settings, anchor
+
+
+def setting_name(nodes):
+    """The player a calibrated setting is in the fit."""
+    return f"ccr at {nodes:,} nodes"
 
 
 def limit_values(data, v):
-    """The strength limit's calibration: each setting's performance against the anchored opponents."""
+    """The strength limit's calibration: the opponents' and the settings' fitted ratings."""
     if data is None:
         v["limit_table"] = "*Not calibrated in this data directory (no limit.tsv).*"
         v["limit_verdict"] = ""
         return
-    rows, misses = [], []
-    for (elo, nodes), games in limit_settings(data).items():
-        for name, rating, w, d, l in games:
-            rows.append([f"{elo}", f"{nodes:,}", f"{name} ({rating})", f"{w}/{d}/{l}", w + d + l,
-                         fmt(100 * (w + d / 2) / (w + d + l), 1),
-                         rating_text(*performance([(rating, w, d, l)]))])
-        r, lo, hi = performance([g[1:] for g in games])
-        n = sum(w + d + l for _, _, w, d, l in games)
+    ratings, half, settings, anchor = limit_fit(data)
+    opponents = sorted({name for games in settings.values() for name, *_ in games}, key=lambda n: ratings[n])
+    scale = [[name, f"{ratings[name]:.0f}" + (" (the anchor)" if name in anchor else f" ± {half[name]:.0f}"),
+              sum(w + d + l for games in settings.values() for o, w, d, l in games if o == name)]
+             for name in opponents]
+    rows, misses, widths, residuals = [], [], [], []
+    for (elo, nodes), games in settings.items():
+        r = ratings[nodes]
+        for name, w, d, l in games:
+            n = w + d + l
+            expected = 1 / (1 + 10 ** ((ratings[name] - r) / 400))
+            rows.append([f"{elo}", f"{nodes:,}", name, f"{w}/{d}/{l}", n, fmt(100 * (w + d / 2) / n, 1),
+                         fmt(100 * expected, 1)])
+            residuals.append((abs((w + d / 2) / n - expected) * 100, f"{elo} against {name.split()[0]}"))
+        n = sum(w + d + l for _, w, d, l in games)
         rows.append([f"**{elo}**", f"{nodes:,}", "**all**", "", n, "",
-                     f"**{rating_text(r, lo, hi)}**, {r - elo:+.0f} from the setting"])
-        misses.append(abs(r - elo))
-    v["limit_table"] = (table(["UCI_Elo", "nodes a move", "opponent (its rating)", "W/D/L", "games",
-                               "ccr's score %", "performance (95 %)"], rows) +
-                        f"\n\nThe run: {caption_of(data)}; {data.meta.get('what', '?')}.")
-    worst = max(misses)
-    v["limit_verdict"] = (f"Every calibrated setting plays within {worst:.0f} Elo of its `UCI_Elo` over all its "
-                          "games" + (", inside the 100 the goal allows." if worst <= 100 else
-                                     f": {worst:.0f} is more than the 100 the goal allows."))
+                     f"**rated {r:.0f} ± {half[nodes]:.0f}**, {elo - r:+.0f} from the setting"])
+        misses.append(abs(elo - r))
+        widths.append(half[nodes])
+    v["limit_table"] = (
+        table(["opponent", "rating (95 %)", "games"], scale) + "\n\n" +
+        table(["UCI_Elo", "nodes a move", "opponent", "W/D/L", "games", "ccr's score %",
+               "expected by the fit %"], rows) +
+        f"\n\nThe run: {caption_of(data)}; {data.meta.get('what', '?')}.")
+    worst, widest, off = max(misses), max(widths), max(residuals)
+    v["limit_verdict"] = (
+        f"Each calibrated setting's `UCI_Elo` lies within {worst:.0f} Elo of the rating the games give it, "
+        f"and those ratings are known to ± {widest:.0f} at most (95 %): the mapping holds within about "
+        f"{worst + widest:.0f} Elo at the calibrated settings"
+        + (", inside the 100 the goal allows." if worst + widest <= 100 else
+           ", more than the 100 the goal allows: more games would narrow it.")
+        + f" The fit's largest miss is {off[0]:.0f} points in a hundred ({off[1]}).")
 
 
 def benchmarks_values(perft, d, v):
@@ -1709,39 +1765,34 @@ def plot_wdl(d, out):
 
 
 def plot_limit(d, out):
-    """The strength limit: each setting's measured performance against its UCI_Elo."""
+    """The strength limit: each setting's fitted rating against its UCI_Elo, beside the opponents'."""
     import matplotlib.pyplot as plt
-    settings = limit_settings(d["limit"])
+    ratings, half, settings, anchor = limit_fit(d["limit"])
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     elos = [elo for elo, _ in settings]
     span = (min(elos) - 250, max(elos) + 250)
     ax.fill_between(span, [span[0] - 100, span[1] - 100], [span[0] + 100, span[1] + 100], color="#dddddd",
                     label="within 100 Elo of the setting")
-    ax.plot(span, span, color="black", linewidth=0.8, label="performance = UCI_Elo")
-    markers = {}
-    for (elo, nodes), games in settings.items():
-        r, lo, hi = performance([g[1:] for g in games])
-        ax.errorbar([elo], [r], yerr=[[r - max(lo, span[0] - 300)], [min(hi, span[1] + 300) - r]], fmt="o",
-                    color="#1f77b4", capsize=4, label="all its games (95 %)" if not markers else None)
-        markers["all"] = True
-        ax.annotate(f"{nodes:,} nodes", (elo, r), textcoords="offset points", xytext=(8, -12), fontsize=7)
-        for k, (name, rating, w, dr, l) in enumerate(games):
-            one, _, _ = performance([(rating, w, dr, l)])
-            if math.isinf(one):
-                continue
-            label = name.split()[0]
-            ax.plot([elo + 12 * (k + 1)], [one], "x", color=f"C{1 + sorted({g[0] for s in settings.values() for g in s}).index(name)}",
-                    label=None if label in markers else f"against {label} alone")
-            markers[label] = True
+    ax.plot(span, span, color="black", linewidth=0.8, label="rating = UCI_Elo")
+    for k, (elo, nodes) in enumerate(settings):
+        ax.errorbar([elo], [ratings[nodes]], yerr=[[half[nodes]], [half[nodes]]], fmt="o", color="#1f77b4",
+                    capsize=4, label="a setting's rating in the games (95 %)" if k == 0 else None)
+        ax.annotate(f"{nodes:,} nodes", (elo, ratings[nodes]), textcoords="offset points", xytext=(8, -12),
+                    fontsize=7)
+    names = sorted({name for games in settings.values() for name, *_ in games}, key=lambda n: ratings[n])
+    for name in names:
+        ax.axhline(ratings[name], color="#999999", linewidth=0.6, linestyle="--")
+        what = "the anchor" if name in anchor else f"fitted, ± {half[name]:.0f}"
+        ax.text(span[0] + 10, ratings[name] + 8, f"{name} {ratings[name]:.0f} ({what})", fontsize=7,
+                color="#555555")
     ax.set_xlim(*span)
-    ax.set_ylim(span[0] - 150, span[1] + 150)
+    ax.set_ylim(min(span[0], min(ratings.values()) - 100), max(span[1], max(ratings.values()) + 100))
     ax.set_xlabel("UCI_Elo (the setting)")
-    ax.set_ylabel("performance rating in the games")
-    ax.legend(fontsize=7, loc="upper left")
+    ax.set_ylabel("rating fitted to the calibration games")
+    ax.legend(fontsize=7, loc="lower right")
     ax.grid(alpha=0.3)
-    anchors = sorted({(g[1], g[0].split()[0]) for games in settings.values() for g in games})
-    fig.suptitle("UCI_LimitStrength: each calibrated setting's performance\n(the opponents at the scale's "
-                 f"anchors: {', '.join(f'{name} {rating}' for rating, name in anchors)})", fontsize=9)
+    fig.suptitle("UCI_LimitStrength: each calibrated setting's rating in its games (dashed: the opponents')",
+                 fontsize=9)
     save_plot(fig, out, "limit.svg", caption(d, "limit"), 0.03)
 
 

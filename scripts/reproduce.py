@@ -928,12 +928,14 @@ def tally_games(pgn):
     return tally
 
 
-# The rating scale of the strength limit: a round figure for each opponent, which the
-# calibration's games against two opponents at one setting test (their measured gap).
-ANCHORS = {"fairymax": 2000, "phalanx": 2400, "glaurung": 2650}
+# The strength limit's opponents, and the one whose rating fixes the scale's origin (a round
+# figure, chosen): every other rating, the opponents' and the settings', is fitted to the games.
+LIMIT_OPPONENTS = ("fairymax", "phalanx", "glaurung")
+ANCHOR = ("glaurung", 2650)
 # The calibrated settings of src/search/strength.rs (UCI_Elo, its nodes a move) and the games
 # each plays: most against the opponent nearest its rating, some against a neighbour.
 LIMIT = ((1950, 6_000, (("fairymax", 40), ("phalanx", 20))),
+         (2150, 20_000, (("fairymax", 20), ("phalanx", 20))),
          (2350, 50_000, (("phalanx", 40), ("glaurung", 20), ("fairymax", 20))),
          (2600, 200_000, (("glaurung", 40), ("phalanx", 20))))
 
@@ -956,8 +958,8 @@ def step_limit(args, binaries):
     table = Table(os.path.join(args.data, "limit.tsv"), args.size,
                   f"scripts/match.py --engines E --games N --tc {tc} --concurrency {args.concurrency} --ccr-option Hash=64 "
                   "--ccr-option UCI_LimitStrength=true --ccr-option UCI_Elo=ELO (games: limit-NODES.pgn); "
-                  "W/D/L from ccr's side; the opponents' ratings are the scale's anchors",
-                  ["elo", "nodes", "opponent", "opponent_elo", "tc", "wins", "draws", "losses"])
+                  f"W/D/L from ccr's side; the scale's anchor: {ANCHOR[0]} at {ANCHOR[1]}",
+                  ["elo", "nodes", "opponent", "anchor", "tc", "wins", "draws", "losses"])
     for elo, nodes, games in LIMIT:
         said = limit_budget(ccr, elo)
         if said != nodes:
@@ -976,9 +978,8 @@ def step_limit(args, binaries):
                             "--ccr", ccr, "--ccr-option", "Hash=64", "--ccr-option", "UCI_LimitStrength=true",
                             "--ccr-option", f"UCI_Elo={elo}"], check=True, stdout=sys.stderr)
         for opponent, (w, d, l) in sorted(tally_games(pgn).items()):
-            # The engine's own name ("Fairy-Max 5.0b") holds its key once only letters are kept.
-            letters = re.sub(r"[^a-z]", "", opponent.lower())
-            anchor = next(rating for key, rating in ANCHORS.items() if key in letters)
+            # The engine's own name ("Glaurung 2.2") holds its key once only letters are kept.
+            anchor = ANCHOR[1] if ANCHOR[0] in re.sub(r"[^a-z]", "", opponent.lower()) else "-"
             table.row(elo, nodes, opponent, anchor, tc, w, d, l)
 
 
@@ -1034,7 +1035,7 @@ def requirements(args, steps):
                  [s for s in steps if s == "costs"], "bench-setup"))
     need.append(("Debian's i386 Stockfish and Glaurung (target/engines32) and the i386 C++ runtime", engines32,
                  [s for s in steps if s == "engines"], "setup-engines32"))
-    for step, engines in (("strength", [e for e, _ in LADDER]), ("limit", sorted(ANCHORS))):
+    for step, engines in (("strength", [e for e, _ in LADDER]), ("limit", list(LIMIT_OPPONENTS))):
         need.append((f"python-chess and Debian's {', '.join(engines)} in /usr/games",
                      lambda engines=engines: importable("chess") and
                      all(os.access(f"/usr/games/{e}", os.X_OK) for e in engines),

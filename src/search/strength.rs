@@ -9,7 +9,12 @@
 
 /// Calibrated settings, (Elo, nodes a move), by rising Elo: each one's rating was measured
 /// in games against Fairy-Max, Phalanx and Glaurung (docs/STRENGTH.md, "Strength limit").
-const CALIBRATION: [(u32, u64); 3] = [(1950, 6_000), (2350, 50_000), (2600, 200_000)];
+const CALIBRATION: [(u32, u64); 4] = [
+    (1950, 6_000),
+    (2150, 20_000),
+    (2350, 50_000),
+    (2600, 200_000),
+];
 
 /// Default, smallest and largest `UCI_Elo`: the calibrated range.
 pub(crate) const ELO: (u32, u32, u32) = (
