@@ -1181,14 +1181,16 @@ def limit_values(data, v):
         table(["UCI_Elo", "nodes a move", "opponent", "W/D/L", "games", "ccr's score %",
                "expected by the fit %"], rows) +
         f"\n\nThe run: {caption_of(data)}; {data.meta.get('what', '?')}.")
-    worst, widest, off = max(misses), max(widths), max(residuals)
+    off = max(residuals)
+    within = [f"{elo} (± {w:.0f})" for (elo, _), w in zip(settings, widths) if w <= 100]
+    beyond = [f"{elo} (± {w:.0f})" for (elo, _), w in zip(settings, widths) if w > 100]
     v["limit_verdict"] = (
-        f"Each calibrated setting's `UCI_Elo` lies within {worst:.0f} Elo of the rating the games give it, "
-        f"and those ratings are known to ± {widest:.0f} at most (95 %): the mapping holds within about "
-        f"{worst + widest:.0f} Elo at the calibrated settings"
-        + (", inside the 100 the goal allows." if worst + widest <= 100 else
-           ", more than the 100 the goal allows: more games would narrow it.")
-        + f" The fit's largest miss is {off[0]:.0f} points in a hundred ({off[1]}).")
+        f"Each setting's `UCI_Elo` lies within {max(misses):.0f} Elo of the rating its games give it. "
+        "How well that rating is known (95 %) decides whether the mapping holds within the 100 Elo the "
+        "goal asks: " + (f"it does at {', '.join(within)}" if within else "it does at no setting yet")
+        + (f"; not yet at {', '.join(beyond)}, where more games (and games nearer the anchor) would narrow "
+           "it." if beyond else ".")
+        + f" The fit's largest miss of a score is {off[0]:.0f} points in a hundred ({off[1]}).")
 
 
 def benchmarks_values(perft, d, v):

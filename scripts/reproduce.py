@@ -934,10 +934,10 @@ LIMIT_OPPONENTS = ("fairymax", "phalanx", "glaurung")
 ANCHOR = ("glaurung", 2650)
 # The calibrated settings of src/search/strength.rs (UCI_Elo, its nodes a move) and the games
 # each plays: most against the opponent nearest its rating, some against a neighbour.
-LIMIT = ((1950, 6_000, (("fairymax", 40), ("phalanx", 20))),
-         (2150, 20_000, (("fairymax", 20), ("phalanx", 20))),
-         (2350, 50_000, (("phalanx", 40), ("glaurung", 20), ("fairymax", 20))),
-         (2600, 200_000, (("glaurung", 40), ("phalanx", 20))))
+LIMIT = ((1660, 6_000, (("fairymax", 40), ("phalanx", 20))),
+         (1990, 20_000, (("fairymax", 20), ("phalanx", 20))),
+         (2250, 50_000, (("phalanx", 40), ("glaurung", 20), ("fairymax", 20))),
+         (2550, 200_000, (("glaurung", 40), ("phalanx", 20))))
 
 
 def limit_budget(binary, elo):

@@ -7,13 +7,14 @@
 //! same number of Elo for each doubling of the nodes, so between two calibrated settings the
 //! budget is interpolated on a log scale (docs/STRENGTH.md has the games and the fit).
 
-/// Calibrated settings, (Elo, nodes a move), by rising Elo: each one's rating was measured
-/// in games against Fairy-Max, Phalanx and Glaurung (docs/STRENGTH.md, "Strength limit").
+/// Calibrated settings, (Elo, nodes a move), by rising Elo: each Elo is the rating (rounded)
+/// that the budget's games against Fairy-Max, Phalanx and Glaurung give it, on the scale that
+/// holds Glaurung 2.2 at 2650 (docs/STRENGTH.md, "Strength limit").
 const CALIBRATION: [(u32, u64); 4] = [
-    (1950, 6_000),
-    (2150, 20_000),
-    (2350, 50_000),
-    (2600, 200_000),
+    (1660, 6_000),
+    (1990, 20_000),
+    (2250, 50_000),
+    (2550, 200_000),
 ];
 
 /// Default, smallest and largest `UCI_Elo`: the calibrated range.
