@@ -934,9 +934,9 @@ LIMIT_OPPONENTS = ("fairymax", "phalanx", "glaurung")
 ANCHOR = ("glaurung", 2650)
 # The calibrated settings of src/search/strength.rs (UCI_Elo, its nodes a move) and the games
 # each plays: most against the opponent nearest its rating, some against a neighbour.
-LIMIT = ((1660, 6_000, (("fairymax", 40), ("phalanx", 20))),
-         (1990, 20_000, (("fairymax", 40), ("phalanx", 40))),
-         (2250, 50_000, (("phalanx", 60), ("glaurung", 20), ("fairymax", 20))),
+LIMIT = ((1700, 6_000, (("fairymax", 40), ("phalanx", 20))),
+         (2040, 20_000, (("fairymax", 40), ("phalanx", 40))),
+         (2280, 50_000, (("phalanx", 60), ("glaurung", 20), ("fairymax", 20))),
          (2550, 200_000, (("glaurung", 60), ("phalanx", 20))))
 
 

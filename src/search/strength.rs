@@ -11,9 +11,9 @@
 /// that the budget's games against Fairy-Max, Phalanx and Glaurung give it, on the scale that
 /// holds Glaurung 2.2 at 2650 (docs/STRENGTH.md, "Strength limit").
 const CALIBRATION: [(u32, u64); 4] = [
-    (1660, 6_000),
-    (1990, 20_000),
-    (2250, 50_000),
+    (1700, 6_000),
+    (2040, 20_000),
+    (2280, 50_000),
     (2550, 200_000),
 ];
 
