@@ -624,10 +624,7 @@ impl Uci {
         // A limited strength is a node budget a move, searched on one thread so that the
         // budget means the same on every machine.
         let budget = self.limit_strength.then(|| strength::nodes_for(self.elo));
-        let nodes = match (request.nodes, budget) {
-            (Some(asked), Some(budget)) => Some(asked.min(budget)),
-            (asked, budget) => asked.or(budget),
-        };
+        let nodes = [request.nodes, budget].into_iter().flatten().min();
         let threads = if budget.is_some() { 1 } else { self.threads };
         let mut limits = Limits {
             depth: request.depth,

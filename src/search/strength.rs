@@ -27,15 +27,12 @@ pub(crate) const ELO: (u32, u32, u32) = (
 /// The nodes a move that play at `elo` is given: the calibrated budgets, interpolated
 /// geometrically between two settings, and held at the ends of the range.
 pub(crate) fn nodes_for(elo: u32) -> u64 {
-    let (first, last) = (CALIBRATION[0], CALIBRATION[CALIBRATION.len() - 1]);
-    if elo <= first.0 {
-        return first.1;
-    }
-    if elo >= last.0 {
-        return last.1;
-    }
-    let upper = CALIBRATION.iter().position(|&(e, _)| e > elo).unwrap_or(0);
-    let ((e0, n0), (e1, n1)) = (CALIBRATION[upper - 1], CALIBRATION[upper]);
+    let elo = elo.clamp(ELO.1, ELO.2);
+    let pair = CALIBRATION
+        .windows(2)
+        .find(|pair| elo <= pair[1].0)
+        .unwrap_or(&CALIBRATION[CALIBRATION.len() - 2..]);
+    let ((e0, n0), (e1, n1)) = (pair[0], pair[1]);
     let share = f64::from(elo - e0) / f64::from(e1 - e0);
     let doublings = (n1 as f64 / n0 as f64).log2() * share;
     (n0 as f64 * doublings.exp2()).round() as u64
