@@ -934,10 +934,11 @@ LIMIT_OPPONENTS = ("fairymax", "phalanx", "glaurung")
 ANCHOR = ("glaurung", 2650)
 # The calibrated settings of src/search/strength.rs (UCI_Elo, its nodes a move) and the games
 # each plays: most against the opponent nearest its rating, some against a neighbour.
-LIMIT = ((1700, 6_000, (("fairymax", 40), ("phalanx", 20))),
-         (2040, 20_000, (("fairymax", 40), ("phalanx", 40))),
-         (2280, 50_000, (("phalanx", 60), ("glaurung", 20), ("fairymax", 20))),
-         (2550, 200_000, (("glaurung", 60), ("phalanx", 20))))
+LIMIT = ((1720, 6_000, (("fairymax", 40), ("phalanx", 20))),
+         (2070, 20_000, (("fairymax", 40), ("phalanx", 40))),
+         (2270, 50_000, (("phalanx", 100), ("glaurung", 60), ("fairymax", 20))),
+         (2420, 100_000, (("glaurung", 80), ("phalanx", 80))),
+         (2530, 200_000, (("glaurung", 60), ("phalanx", 40))))
 
 
 def limit_budget(binary, elo):

@@ -10,11 +10,12 @@
 /// Calibrated settings, (Elo, nodes a move), by rising Elo: each Elo is the rating (rounded)
 /// that the budget's games against Fairy-Max, Phalanx and Glaurung give it, on the scale that
 /// holds Glaurung 2.2 at 2650 (docs/STRENGTH.md, "Strength limit").
-const CALIBRATION: [(u32, u64); 4] = [
-    (1700, 6_000),
-    (2040, 20_000),
-    (2280, 50_000),
-    (2550, 200_000),
+const CALIBRATION: [(u32, u64); 5] = [
+    (1720, 6_000),
+    (2070, 20_000),
+    (2270, 50_000),
+    (2420, 100_000),
+    (2530, 200_000),
 ];
 
 /// Default, smallest and largest `UCI_Elo`: the calibrated range.
