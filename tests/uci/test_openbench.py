@@ -1,10 +1,13 @@
 """ccr as OpenBench's worker runs it, the contract written out here: `ccr bench` with stderr
 merged into stdout, its signature read from the last lines (the last `N nodes` and `N nps`
 found from the end); `ccr "genfens N seed S book B" quit`, its openings read from
-`info string genfens FEN` lines, each within 15 seconds, a book given as EPD lines."""
+`info string genfens FEN` lines, each within 15 seconds, a book given as EPD lines; and the
+engine configuration an OpenBench instance is given (`docs/openbench/ccr.json`), checked as
+OpenBench's server loads it and against the options and build ccr has."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import tempfile
@@ -13,10 +16,19 @@ from pathlib import Path
 
 import chess
 
-from harness import ENGINE, IS_CCR, WatchdogCase
+from harness import ENGINE, IS_CCR, REPO, WatchdogCase
 
 NPS = re.compile(r"(\d+\s+nps)|(nps\s+\d+)|(nodes second\s+\d+)", re.I)
 NODES = re.compile(r"(\d+\s+nodes)|(nodes\s+\d+)|(nodes searched\s+\d+)", re.I)
+
+
+# The keys OpenBench's server accepts in an engine's test and datagen presets.
+PRESET_KEYS = {f"{side}_{what}" for side in ("both", "dev", "base")
+               for what in ("branch", "bench", "network", "options", "time_control")} | {
+    "book_name", "upload_pgns", "priority", "throughput", "workload_size", "syzygy_wdl",
+    "syzygy_adj", "win_adj", "draw_adj"}
+TEST_KEYS = PRESET_KEYS | {"test_bounds", "test_confidence", "test_max_games"}
+DATAGEN_KEYS = PRESET_KEYS | {"datagen_custom_genfens", "datagen_play_reverses", "datagen_max_games"}
 
 
 def worker_reads(output: str):
@@ -87,6 +99,45 @@ class OpenBench(WatchdogCase):
             out = self.merged([command, "quit"])
             self.assertNotIn("info string genfens ", out, command)
             self.assertIn("info string genfens", out, f"{command}: no word why:\n{out}")
+
+    def test_engine_config_is_what_openbench_loads_and_ccr_takes(self):
+        conf = json.loads((REPO / "docs" / "openbench" / "ccr.json").read_text())
+        self.assertIs(type(conf["private"]), bool)
+        self.assertIs(type(conf["nps"]), int)
+        self.assertGreater(conf["nps"], 0)
+        self.assertIsInstance(conf["source"], str)
+        build = conf["build"]
+        for key in ("cpuflags", "systems", "compilers"):
+            self.assertTrue(all(isinstance(x, str) for x in build[key]), key)
+        # The worker runs `make -j EXE=NAME` in the build path, with the compiler's version
+        # at least the one named: the Makefile's EXE and Cargo.toml's rust-version.
+        makefile = (REPO / build["path"] / "Makefile").read_text()
+        self.assertRegex(makefile, r"cp target/release/ccr \$\(EXE\)")
+        version = re.search(r'^rust-version = "([\d.]+)"', (REPO / "Cargo.toml").read_text(), re.M)
+        self.assertEqual(build["compilers"], [f"cargo>={version.group(1)}"])
+        self.assertIn("default", conf["test_presets"])
+        self.assertIn("default", conf["datagen_presets"])
+        declared = self.declared_options()
+        for kind, keys in (("test_presets", TEST_KEYS), ("datagen_presets", DATAGEN_KEYS)):
+            for name, preset in conf[kind].items():
+                self.assertLessEqual(set(preset), keys, f"{kind} {name}")
+                for option in preset.get("both_options", "").split():
+                    key, value = option.split("=")
+                    self.assertIn(key, declared, f"{kind} {name}: ccr has no option {key}")
+                    low, high = declared[key]
+                    self.assertTrue(low <= int(value) <= high, f"{kind} {name}: {option}")
+                control = preset.get("both_time_control", "1+0")
+                self.assertRegex(control, r"^(\d+(\.\d+)?\+\d+(\.\d+)?|N=\d+)$", f"{kind} {name}")
+                if "test_bounds" in preset:
+                    low, high = json.loads(preset["test_bounds"])
+                    self.assertLess(low, high, f"{kind} {name}")
+
+    def declared_options(self) -> dict:
+        """{name: (min, max)} of ccr's spin options, from its `uci` answer."""
+        out = subprocess.run([ENGINE], input="uci\nquit\n", capture_output=True, text=True,
+                             timeout=30).stdout
+        spins = re.findall(r"^option name (\S+) type spin default -?\d+ min (-?\d+) max (-?\d+)", out, re.M)
+        return {name: (int(low), int(high)) for name, low, high in spins}
 
 
 if __name__ == "__main__":
