@@ -15,6 +15,7 @@ import unittest
 from pathlib import Path
 
 import chess
+import chess.engine
 
 from harness import ENGINE, IS_CCR, REPO, WatchdogCase
 
@@ -117,27 +118,21 @@ class OpenBench(WatchdogCase):
         self.assertEqual(build["compilers"], [f"cargo>={version.group(1)}"])
         self.assertIn("default", conf["test_presets"])
         self.assertIn("default", conf["datagen_presets"])
-        declared = self.declared_options()
+        with chess.engine.SimpleEngine.popen_uci(ENGINE) as engine:
+            declared = dict(engine.options)
         for kind, keys in (("test_presets", TEST_KEYS), ("datagen_presets", DATAGEN_KEYS)):
             for name, preset in conf[kind].items():
                 self.assertLessEqual(set(preset), keys, f"{kind} {name}")
                 for option in preset.get("both_options", "").split():
                     key, value = option.split("=")
                     self.assertIn(key, declared, f"{kind} {name}: ccr has no option {key}")
-                    low, high = declared[key]
-                    self.assertTrue(low <= int(value) <= high, f"{kind} {name}: {option}")
+                    spin = declared[key]
+                    self.assertTrue(spin.min <= int(value) <= spin.max, f"{kind} {name}: {option}")
                 control = preset.get("both_time_control", "1+0")
                 self.assertRegex(control, r"^(\d+(\.\d+)?\+\d+(\.\d+)?|N=\d+)$", f"{kind} {name}")
                 if "test_bounds" in preset:
                     low, high = json.loads(preset["test_bounds"])
                     self.assertLess(low, high, f"{kind} {name}")
-
-    def declared_options(self) -> dict:
-        """{name: (min, max)} of ccr's spin options, from its `uci` answer."""
-        out = subprocess.run([ENGINE], input="uci\nquit\n", capture_output=True, text=True,
-                             timeout=30).stdout
-        spins = re.findall(r"^option name (\S+) type spin default -?\d+ min (-?\d+) max (-?\d+)", out, re.M)
-        return {name: (int(low), int(high)) for name, low, high in spins}
 
 
 if __name__ == "__main__":
