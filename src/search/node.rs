@@ -172,6 +172,9 @@ impl<K: Kernel> Worker<'_, K> {
             if let Some(score) = self.prune_node(&node, beta) {
                 return score;
             }
+            if let Some(score) = self.probcut(&node, entry, beta) {
+                return score;
+            }
         }
         // Internal iterative reduction: with no hash move the ordering is a guess, so a deep
         // node is searched a ply shallower (its entry gives the next visit a move).
@@ -287,6 +290,56 @@ impl<K: Kernel> Worker<'_, K> {
             return Some(0);
         }
         (score >= beta).then_some(if score >= DECISIVE { beta } else { score })
+    }
+
+    /// ProbCut: a capture that holds a margin above beta in a search `PROBCUT_REDUCTION`
+    /// plies shallower would almost surely hold beta at full depth, so the node is cut
+    /// (unless the table says a search that deep falls short of the margin). Returns the
+    /// shallow search's score if a capture holds.
+    fn probcut(&mut self, node: &Node, entry: Option<Entry>, beta: i32) -> Option<i32> {
+        let (pos, ply, depth) = (node.pos, node.ply, node.depth);
+        let probcut_beta = beta + PROBCUT_MARGIN;
+        let refuted = entry.is_some_and(|e| {
+            e.depth > depth - PROBCUT_REDUCTION && score_from_tt(e.score, ply) < probcut_beta
+        });
+        if depth < PROBCUT_MIN_DEPTH || beta.abs() >= DECISIVE || refuted {
+            return None;
+        }
+        let mut picker = MovePicker::quiescence(pos, &node.block, false, node.tt_move);
+        while let Some((mv, _)) = picker.next(&self.quiet_history[pos.side() as usize]) {
+            if !see_at_least(pos, mv, probcut_beta - node.static_eval) {
+                continue;
+            }
+            let (child, child_key) = pos.make_keyed(mv, node.key);
+            self.counts.copies += 1;
+            self.history.push(child_key, child.halfmove_clock());
+            self.stack[ply].current = Some(mv);
+            // The quiescence search first: a capture that cannot hold the margin even there
+            // is not worth the deeper search.
+            let window = (-probcut_beta, -probcut_beta + 1);
+            let mut score = -self.enter_quiescence(&child, child_key, window.0, window.1, ply + 1);
+            if score >= probcut_beta {
+                let shallow = depth - 1 - PROBCUT_REDUCTION;
+                score =
+                    -self.negamax::<NonPv>(&child, child_key, shallow, window.0, window.1, ply + 1);
+            }
+            self.history.pop();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                let entry = Entry {
+                    mv: Some(mv),
+                    score: score_to_tt(score, ply),
+                    eval: node.static_eval,
+                    depth: depth - PROBCUT_REDUCTION,
+                    bound: Bound::Lower,
+                };
+                self.search.tt.store(node.key, entry);
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// The move loop: each move the picker hands out, unless pruned, searched until one

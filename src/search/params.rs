@@ -25,6 +25,13 @@ pub(crate) const NMP_EVAL_DIVISOR: i32 = 200;
 /// Most plies the eval term adds to the null-move reduction.
 pub(crate) const NMP_EVAL_MAX: i32 = 3;
 
+/// Shallowest node where ProbCut tries the captures that win material.
+pub(crate) const PROBCUT_MIN_DEPTH: i32 = 5;
+/// How far above beta a capture's shallow search must hold for ProbCut to cut.
+pub(crate) const PROBCUT_MARGIN: i32 = 200;
+/// How many plies shallower than the node ProbCut's verifying search is.
+pub(crate) const PROBCUT_REDUCTION: i32 = 4;
+
 /// Shallowest node searched a ply shallower when it has no hash move (internal iterative
 /// reduction).
 pub(crate) const IIR_MIN_DEPTH: i32 = 4;
