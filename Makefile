@@ -62,7 +62,8 @@ setup:
 	bash scripts/setup-report.sh
 
 # What `make test` installs before it runs: rustfmt, clippy and the UCI tests' engines (its
-# later steps install the i686 toolchain and matplotlib through their own targets).
+# later steps install the i686 toolchain, and matplotlib before the UCI tests, through their
+# own targets).
 setup-tests:
 	bash scripts/setup.sh
 	bash scripts/setup-uci.sh
@@ -132,7 +133,7 @@ setup-uci:
 # per-move clocks land in target/uci-tests/bullet-*.tsv), full games against itself,
 # Fairy-Max and Phalanx, `ccr bench`, the scripts' argument checks. CCR_BIN=path tests
 # another engine; PGNs land in target/uci-tests/.
-test-uci: setup-uci build
+test-uci: setup-uci setup-report build
 	python3 -B tests/uci/run.py
 
 # Strength gauntlet against Debian's engines (docs/STRENGTH.md), e.g.
