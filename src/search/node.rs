@@ -273,10 +273,7 @@ impl<K: Kernel> Worker<'_, K> {
         let r = NMP_BASE
             + depth / NMP_DEPTH_DIVISOR
             + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
-        let (child, child_key) = node.pos.make_null_keyed(node.key);
-        self.counts.copies += 1;
-        self.history.push(child_key, child.halfmove_clock());
-        self.stack[node.ply].current = None;
+        let (child, child_key) = self.make_child(node, None);
         let score = -self.negamax::<NonPv>(
             &child,
             child_key,
@@ -310,10 +307,7 @@ impl<K: Kernel> Worker<'_, K> {
             if !see_at_least(pos, mv, probcut_beta - node.static_eval) {
                 continue;
             }
-            let (child, child_key) = pos.make_keyed(mv, node.key);
-            self.counts.copies += 1;
-            self.history.push(child_key, child.halfmove_clock());
-            self.stack[ply].current = Some(mv);
+            let (child, child_key) = self.make_child(node, Some(mv));
             // The quiescence search first: a capture that cannot hold the margin even there
             // is not worth the deeper search.
             let window = (-probcut_beta, -probcut_beta + 1);
@@ -459,10 +453,7 @@ impl<K: Kernel> Worker<'_, K> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        let (child, child_key) = node.pos.make_keyed(mv, node.key);
-        self.counts.copies += 1;
-        self.history.push(child_key, child.halfmove_clock());
-        self.stack[node.ply].current = Some(mv);
+        let (child, child_key) = self.make_child(node, Some(mv));
         let (ply, new_depth) = (node.ply + 1, node.depth - 1);
         let score = if searched == 0 {
             if N::PV {
@@ -520,6 +511,21 @@ impl<K: Kernel> Worker<'_, K> {
             r = 0;
         }
         r.clamp(0, node.depth - 2)
+    }
+
+    /// Makes `mv` from the node (`None`: passes) for a search below it: the child and its
+    /// key, with the copy counted, the child pushed on the game's history (the caller pops
+    /// it) and the move on the stack.
+    #[inline(always)]
+    fn make_child(&mut self, node: &Node, mv: Option<Move>) -> (Position, u64) {
+        let (child, child_key) = match mv {
+            Some(mv) => node.pos.make_keyed(mv, node.key),
+            None => node.pos.make_null_keyed(node.key),
+        };
+        self.counts.copies += 1;
+        self.history.push(child_key, child.halfmove_clock());
+        self.stack[node.ply].current = mv;
+        (child, child_key)
     }
 
     /// The quiescence search called from the main search, with the profile's flag raised
