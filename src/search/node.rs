@@ -64,6 +64,10 @@ struct Node<'p> {
     in_check: bool,
     /// The static evaluation, `-INFINITY` in check.
     static_eval: i32,
+    /// What the prunings take the position to be worth: the static evaluation, or the
+    /// table's score (not a decisive one) where it is exact or its bound says a search found
+    /// the position better (a lower bound above it) or worse (an upper bound below it).
+    eval: i32,
     /// Better than two plies ago (our last turn): the prunings trust the static score more
     /// where the side to move is making progress.
     improving: bool,
@@ -149,6 +153,22 @@ impl<K: Kernel> Worker<'_, K> {
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        let eval = match entry {
+            Some(e) if !in_check => {
+                let score = score_from_tt(e.score, ply);
+                let sharper = match e.bound {
+                    Bound::Lower => score > static_eval,
+                    Bound::Upper => score < static_eval,
+                    Bound::Exact => true,
+                };
+                if sharper && score.abs() < DECISIVE {
+                    score
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
         let mut node = Node {
             pos,
             key,
@@ -157,6 +177,7 @@ impl<K: Kernel> Worker<'_, K> {
             block,
             in_check,
             static_eval,
+            eval,
             improving,
             tt_move: entry.and_then(|e| e.mv),
             floor: -INFINITY,
@@ -257,22 +278,22 @@ impl<K: Kernel> Worker<'_, K> {
     /// The prunings of a non-PV node out of check that need no move: reverse futility and
     /// the null move. Returns the node's score if one applies.
     fn prune_node(&mut self, node: &Node, beta: i32) -> Option<i32> {
-        let (depth, static_eval) = (node.depth, node.static_eval);
+        let (depth, eval) = (node.depth, node.eval);
         // Reverse futility: far above beta near the leaves, a quiet move will not undo it.
         let margin = RFP_MARGIN * (depth - node.improving as i32);
-        if depth <= RFP_MAX_DEPTH && static_eval - margin >= beta && beta.abs() < DECISIVE {
-            return Some(static_eval);
+        if depth <= RFP_MAX_DEPTH && eval - margin >= beta && beta.abs() < DECISIVE {
+            return Some(eval);
         }
         // Null move: if passing still holds beta, a real move will too (not in pawn endings,
         // where passing can be the only good move: zugzwang), and not right after a pass.
         let after_null = self.stack[node.ply - 1].current.is_none();
         let us = node.pos.side();
-        if after_null || depth < NMP_MIN_DEPTH || static_eval < beta || !has_pieces(node.pos, us) {
+        if after_null || depth < NMP_MIN_DEPTH || eval < beta || !has_pieces(node.pos, us) {
             return None;
         }
         let r = NMP_BASE
             + depth / NMP_DEPTH_DIVISOR
-            + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+            + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
         let (child, child_key) = self.make_child(node, None);
         let score = -self.negamax::<NonPv>(
             &child,
@@ -422,7 +443,7 @@ impl<K: Kernel> Worker<'_, K> {
         let late =
             depth <= LMP_MAX_DEPTH && searched >= late_move_limit(depth, node.improving) as usize;
         let futile = depth <= FUTILITY_MAX_DEPTH
-            && node.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+            && node.eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
         if quiet && (late || futile) && !pos.gives_check(mv) {
             return true;
         }
