@@ -153,19 +153,15 @@ impl<K: Kernel> Worker<'_, K> {
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
-        let eval = match entry {
-            Some(e) if !in_check => {
-                let score = score_from_tt(e.score, ply);
-                let sharper = match e.bound {
-                    Bound::Lower => score > static_eval,
-                    Bound::Upper => score < static_eval,
-                    Bound::Exact => true,
-                };
-                if sharper && score.abs() < DECISIVE {
-                    score
-                } else {
-                    static_eval
-                }
+        // The table's score where its bound settles a null window at the static score: the
+        // search it stores knows which side of the static score the position lies on.
+        let eval = match entry.map(|e| (score_from_tt(e.score, ply), e.bound)) {
+            Some((score, bound))
+                if !in_check
+                    && score.abs() < DECISIVE
+                    && bound.cuts(score, static_eval, static_eval) =>
+            {
+                score
             }
             _ => static_eval,
         };
