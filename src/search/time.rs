@@ -30,6 +30,9 @@ pub(crate) struct Budget {
 /// How many moves the rest of the game is planned for without `movestogo`.
 const PLANNED_MOVES: u32 = 30;
 
+/// How many overheads of the clock are never planned as thinking time; see [`budget`].
+const RESERVE_OVERHEADS: u32 = 8;
+
 /// The soft limit is scaled by `(EFFORT_BASE − share) × EFFORT_FACTOR`, all in per-mille,
 /// where `share` is the part of the search's nodes that went below the best root move:
 /// ×0.81 when it took 90 % of them, ×1.62 when it took 30 %.
@@ -67,9 +70,15 @@ pub(crate) fn budget(clock: Clock, overhead: Duration) -> Budget {
     // Each move costs the overhead as well as its thinking: only the increment beyond it
     // pays for thought, three quarters of it planned. Counting the whole increment let a
     // bullet clock (1 s + 10 ms) settle a few milliseconds above the overhead, where one
-    // slow reply loses on time; without the overhead's part it settles at about 200 ms.
+    // slow reply loses on time.
     let increment = clock.increment.saturating_sub(overhead);
-    let share = (available / moves + increment * 3 / 4).min(available / 2);
+    // Where the increment pays for little, the clock settles where thinking costs what the
+    // increment gives back: a little above the part of it never planned. With one overhead
+    // there, bullet self-play on a loaded two-core machine held the clock near 100-200 ms,
+    // and a reply stalled by the machine (steal time, up to a second) lost on time. The
+    // clock is shared down to RESERVE_OVERHEADS of them instead.
+    let plannable = available.saturating_sub(overhead * (RESERVE_OVERHEADS - 1));
+    let share = (plannable / moves + increment * 3 / 4).min(available / 2);
     let soft = (share / 2).max(floor);
     let hard = (share * 4).min(available * 3 / 4).max(soft);
     Budget { soft, hard }
@@ -147,12 +156,34 @@ mod tests {
 
     #[test]
     fn bullet_keeps_its_share_of_the_clock() {
-        // 1 s + 10 ms: a share of about a thirtieth of the clock plus most of the increment.
-        let b = budget(clock(1_000, 10, None), ms(20));
-        assert!(b.soft >= ms(15) && b.soft <= ms(23), "{b:?}");
+        // 1 s + 40 ms with 20 ms kept: a thirtieth of the clock above the reserve of eight
+        // overheads, plus three quarters of the increment beyond the overhead; half of that
+        // share before the soft limit, four of them at the hard one.
+        let b = budget(clock(1_000, 40, None), ms(20));
+        let share = ms(1_000 - 8 * 20) / 30 + ms(15);
+        assert_eq!((b.soft, b.hard), (share / 2, share * 4), "{b:?}");
         // Nearly flagged: think for almost nothing.
         let b = budget(clock(15, 10, None), ms(20));
         assert!(b.hard <= ms(1), "{b:?}");
+    }
+
+    #[test]
+    fn the_reserve_is_not_planned() {
+        // 1 s + 10 ms with 30 ms kept: the increment pays for no thought, and the clock is
+        // shared down to 240 ms.
+        let b = budget(clock(1_000, 10, None), ms(30));
+        assert_eq!(b.soft, ms(760) / 30 / 2, "{b:?}");
+        // At the reserve and below it: the least thinking, while the increments refill it.
+        for time in [240, 100, 40] {
+            let b = budget(clock(time, 10, None), ms(30));
+            assert_eq!((b.soft, b.hard), (ms(1), ms(1)), "{time}: {b:?}");
+        }
+        // A large increment still pays for thought there (held to half of what is left);
+        // without an overhead there is no reserve.
+        let b = budget(clock(200, 1_000, None), ms(30));
+        assert_eq!(b.soft, ms(170) / 2 / 2, "{b:?}");
+        let b = budget(clock(1_000, 10, None), ms(0));
+        assert_eq!(b.soft, (ms(1_000) / 30 + ms(10) * 3 / 4) / 2, "{b:?}");
     }
 
     #[test]
