@@ -978,9 +978,10 @@ def values_strength(d, v, perft):
         name = re.sub(r"[^a-z]", "", r["opponent"].split()[0].lower())
         v["strength_" + name] = f"{fmt(100 * s, 1)} % ({w + dr + l} games)"
         v["strength_elo_" + name] = elo_text(e, lo, hi)
-    for name in ("phalanx", "sjeng", "glaurung", "toga", "stockfish"):  # the ladder, where a run left one out
+    for name in ("phalanx", "sjeng", "glaurung", "toga", "ethereal", "stockfish"):  # the ladder, where a run left one out
         v.setdefault("strength_" + name, "not played")
-        v.setdefault("strength_elo_" + name, "not played")
+        v.setdefault("strength_elo_" + name, "–")
+    v["strength_games"] = f"{sum(int(r['wins']) + int(r['draws']) + int(r['losses']) for r in strength.rows):,}"
     v["strength_tc"] = " and ".join(sorted({r["tc"] for r in strength.rows})) or "–"
     m = strength.meta
     v["strength_run"] = (f"{m.get('machine', '?')}; commit {m.get('commit', '?')}, {m.get('date', '?')[:10]}; "

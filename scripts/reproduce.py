@@ -34,9 +34,10 @@ Steps, in order (each writes DIR/<step>.tsv, or the files named):
                (full and truncated collisions against the birthday bound, cost per key); then
                the same run as four shards, merged: keys-shards.tsv says whether the merged
                report equals the one process's, and what each process cost
-  strength     the ladder: ccr against Phalanx, Sjeng, Glaurung 2.2, Toga II 3.0 (200 games
-               each for these two) and Stockfish 15.1 at 10+0.1 (scripts/match.py); games in
-               strength.pgn, the tally in strength.tsv; --resume keeps the games played
+  strength     the ladder: ccr against Phalanx, Sjeng, Glaurung 2.2, Toga II 3.0, Ethereal
+               12.00 (200 games each for these three) and Stockfish 15.1 at 10+0.1
+               (scripts/match.py); games in strength.pgn, the tally in strength.tsv; --resume
+               keeps the games played
   limit        the strength limit's calibration: ccr at each calibrated UCI_Elo (a node budget a
                move) against Fairy-Max, Phalanx and Glaurung 2.2 at 10+0.1; games in
                limit-NODES.pgn, the tally in limit.tsv; --resume keeps the games played
@@ -876,10 +877,11 @@ def scale_tables(data, size, n, shards):
     key_rows(keys, report)
 
 
-# The ladder of Debian's engines and the games against each: Toga II 3.0 and Glaurung 2.2,
-# the engines the strength goal is set against, at the 200 games it asks for; Stockfish 15.1
-# only as the ceiling, so fewer.
-LADDER = (("phalanx", 40), ("sjeng", 40), ("glaurung", 200), ("toga2", 200), ("stockfish", 20))
+# The ladder of Debian's engines and the games against each: Toga II 3.0, Glaurung 2.2 and
+# Ethereal 12.00, the engines the strength goals are set against, at the 200 games they ask
+# for; Stockfish 15.1 only as the ceiling, so fewer.
+LADDER = (("phalanx", 40), ("sjeng", 40), ("glaurung", 200), ("toga2", 200), ("ethereal", 200),
+          ("stockfish", 20))
 
 
 def step_strength(args, binaries):
