@@ -30,6 +30,9 @@ enum Command {
     /// Fit the evaluation's weights to labelled positions (Texel's method) and write them
     /// in the form of src/eval/weights.rs.
     Tune(cli::tune::TuneArgs),
+    /// Train the network evaluation on positions with search scores (`ccr datagen
+    /// --scores`) and write it in the form of src/eval/network.bin.
+    Train(cli::tune::TrainArgs),
     /// Speak UCI on stdin/stdout (also what `ccr` alone does).
     Uci,
     /// Search a fixed set of positions to a fixed depth (OpenBench style; last line
@@ -201,6 +204,7 @@ fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::Datagen(args) => cli::tune::datagen(args),
         Command::Tune(args) => cli::tune::tune(args),
+        Command::Train(args) => cli::tune::train(args),
         Command::Uci => {
             uci();
             Ok(())

@@ -1015,6 +1015,78 @@ fn datagen_and_tune_run_end_to_end() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `ccr datagen --scores` then `ccr train`, end to end on a tiny run: the records carry the
+/// search's score, the network written is one `ccr eval --via network` could load (the
+/// built-in network's length and magic), and the errors are one line.
+#[test]
+fn datagen_scores_and_train_run_end_to_end() {
+    let dir = std::env::temp_dir().join(format!("ccr-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (data, network) = (dir.join("data.txt"), dir.join("network.bin"));
+    let _ = std::fs::remove_file(&data);
+    let (data_arg, network_arg) = (data.to_str().unwrap(), network.to_str().unwrap());
+    success(&[
+        "datagen", "--games", "2", "--nodes", "300", "--scores", "--out", data_arg,
+    ]);
+    let lines = std::fs::read_to_string(&data).unwrap();
+    assert!(lines.lines().count() > 20, "{lines}");
+    for line in lines.lines() {
+        let fields: Vec<&str> = line.split(';').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        let pos = Position::from_fen(fields[0]).unwrap();
+        assert!(!pos.in_check(), "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[1]), "{line}");
+        let score: i32 = fields[2].parse().unwrap();
+        assert!(score.abs() < 30_000, "{line}");
+    }
+    // The tuner reads the same records, its score aside.
+    let weights = dir.join("weights.rs");
+    let tune = [
+        "tune",
+        "--data",
+        data_arg,
+        "--epochs",
+        "2",
+        "--from-move",
+        "1",
+    ];
+    success(&[&tune[..], &["--out", weights.to_str().unwrap()]].concat());
+
+    let train = [
+        "train", "--data", data_arg, "--epochs", "2", "--batch", "64",
+    ];
+    success(&[&train[..], &["--out", network_arg]].concat());
+    let written = std::fs::read(&network).unwrap();
+    let built_in = include_bytes!("../src/eval/network.bin");
+    assert_eq!(written.len(), built_in.len());
+    assert_eq!(written[..8], built_in[..8]);
+    assert_ne!(written, built_in);
+
+    failure(&[
+        "train",
+        "--data",
+        "/nonexistent/ccr-data",
+        "--out",
+        network_arg,
+    ]);
+    failure(&["train", "--data", data_arg, "--out", data_arg]);
+    failure(&[&train[..], &["--out", network_arg, "--lambda", "2"]].concat());
+    failure(&[&train[..], &["--out", network_arg, "--rate", "nan"]].concat());
+    failure(&[&train[..], &["--out", network_arg, "--epochs", "0"]].concat());
+    // Records without scores are no network's data.
+    let unscored = dir.join("unscored.txt");
+    std::fs::write(&unscored, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1.0\n").unwrap();
+    let line = failure(&[
+        "train",
+        "--data",
+        unscored.to_str().unwrap(),
+        "--out",
+        network_arg,
+    ]);
+    assert!(line.contains("--scores"), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Threads whose tables do not fit in memory are one error line, not a panic (the address
 /// space limited to 1.5 GB, 200 games on 200 threads, a 16 MiB table each).
 #[cfg(target_os = "linux")]

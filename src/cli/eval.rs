@@ -3,7 +3,7 @@
 
 use ccr::positions::STARTPOS;
 use ccr::tune::{FULL_SCALE, MAX_PHASE, S, param};
-use ccr::{Colour, Evaluator, Position};
+use ccr::{AttackBlock, Colour, Evaluator, Position};
 
 use super::{Failure, emit, parse_evaluator, position};
 
@@ -13,8 +13,9 @@ pub struct Args {
     /// The position (the initial one if not given).
     #[arg(long, default_value = STARTPOS)]
     fen: String,
-    /// The evaluator: frame (the frame over the C.C.R. and its attack tables) or bitboards
-    /// (the board converted to bitboards, the paper's hybrid). Both give the same score.
+    /// The evaluator: frame (the frame over the C.C.R. and its attack tables), bitboards
+    /// (the board converted to bitboards, the paper's hybrid; the same terms and score) or
+    /// network (the learnt evaluation, which has no terms: its score alone).
     #[arg(long, value_name = "EVAL", default_value = "frame", value_parser = parse_evaluator)]
     via: Evaluator,
 }
@@ -28,8 +29,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
 
 /// The breakdown and, last, the score from the side to move's view.
 fn report(pos: &Position, via: Evaluator) -> String {
-    let b = via.breakdown(pos);
     let mut out = format!("evaluator {}\n", via.name());
+    let Some(b) = via.breakdown(pos) else {
+        let ours = via.evaluate(pos, &AttackBlock::new(pos.board()));
+        let white = match pos.side() {
+            Colour::White => ours,
+            Colour::Black => -ours,
+        };
+        out.push_str(&format!("white's view {white}\n{ours}\n"));
+        return out;
+    };
     out.push_str(&format!(
         "{:<18} {:>8} {:>8} {:>8} {:>8}\n",
         "term", "white mg", "white eg", "black mg", "black eg"

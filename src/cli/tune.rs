@@ -27,6 +27,11 @@ pub struct DatagenArgs {
     /// comments): game `i` starts from the `i`-th, cycling, before its random plies.
     #[arg(long)]
     openings: Option<std::path::PathBuf>,
+    /// Write the positions as searched where the search found them quiet, with the search's
+    /// score for White (`FEN;RESULT;SCORE`, the network's data for `ccr train`), instead of
+    /// the resolved positions with their results.
+    #[arg(long)]
+    scores: bool,
     /// Where to write (appended to).
     #[arg(long)]
     out: std::path::PathBuf,
@@ -59,6 +64,116 @@ pub struct TuneArgs {
     out: std::path::PathBuf,
 }
 
+/// The arguments of `ccr train`.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// `FEN;RESULT;SCORE` lines (`ccr datagen --scores`); may be given more than once.
+    #[arg(long, required = true)]
+    data: Vec<std::path::PathBuf>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    epochs: u32,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16_384, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    batch: u32,
+    /// Adam's first step size (finite, above 0); a tenth over the last 40 % of the epochs,
+    /// a hundredth over the last 15 %.
+    #[arg(long, default_value_t = 0.001, value_parser = positive_finite, allow_hyphen_values = true)]
+    rate: f64,
+    /// The search score's share of the label, the rest the game's result (0 to 1).
+    #[arg(long, default_value_t = 0.75, value_parser = unit_interval, allow_hyphen_values = true)]
+    lambda: f64,
+    /// Threads summing each step's gradient.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Seed of the first weights and of the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Where to write the network (the form of src/eval/network.bin).
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+/// Runs `ccr train`.
+pub fn train(args: TrainArgs) -> Result<(), Failure> {
+    use ccr::tune::train;
+    let TrainArgs {
+        data,
+        epochs,
+        batch,
+        rate,
+        lambda,
+        threads,
+        seed,
+        out,
+    } = args;
+    if let Some(path) = data.iter().find(|path| same_file(path, &out)) {
+        return Err(Failure(format!(
+            "--out {} is a --data file; the network would overwrite the training data",
+            path.display()
+        )));
+    }
+    let mut text = String::new();
+    for path in &data {
+        let part = read_text(path)?;
+        text.try_reserve(part.len() + 1)
+            .map_err(|_| Failure(format!("no memory to read {}", path.display())))?;
+        text.push_str(&part);
+        text.push('\n');
+    }
+    let (samples, skipped) = train::load(&text).map_err(Failure)?;
+    drop(text);
+    if samples.is_empty() {
+        return Err(Failure(
+            "no FEN;RESULT;SCORE positions in the --data files (ccr datagen --scores writes them)"
+                .to_string(),
+        ));
+    }
+    let _ = writeln!(
+        io::stderr(),
+        "{} positions ({skipped} skipped)",
+        samples.len()
+    );
+    // Every hundredth position is held out to watch for overfitting (in the lines' sorted
+    // order, whatever order the data's threads wrote them in).
+    let mut held = Vec::new();
+    let mut kept = Vec::new();
+    for (i, sample) in samples.into_iter().enumerate() {
+        if i % 100 == 99 {
+            held.push(sample);
+        } else {
+            kept.push(sample);
+        }
+    }
+    let config = train::Config {
+        epochs: epochs as usize,
+        batch: batch as usize,
+        rate: rate as f32,
+        lambda: lambda as f32,
+        threads: threads as usize,
+        seed,
+    };
+    let start = Instant::now();
+    let network = train::train(&config, &mut kept, &mut |epoch, error| {
+        let _ = writeln!(
+            io::stderr(),
+            "epoch {epoch}: error {error:.6} ({:.0} s)",
+            start.elapsed().as_secs_f64()
+        );
+    });
+    let held_error = train::error(&network, &held, config.lambda);
+    let trained_error = train::error(&network, &kept, config.lambda);
+    std::fs::write(&out, network.to_bytes())
+        .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
+    emit(&format!(
+        "{} positions trained, {} held out; error {trained_error:.6} trained, {held_error:.6} held out; \
+         network written to {}\n",
+        kept.len(),
+        held.len(),
+        out.display()
+    ))
+}
+
 /// Runs `ccr datagen`.
 pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
     let DatagenArgs {
@@ -68,6 +183,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
         seed,
         threads,
         openings,
+        scores,
         out,
     } = args;
     let starts = match &openings {
@@ -80,6 +196,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
         random_plies,
         seed,
         starts,
+        scores,
     };
     use ccr::tune::datagen::{self, Error, Unterminated};
     let start = Instant::now();
@@ -240,6 +357,15 @@ fn positive_finite(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
         Ok(_) => Err(format!("'{text}' is not a finite number above 0")),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
+}
+
+/// A floating-point argument from 0 to 1.
+fn unit_interval(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        Ok(_) => Err(format!("'{text}' is not a number from 0 to 1")),
         Err(_) => Err(format!("'{text}' is not a number")),
     }
 }

@@ -20,6 +20,7 @@
 //! end-game scale and the taper) live here once. [`Evaluator`] picks one at run time.
 
 pub(crate) mod bitboards;
+pub(crate) mod network;
 pub(crate) mod weights;
 
 use crate::ccr::Position;
@@ -259,8 +260,9 @@ const KING_UNITS: [u32; 4] = [1, 2, 2, 3];
 /// Phase weight by piece type (index 1 = pawn … 6 = king).
 const PHASE: [i32; 8] = [0, 0, 1, 1, 2, 4, 0, 0];
 
-/// Which evaluator a search or a command uses. Both compute the same terms with the same
-/// weights and give the same score on every position; they differ in what they read.
+/// Which evaluator a search or a command uses. The frame and the bitboards compute the same
+/// terms with the same weights and give the same score on every position; they differ in
+/// what they read. The network is another evaluation, learnt (`network`).
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub enum Evaluator {
     /// The frame over the C.C.R. with WHITE_ATTACKS and BLACK_ATTACKS (this module).
@@ -268,17 +270,21 @@ pub enum Evaluator {
     Frame,
     /// The sixteen bitboards converted from the C.C.R. (paper 5.5, `bitboards`).
     Bitboards,
+    /// The learnt network over the rank words' nibbles (`network`).
+    Network,
 }
 
 impl Evaluator {
-    /// Both evaluators, the default first.
-    pub const ALL: [Evaluator; 2] = [Evaluator::Frame, Evaluator::Bitboards];
+    /// Every evaluator, the default first.
+    pub const ALL: [Evaluator; 3] = [Evaluator::Frame, Evaluator::Bitboards, Evaluator::Network];
 
-    /// The name on the command line and in the UCI option (`frame`, `bitboards`).
+    /// The name on the command line and in the UCI option (`frame`, `bitboards`,
+    /// `network`).
     pub const fn name(self) -> &'static str {
         match self {
             Evaluator::Frame => "frame",
             Evaluator::Bitboards => "bitboards",
+            Evaluator::Network => "network",
         }
     }
 
@@ -294,29 +300,33 @@ impl Evaluator {
         match self {
             Evaluator::Frame => evaluate_with(pos, block),
             Evaluator::Bitboards => bitboards::evaluate(pos),
+            Evaluator::Network => network::evaluate(pos),
         }
     }
 
-    /// The counts behind the evaluation (see `features`).
+    /// The counts behind the evaluation (see `features`); `None` where the material rule
+    /// makes it a draw, and for the network, which has no terms.
     pub fn features(self, pos: &Position) -> Option<Features> {
-        let (_, features, drawn) = self.run(pos, Features::new());
+        let (_, features, drawn) = self.run(pos, Features::new())?;
         (!drawn).then_some(features)
     }
 
-    /// The evaluation term by term and colour by colour, for display.
-    pub fn breakdown(self, pos: &Position) -> Breakdown {
-        let (white, mut breakdown, drawn) = self.run(pos, Breakdown::new());
+    /// The evaluation term by term and colour by colour, for display; `None` for the
+    /// network, which has no terms.
+    pub fn breakdown(self, pos: &Position) -> Option<Breakdown> {
+        let (white, mut breakdown, drawn) = self.run(pos, Breakdown::new())?;
         breakdown.white = white;
         breakdown.drawn = drawn;
-        breakdown
+        Some(breakdown)
     }
 
     /// The evaluation from White's point of view with every count sent to `trace`, and
-    /// whether the material rule made it a draw.
-    fn run<T: Trace>(self, pos: &Position, trace: T) -> (i32, T, bool) {
+    /// whether the material rule made it a draw; `None` for the network.
+    fn run<T: Trace>(self, pos: &Position, trace: T) -> Option<(i32, T, bool)> {
         match self {
-            Evaluator::Frame => run(pos, &AttackBlock::new(pos.board()), trace),
-            Evaluator::Bitboards => bitboards::run(pos, trace),
+            Evaluator::Frame => Some(run(pos, &AttackBlock::new(pos.board()), trace)),
+            Evaluator::Bitboards => Some(bitboards::run(pos, trace)),
+            Evaluator::Network => None,
         }
     }
 }

@@ -4,6 +4,11 @@
 //! result.
 //!
 //! Output: one line per position, `FEN;RESULT` with RESULT 1.0, 0.5 or 0.0 for White.
+//!
+//! With [`Config::scores`] the data is the network's instead (`ccr train`): each position
+//! as it was searched, not resolved, when it is quiet by the search's own verdict (not in
+//! check, its best move neither a capture nor a promotion, the score not a mate), written
+//! `FEN;RESULT;SCORE` with SCORE the search's score for White in centipawns.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -22,7 +27,7 @@ use crate::moves::MoveList;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Limits, MATE_BOUND, Search};
 use crate::tune::texel::parse_record;
-use crate::types::Move;
+use crate::types::{Move, MoveKind};
 
 /// How a data run is made.
 #[derive(Clone, Debug)]
@@ -38,6 +43,9 @@ pub struct Config {
     /// Start positions, game `i` from the `i`-th (cycling) before its random plies; none:
     /// the initial position.
     pub starts: Vec<Position>,
+    /// Write the searched quiet positions with their search scores (`FEN;RESULT;SCORE`)
+    /// instead of the resolved positions with their results only.
+    pub scores: bool,
 }
 
 /// Captures searched beyond the position at most (a bound on the resolution's work; capture
@@ -159,9 +167,18 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
         } else {
             decisive_plies = 0;
         }
-        // Every position not in check, resolved to a quiet one (once per game: neighbouring
-        // positions can resolve to the same), unless the resolution ends in check.
-        if !pos.in_check() {
+        if config.scores {
+            // The position as searched, where the search itself found nothing to capture.
+            let quiet_best = pos.board().get(best.to()).code() == 0
+                && best.promotion().is_none()
+                && best.kind() != MoveKind::EnPassant;
+            if !pos.in_check() && quiet_best && white.abs() < MATE_BOUND && seen.insert(pos) {
+                quiet_positions.push(format!("{};{white}", pos.to_fen()));
+            }
+        } else if !pos.in_check() {
+            // Every position not in check, resolved to a quiet one (once per game:
+            // neighbouring positions can resolve to the same), unless the resolution ends in
+            // check.
             let quiet = resolve(&pos);
             if !quiet.in_check() && seen.insert(quiet) {
                 quiet_positions.push(quiet.to_fen());
@@ -173,7 +190,10 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
     let label = result_text(white_score);
     quiet_positions
         .into_iter()
-        .map(|fen| format!("{fen};{label}"))
+        .map(|record| match record.split_once(';') {
+            Some((fen, score)) => format!("{fen};{label};{score}"),
+            None => format!("{record};{label}"),
+        })
         .collect()
 }
 
@@ -467,6 +487,7 @@ mod tests {
             random_plies: 6,
             seed: 7,
             starts: Vec::new(),
+            scores: false,
         };
         let tt = TranspositionTable::new(1).unwrap();
         let lines = play_game(&config, 0, &tt);
@@ -503,6 +524,7 @@ mod tests {
             random_plies: 0,
             seed: 1,
             starts: vec![start],
+            scores: false,
         };
         let tt = TranspositionTable::new(1).unwrap();
         let lines = play_game(&config, 0, &tt);

@@ -59,9 +59,24 @@ pub fn load(text: &str, from_move: u16) -> Result<(Vec<Sample>, usize), String> 
 }
 
 /// One `FEN;RESULT` line as its position and label (RESULT 1.0, 0.5 or 0.0, 1-0, 1/2-1/2,
-/// 0-1, or an expected score from 0 to 1), if it is one.
+/// 0-1, or an expected score from 0 to 1), if it is one; a `FEN;RESULT;SCORE` line (`ccr
+/// datagen --scores`) is one too, its score left aside.
 pub fn parse_record(line: &str) -> Option<(Position, f64)> {
-    let (fen, result) = line.rsplit_once(';')?;
+    parse_scored_record(line).map(|(pos, result, _)| (pos, result))
+}
+
+/// One `FEN;RESULT` or `FEN;RESULT;SCORE` line as its position, label and score (an
+/// integer, centipawns for White), if it is one.
+pub fn parse_scored_record(line: &str) -> Option<(Position, f64, Option<i32>)> {
+    let mut fields = line.split(';');
+    let (fen, result) = (fields.next()?, fields.next()?);
+    let score = match fields.next() {
+        Some(text) => Some(text.trim().parse::<i32>().ok()?),
+        None => None,
+    };
+    if fields.next().is_some() {
+        return None;
+    }
     let result = match result.trim() {
         "1-0" => 1.0,
         "1/2-1/2" => 0.5,
@@ -72,7 +87,7 @@ pub fn parse_record(line: &str) -> Option<(Position, f64)> {
             .ok()
             .filter(|x| (0.0..=1.0).contains(x))?,
     };
-    Some((Position::from_fen(fen.trim()).ok()?, result))
+    Some((Position::from_fen(fen.trim()).ok()?, result, score))
 }
 
 fn sample(features: &Features, result: f64) -> Result<Sample, String> {
