@@ -81,7 +81,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.001, value_parser = positive_finite, allow_hyphen_values = true)]
     rate: f64,
     /// The search score's share of the label, the rest the game's result (0 to 1).
-    #[arg(long, default_value_t = 0.75, value_parser = unit_interval, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 1.0, value_parser = unit_interval, allow_hyphen_values = true)]
     lambda: f64,
     /// Threads summing each step's gradient.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -154,10 +154,10 @@ pub fn train(args: TrainArgs) -> Result<(), Failure> {
         seed,
     };
     let start = Instant::now();
-    let network = train::train(&config, &mut kept, &mut |epoch, error| {
+    let network = train::train(&config, &mut kept, &held, &mut |epoch, error, held| {
         let _ = writeln!(
             io::stderr(),
-            "epoch {epoch}: error {error:.6} ({:.0} s)",
+            "epoch {epoch}: error {error:.6}, held out {held:.6} ({:.0} s)",
             start.elapsed().as_secs_f64()
         );
     });

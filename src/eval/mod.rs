@@ -262,7 +262,8 @@ const PHASE: [i32; 8] = [0, 0, 1, 1, 2, 4, 0, 0];
 
 /// Which evaluator a search or a command uses. The frame and the bitboards compute the same
 /// terms with the same weights and give the same score on every position; they differ in
-/// what they read. The network is another evaluation, learnt (`network`).
+/// what they read. The network evaluator adds a learnt correction to the frame's score
+/// (`network`).
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub enum Evaluator {
     /// The frame over the C.C.R. with WHITE_ATTACKS and BLACK_ATTACKS (this module).
@@ -270,7 +271,8 @@ pub enum Evaluator {
     Frame,
     /// The sixteen bitboards converted from the C.C.R. (paper 5.5, `bitboards`).
     Bitboards,
-    /// The learnt network over the rank words' nibbles (`network`).
+    /// The frame's score corrected by the learnt network over the rank words' nibbles
+    /// (`network`).
     Network,
 }
 
@@ -300,7 +302,7 @@ impl Evaluator {
         match self {
             Evaluator::Frame => evaluate_with(pos, block),
             Evaluator::Bitboards => bitboards::evaluate(pos),
-            Evaluator::Network => network::evaluate(pos),
+            Evaluator::Network => evaluate_with(pos, block) + network::evaluate(pos),
         }
     }
 

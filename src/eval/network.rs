@@ -1,5 +1,9 @@
-//! A learned evaluation: a network of one hidden layer whose inputs are the C.C.R.'s
-//! nibbles, one input per piece code and square, seen from each side in turn.
+//! A learnt evaluation: a network of one hidden layer whose inputs are the C.C.R.'s
+//! nibbles, one input per piece code and square, seen from each side in turn, trained to
+//! correct the frame's score. The network evaluator ([`super::Evaluator::Network`]) is the
+//! frame evaluation on the attack tables plus the network's output: the frame brings what
+//! the attack tables know (mobility, king safety, threats) and material that extrapolates
+//! to any imbalance, the network learns what the frame's linear terms miss.
 //!
 //! Each side's view sums the columns of its pieces into an accumulator of [`HIDDEN`] values
 //! (its own pieces and the enemy's in separate halves of the inputs, the board turned over
@@ -114,8 +118,8 @@ impl Network {
         bytes
     }
 
-    /// Evaluates `pos` from the side to move's point of view, in centipawns, with both
-    /// accumulators built afresh.
+    /// The network's output for `pos` (its correction), in centipawns from the side to
+    /// move's point of view, with both accumulators built afresh.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let mut cache = Cache::empty(self);
         cache.update(self, pos.board().words());
@@ -200,8 +204,8 @@ impl Cache {
     }
 }
 
-/// Evaluates `pos` with the network built into ccr, from the side to move's point of view
-/// (through this thread's [`Cache`]).
+/// The correction of the network built into ccr for `pos`, in centipawns from the side to
+/// move's point of view (through this thread's [`Cache`]).
 #[inline]
 pub(crate) fn evaluate(pos: &Position) -> i32 {
     let network = &*NETWORK;
@@ -372,9 +376,20 @@ mod tests {
     }
 
     #[test]
-    fn material_counts_in_the_score() {
-        let even = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1").unwrap();
-        let queen_up = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1").unwrap();
-        assert!(evaluate(&queen_up) > evaluate(&even) + 300);
+    fn the_network_evaluator_is_the_frame_plus_the_correction() {
+        use crate::ccr::attacks::AttackBlock;
+        use crate::eval::Evaluator;
+        let score = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let block = AttackBlock::new(pos.board());
+            let frame = Evaluator::Frame.evaluate(&pos, &block);
+            let network = Evaluator::Network.evaluate(&pos, &block);
+            assert_eq!(network, frame + evaluate(&pos), "{fen}");
+            network
+        };
+        let even = score("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1");
+        let queen_up = score("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1");
+        assert!(queen_up > even + 500, "{queen_up} against {even}");
+        assert_eq!(score("8/8/4k3/8/2N5/8/5K2/6b1 w - - 0 1"), 0);
     }
 }

@@ -1,7 +1,8 @@
 //! Training the network evaluation (`crate::eval::network`) on `ccr datagen --scores` data:
-//! the network's output, through a sigmoid, is fitted to a blend of the search's score
-//! (through the same sigmoid) and the game's result, by mean squared error, in minibatches
-//! with Adam, in `f32`; the weights are then rounded to the network's integers.
+//! the frame's score plus the network's output, through a sigmoid, is fitted to a blend of
+//! the search's score (through the same sigmoid) and the game's result, by mean squared
+//! error, in minibatches with Adam, in `f32`; the weights are then rounded to the network's
+//! integers. The output layer starts at zero, so training starts from the frame's score.
 //!
 //! The gradient of a minibatch is summed by thread over fixed slices and the slices in
 //! order, so that a run with the same data, seed and thread count gives the same network.
@@ -31,6 +32,8 @@ pub struct Sample {
     score: i16,
     /// The game's result: 0, 0.5 or 1.
     result: f32,
+    /// The frame evaluation the network corrects, in units of [`SCALE`] centipawns.
+    base: f32,
 }
 
 /// How a training run is made.
@@ -77,6 +80,7 @@ fn sample(pos: &Position, result: f64, score: i32) -> Sample {
         white_to_move: pos.side() == Colour::White,
         score: 0,
         result: 0.0,
+        base: crate::eval::evaluate(pos) as f32 / SCALE as f32,
     };
     network::for_each_piece(pos, |code, index| {
         if (s.count as usize) < MAX_PIECES {
@@ -120,7 +124,8 @@ impl Weights {
         }
     }
 
-    /// Uniform within ±1/√fan-in of each layer.
+    /// The hidden layer uniform within ±1/√fan-in, the output layer zero (the frame's
+    /// score alone).
     fn random(seed: u64) -> Weights {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut uniform = |bound: f32| {
@@ -132,8 +137,6 @@ impl Weights {
         w.features
             .iter_mut()
             .for_each(|x| *x = uniform(feature_bound));
-        let output_bound = 1.0 / (2.0 * HIDDEN as f32).sqrt();
-        w.output.iter_mut().for_each(|x| *x = uniform(output_bound));
         w
     }
 
@@ -180,7 +183,7 @@ impl Weights {
                 black[i] += self.features[b + i];
             }
         }
-        let mut out = self.output_bias;
+        let mut out = self.output_bias + s.base;
         for (half, a) in acc.iter().enumerate() {
             let weights = &self.output[half * HIDDEN..(half + 1) * HIDDEN];
             for i in 0..HIDDEN {
@@ -246,9 +249,13 @@ fn gradient(w: &Weights, samples: &[Sample], lambda: f32, grad: &mut Weights) ->
     error
 }
 
-/// The mean squared error of `w` on `samples`.
-pub fn error(w: &Network, samples: &[Sample], lambda: f32) -> f64 {
-    let w = dequantise(w);
+/// The mean squared error of the network `n` on `samples`.
+pub fn error(n: &Network, samples: &[Sample], lambda: f32) -> f64 {
+    mean_error(&dequantise(n), samples, lambda)
+}
+
+/// The mean squared error of the weights `w` on `samples`.
+fn mean_error(w: &Weights, samples: &[Sample], lambda: f32) -> f64 {
     let mut acc = [[0.0f32; HIDDEN]; 2];
     let total: f64 = samples
         .iter()
@@ -304,12 +311,13 @@ fn rate_at(config: &Config, epoch: usize) -> f32 {
     }
 }
 
-/// Trains a network on `samples`; `report` hears, after each epoch, its number and the
-/// mean error of its training positions.
+/// Trains a network on `samples`; `report` hears, after each epoch, its number, the mean
+/// error of the training positions during it and that of the `held` ones after it.
 pub fn train(
     config: &Config,
     samples: &mut [Sample],
-    report: &mut dyn FnMut(usize, f64),
+    held: &[Sample],
+    report: &mut dyn FnMut(usize, f64, f64),
 ) -> Network {
     let mut w = Weights::random(config.seed);
     let mut adam = Adam {
@@ -355,7 +363,8 @@ pub fn train(
             }
             adam.step(&mut w, &first[0], rate, batch.len());
         }
-        report(epoch + 1, total / samples.len().max(1) as f64);
+        let held_error = mean_error(&w, held, config.lambda);
+        report(epoch + 1, total / samples.len().max(1) as f64, held_error);
     }
     quantise(&w)
 }
@@ -435,7 +444,13 @@ mod tests {
 
     #[test]
     fn the_float_forward_pass_matches_the_integer_network() {
-        let n = quantise(&Weights::random(3));
+        let mut random = Weights::random(3);
+        random
+            .output
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, x)| *x = (i % 7) as f32 / 8.0 - 0.4);
+        let n = quantise(&random);
         let w = dequantise(&n);
         let mut acc = [[0.0; HIDDEN]; 2];
         for fen in [
@@ -444,7 +459,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen).unwrap();
             let s = sample(&pos, 0.5, 0);
-            let float = w.forward(&s, &mut acc) * SCALE as f32;
+            let float = (w.forward(&s, &mut acc) - s.base) * SCALE as f32;
             let integer = n.evaluate(&pos) as f32;
             assert!(
                 (float - integer).abs() <= 2.0,
@@ -497,10 +512,10 @@ mod tests {
             &data,
             config.lambda,
         );
-        let trained = train(&config, &mut data, &mut |_, _| {});
+        let trained = train(&config, &mut data, &[], &mut |_, _, _| {});
         let after = error(&trained, &data, config.lambda);
         assert!(after < before * 0.5, "{before} → {after}");
-        let again = train(&config, &mut samples(), &mut |_, _| {});
+        let again = train(&config, &mut samples(), &[], &mut |_, _, _| {});
         assert_eq!(again.to_bytes(), trained.to_bytes());
     }
 }
