@@ -10,7 +10,7 @@ IMPL ?= portable
 
 .PHONY: all build setup setup-tests setup-engines32 test test-deep test-debug test-benches test-faults test-fuzz lint perft tune-data tune-label \
 	bench bench-setup fuzz clean setup32 build32 test32 test-uci32 bench-arch setup-uci test-uci test-avx2 \
-	match tune reproduce report report-check setup-report
+	match tune reproduce report report-check setup-report network network-data
 
 # 32-bit (i686) builds use Debian's toolchain (rustup has no i686 std here), named explicitly
 # so that rustup's cargo and rustc, first on PATH, are never picked up for them.
@@ -177,6 +177,29 @@ tune-label:
 	python3 -B scripts/label.py --in target/tune/selfplay.txt --out target/tune/labelled.txt \
 		--nodes $(LABEL_NODES) --lambda $(LABEL_LAMBDA) --jobs 2
 	target/release/ccr tune --data target/tune/labelled.txt $(LABEL_TUNE_ARGS) --out target/tune/weights.rs
+
+# The network evaluation (docs/STRENGTH.md, "The network"): `make network` trains it on the
+# committed self-play data (docs/strength/*-network-data.txt.xz) and any made by
+# `make network-data` (target/network/*.txt), and writes target/network/network.bin; copy it
+# over src/eval/network.bin when it wins its SPRT. `make network-data` plays NET_GAMES more
+# games from seed NET_SEED (games are numbered from the seed, so a new run takes seeds past
+# the last one used: docs/STRENGTH.md lists them), about 95 positions a game, 1.5 million
+# positions an hour on two cores.
+NET_GAMES ?= 2000
+NET_SEED ?= 100000
+NET_TRAIN_ARGS ?= --epochs 20 --threads 2
+network-data: build
+	mkdir -p target/network
+	target/release/ccr datagen --games $(NET_GAMES) --nodes 5000 --random-plies 8 \
+		--seed $(NET_SEED) --threads 2 --scores --out target/network/selfplay-$(NET_SEED).txt
+
+network: build
+	mkdir -p target/network/committed
+	for f in docs/strength/*-network-data.txt.xz; do \
+		xz -dc "$$f" > "target/network/committed/$$(basename "$$f" .xz)" || exit 1; done
+	target/release/ccr train $$(for f in target/network/committed/*.txt target/network/*.txt; do \
+		[ -e "$$f" ] && printf -- '--data %s ' "$$f"; done) $(NET_TRAIN_ARGS) \
+		--out target/network/network.bin
 
 # The paper reproduced (docs/PAPER.md): every measurement it quotes, run and written to
 # docs/data/ (raw TSV with machine, compilers, commit and date; about three hours on two

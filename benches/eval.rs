@@ -7,9 +7,13 @@
 //!   pays for it on top of the block it builds anyway for check and move ordering;
 //! - `bitboards`: the conversion (`arch::convert::best`) and the bitboard evaluator: the
 //!   whole cost of the paper's hybrid evaluation from the board;
-//! - `bitboards-given-boards`: the bitboard evaluator alone on the converted boards.
+//! - `bitboards-given-boards`: the bitboard evaluator alone on the converted boards;
+//! - `network-fresh` and `network-updated`: the network's correction of the position and of
+//!   a child, built afresh each time, or kept in the thread's accumulators and updated by
+//!   the squares that changed (what the search runs; the frame's score is on top of it).
 //!
-//! Both evaluators' scores are checked equal on each position before its timing starts.
+//! Both evaluators' scores are checked equal on each position before its timing starts, and
+//! the network's updated correction equal to its fresh one.
 //! Run: `cargo bench --features benches --bench eval` (about a minute);
 //! `benches/instructions.rs` (group `eval`) counts the instructions of the same four workloads.
 
@@ -19,7 +23,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use ccr::kernels::convert;
-use ccr::kernels::eval::{evaluate_bitboards, evaluate_boards, evaluate_with};
+use ccr::kernels::eval::{
+    evaluate_bitboards, evaluate_boards, evaluate_with, network_correction,
+    network_correction_fresh,
+};
 use ccr::{AttackBlock, Position};
 use common::{standard, timed_group};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -49,6 +56,31 @@ fn evaluators(c: &mut Criterion) {
         });
         group.bench_function("bitboards-given-boards", |b| {
             b.iter(|| evaluate_boards(black_box(&boards), black_box(pos.side())))
+        });
+        // The network's correction of the position and of its first legal move's child, as
+        // a search evaluates them one after the other: built afresh each time, then by the
+        // thread's accumulators updated square by square.
+        let child = pos.make(pos.legal_moves().as_slice()[0]);
+        assert_eq!(
+            network_correction(&pos),
+            network_correction_fresh(&pos),
+            "{}",
+            s.id
+        );
+        assert_eq!(
+            network_correction(&child),
+            network_correction_fresh(&child),
+            "{}",
+            s.id
+        );
+        group.bench_function("network-fresh", |b| {
+            b.iter(|| {
+                network_correction_fresh(black_box(&pos))
+                    + network_correction_fresh(black_box(&child))
+            })
+        });
+        group.bench_function("network-updated", |b| {
+            b.iter(|| network_correction(black_box(&pos)) + network_correction(black_box(&child)))
         });
         group.finish();
     }

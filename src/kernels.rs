@@ -30,5 +30,8 @@ pub use crate::search::see;
 /// The evaluation, on the attack tables and on converted bitboards (its twin).
 pub mod eval {
     pub use crate::eval::bitboards::{evaluate as evaluate_bitboards, evaluate_boards};
+    pub use crate::eval::network::{
+        evaluate as network_correction, evaluate_fresh as network_correction_fresh,
+    };
     pub use crate::eval::{evaluate, evaluate_with};
 }

@@ -94,7 +94,8 @@ fn is_balanced(position: &Position, tt: &TranspositionTable, control: &Control) 
         },
         threads: 1,
         profile: None,
-        evaluator: Evaluator::default(),
+        // The frame, so that a seed's openings do not change with the network's weights.
+        evaluator: Evaluator::Frame,
         syzygy: None,
     };
     search.run(&mut |_| {}).score.abs() <= BALANCED_CP

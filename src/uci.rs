@@ -481,7 +481,7 @@ impl Uci {
                         Ok(())
                     }
                     None => Err(format!(
-                        "option Eval is frame or bitboards, not '{}'",
+                        "option Eval is network, frame or bitboards, not '{}'",
                         quote(text)
                     )),
                 }
@@ -492,7 +492,7 @@ impl Uci {
             Err(e) => self.info_string(&e),
             // What the setting means, for the player and for the calibration's records.
             Ok(()) if self.limit_strength && strength_option => self.info_string(&format!(
-                "UCI_Elo {}: {} nodes a move, on one thread",
+                "UCI_Elo {}: {} nodes a move, on one thread, frame evaluator",
                 self.elo,
                 strength::nodes_for(self.elo)
             )),
@@ -622,8 +622,13 @@ impl Uci {
         }
         let us = self.position.side();
         // A limited strength is a node budget a move, searched on one thread so that the
-        // budget means the same on every machine.
+        // budget means the same on every machine, with the frame evaluator its calibration
+        // games were played with.
         let budget = self.limit_strength.then(|| strength::nodes_for(self.elo));
+        let evaluator = match budget {
+            Some(_) => Evaluator::Frame,
+            None => self.evaluator,
+        };
         let nodes = [request.nodes, budget].into_iter().flatten().min();
         let threads = if budget.is_some() { 1 } else { self.threads };
         let mut limits = Limits {
@@ -656,7 +661,7 @@ impl Uci {
             history: self.history.clone(),
             limits,
             threads: threads.min(self.cores),
-            evaluator: self.evaluator,
+            evaluator,
             infinite: request.infinite,
             show_wdl: self.show_wdl,
             notation,
@@ -1374,7 +1379,7 @@ mod tests {
     #[test]
     fn the_eval_option_picks_the_next_searchs_evaluator() {
         let (mut uci, lines) = engine();
-        assert_eq!(uci.evaluator, Evaluator::Frame);
+        assert_eq!(uci.evaluator, Evaluator::Network);
         uci.handle("setoption name Eval value bitboards");
         assert_eq!(uci.evaluator, Evaluator::Bitboards);
         uci.handle("setoption name Eval value nnue");
@@ -1386,15 +1391,15 @@ mod tests {
         assert_says(
             &out,
             &[
-                "info string option Eval is frame or bitboards, not 'nnue'",
-                "info string option Eval is frame or bitboards, not ''",
+                "info string option Eval is network, frame or bitboards, not 'nnue'",
+                "info string option Eval is network, frame or bitboards, not ''",
             ],
         );
         uci.handle("uci");
         assert!(
-            lines
-                .text()
-                .contains("option name Eval type combo default frame var frame var bitboards\n"),
+            lines.text().contains(
+                "option name Eval type combo default network var network var frame var bitboards\n"
+            ),
             "{}",
             lines.text()
         );
@@ -1472,7 +1477,9 @@ mod tests {
             lines.text().matches("option UCI_Elo needs a value").count(),
             2
         );
-        let said = format!("info string UCI_Elo {low}: {budget} nodes a move, on one thread");
+        let said = format!(
+            "info string UCI_Elo {low}: {budget} nodes a move, on one thread, frame evaluator"
+        );
         assert_eq!(lines.text().matches(&said).count(), 1, "{}", lines.text());
         // Unlimited again: the same clock searches far more than the weakest budget. (A
         // depth limit would not show it: with the table the searches before it filled, a

@@ -17,10 +17,11 @@ pub struct Args {
     /// The depth of every search.
     #[arg(value_parser = clap::value_parser!(i32).range(1..=64), default_value_t = ccr::bench::DEFAULT_DEPTH)]
     depth: i32,
-    /// The static evaluation: frame (the frame over the C.C.R. and its attack tables) or
-    /// bitboards (the board converted to bitboards, the paper's hybrid). The node count is
-    /// the same with either.
-    #[arg(long, value_name = "EVAL", default_value = "frame", value_parser = parse_evaluator)]
+    /// The static evaluation: network (the engine as it plays: the frame's score with the
+    /// network's correction), frame (the frame over the C.C.R. and its attack tables) or
+    /// bitboards (the board converted to bitboards, the paper's hybrid; the frame's node
+    /// count).
+    #[arg(long, value_name = "EVAL", default_value = "network", value_parser = parse_evaluator)]
     eval: Evaluator,
     /// Also print, on stderr and before the signature, where the search went: the
     /// quiescence search's share of the nodes and of the time, and the bytes copy-make copies.

@@ -267,18 +267,18 @@ const PHASE: [i32; 8] = [0, 0, 1, 1, 2, 4, 0, 0];
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub enum Evaluator {
     /// The frame over the C.C.R. with WHITE_ATTACKS and BLACK_ATTACKS (this module).
-    #[default]
     Frame,
     /// The sixteen bitboards converted from the C.C.R. (paper 5.5, `bitboards`).
     Bitboards,
     /// The frame's score corrected by the learnt network over the rank words' nibbles
-    /// (`network`).
+    /// (`network`): the engine's evaluation for play.
+    #[default]
     Network,
 }
 
 impl Evaluator {
     /// Every evaluator, the default first.
-    pub const ALL: [Evaluator; 3] = [Evaluator::Frame, Evaluator::Bitboards, Evaluator::Network];
+    pub const ALL: [Evaluator; 3] = [Evaluator::Network, Evaluator::Frame, Evaluator::Bitboards];
 
     /// The name on the command line and in the UCI option (`frame`, `bitboards`,
     /// `network`).

@@ -205,14 +205,20 @@ impl Cache {
 }
 
 /// The correction of the network built into ccr for `pos`, in centipawns from the side to
-/// move's point of view (through this thread's [`Cache`]).
+/// move's point of view (through this thread's accumulators, `Cache`).
 #[inline]
-pub(crate) fn evaluate(pos: &Position) -> i32 {
+pub fn evaluate(pos: &Position) -> i32 {
     let network = &*NETWORK;
     CACHE.with_borrow_mut(|cache| {
         cache.update(network, pos.board().words());
         network.output(cache, pos)
     })
+}
+
+/// The correction of the network built into ccr for `pos`, with both accumulators built
+/// afresh (what [`evaluate`] saves).
+pub fn evaluate_fresh(pos: &Position) -> i32 {
+    NETWORK.evaluate(pos)
 }
 
 /// The inputs a piece `code` on the square of C.C.R. index `index` sets: in White's view

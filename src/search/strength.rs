@@ -1,5 +1,7 @@
 //! A playing strength players can choose (`UCI_LimitStrength`, `UCI_Elo`): the search is
 //! held to a number of nodes a move, and the calibration games tie node counts to ratings.
+//! The calibration games were played with the frame evaluator, so a limited search uses it
+//! whatever the `Eval` option says.
 //!
 //! A node budget weakens the engine the way a slower machine would: it sees fewer plies and
 //! fewer tactics, but every move it plays is one its search preferred, always legal, and it

@@ -1,7 +1,8 @@
-"""The `Eval` option (README, "UCI"): `frame` or `bitboards` picks the static evaluation of the
-next search. Both evaluators give the same score on every position, so a fixed-depth search
-finds the same move with the same node count either way; a bad value is ignored with an
-`info string`."""
+"""The `Eval` option (README, "UCI"): `network` (the default), `frame` or `bitboards` picks the
+static evaluation of the next search. The frame and the bitboards give the same score on every
+position, so a fixed-depth search finds the same move with the same node count either way; the
+network corrects that score, so its search differs; a limited strength searches with the frame,
+its calibration's evaluator; a bad value is ignored with an `info string`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import unittest
 
 from harness import IS_CCR, KIWIPETE, STANDARD, EngineCase, board_after, parse_info
 
-OPTION = "option name Eval type combo default frame var frame var bitboards"
+OPTION = "option name Eval type combo default network var network var frame var bitboards"
 
 POSITIONS = (
     "position startpos",
@@ -43,6 +44,8 @@ class EvalOption(EngineCase):
     def test_bitboards_search_like_frame(self):
         e = self.e
         for position in POSITIONS:
+            e.send("setoption name Eval value frame")
+            e.isready()
             frame = self.search(position, 7)
             e.send("setoption name Eval value bitboards")
             before = e.isready()
@@ -51,6 +54,30 @@ class EvalOption(EngineCase):
             e.send("setoption name Eval value frame")
             e.isready()
             self.assertEqual(frame, bitboards, f"{position}\n{e.log()}")
+
+    def test_network_is_the_default_and_not_the_frame(self):
+        e = self.e
+        default = [self.search(p, 7) for p in POSITIONS]
+        e.send("setoption name Eval value network")
+        e.isready()
+        network = [self.search(p, 7) for p in POSITIONS]
+        self.assertEqual(default, network, e.log())
+        e.send("setoption name Eval value frame")
+        e.isready()
+        frame = [self.search(p, 7) for p in POSITIONS]
+        self.assertNotEqual([n for _, n in network], [n for _, n in frame], e.log())
+
+    def test_a_limited_strength_searches_with_the_frame(self):
+        e = self.e
+        budgeted = []
+        for evaluator in ("network", "frame"):
+            e.send(f"setoption name Eval value {evaluator}")
+            e.send("setoption name UCI_LimitStrength value true")
+            e.isready()
+            budgeted.append(self.search("position startpos moves e2e4", 5))
+        e.send("setoption name UCI_LimitStrength value false")
+        e.isready()
+        self.assertEqual(budgeted[0], budgeted[1], e.log())
 
     def test_bad_value_is_ignored_with_an_info_string(self):
         e = self.e
