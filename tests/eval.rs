@@ -236,8 +236,8 @@ fn the_command_rejects_bad_input_in_one_line() {
         assert_one_error_line(&ccr(args), args);
     }
     let out = ccr(&["eval", "--via", "nnue"]);
-    assert!(text(&out.stderr).contains("available: frame, bitboards"));
+    assert!(text(&out.stderr).contains("available: network, frame, bitboards"));
     let out = ccr(&["bench", "1", "--eval", "nnue"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("available: frame, bitboards"));
+    assert!(text(&out.stderr).contains("available: network, frame, bitboards"));
 }
