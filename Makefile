@@ -184,14 +184,16 @@ tune-label:
 # over src/eval/network.bin when it wins its SPRT. `make network-data` plays NET_GAMES more
 # games from seed NET_SEED (games are numbered from the seed, so a new run takes seeds past
 # the last one used: docs/STRENGTH.md lists them), about 95 positions a game, 1.5 million
-# positions an hour on two cores.
+# positions an hour on two cores. Its games are searched by NET_EVAL (default network: the
+# engine as it plays; the committed data of 2026-12-06 was the frame's).
 NET_GAMES ?= 2000
 NET_SEED ?= 100000
+NET_EVAL ?= network
 NET_TRAIN_ARGS ?= --epochs 20 --threads 2
 network-data: build
 	mkdir -p target/network
 	target/release/ccr datagen --games $(NET_GAMES) --nodes 5000 --random-plies 8 \
-		--seed $(NET_SEED) --threads 2 --scores --out target/network/selfplay-$(NET_SEED).txt
+		--seed $(NET_SEED) --threads 2 --scores --eval $(NET_EVAL) --out target/network/selfplay-$(NET_SEED).txt
 
 network: build
 	mkdir -p target/network/committed

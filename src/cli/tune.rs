@@ -32,6 +32,10 @@ pub struct DatagenArgs {
     /// the resolved positions with their results.
     #[arg(long)]
     scores: bool,
+    /// The evaluator the games are searched with: frame (the evaluator `ccr tune` fits),
+    /// network (the engine as it plays, for the network's own data) or bitboards.
+    #[arg(long, value_name = "EVAL", default_value = "frame", value_parser = super::parse_evaluator)]
+    eval: ccr::Evaluator,
     /// Where to write (appended to).
     #[arg(long)]
     out: std::path::PathBuf,
@@ -184,6 +188,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
         threads,
         openings,
         scores,
+        eval,
         out,
     } = args;
     let starts = match &openings {
@@ -197,6 +202,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
         seed,
         starts,
         scores,
+        evaluator: eval,
     };
     use ccr::tune::datagen::{self, Error, Unterminated};
     let start = Instant::now();

@@ -46,6 +46,8 @@ pub struct Config {
     /// Write the searched quiet positions with their search scores (`FEN;RESULT;SCORE`)
     /// instead of the resolved positions with their results only.
     pub scores: bool,
+    /// The evaluator the games' searches use.
+    pub evaluator: Evaluator,
 }
 
 /// Captures searched beyond the position at most (a bound on the resolution's work; capture
@@ -146,7 +148,7 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
             },
             threads: 1,
             profile: None,
-            evaluator: Evaluator::Frame,
+            evaluator: config.evaluator,
             syzygy: None,
         };
         let outcome = search.run(&mut |_| {});
@@ -488,6 +490,7 @@ mod tests {
             seed: 7,
             starts: Vec::new(),
             scores: false,
+            evaluator: Evaluator::Frame,
         };
         let tt = TranspositionTable::new(1).unwrap();
         let lines = play_game(&config, 0, &tt);
@@ -500,6 +503,31 @@ mod tests {
         }
         // The same seed plays the same game.
         assert_eq!(play_game(&config, 0, &tt), lines);
+    }
+
+    #[test]
+    fn the_games_are_searched_with_the_given_evaluator() {
+        let frame = Config {
+            games: 1,
+            nodes: 300,
+            random_plies: 6,
+            seed: 7,
+            starts: Vec::new(),
+            scores: true,
+            evaluator: Evaluator::Frame,
+        };
+        let network = Config {
+            evaluator: Evaluator::Network,
+            ..frame.clone()
+        };
+        let tt = TranspositionTable::new(1).unwrap();
+        let by_frame = play_game(&frame, 0, &tt);
+        tt.clear();
+        let by_network = play_game(&network, 0, &tt);
+        // The same opening searched by another evaluator scores otherwise.
+        assert_ne!(by_frame, by_network);
+        tt.clear();
+        assert_eq!(play_game(&network, 0, &tt), by_network);
     }
 
     #[test]
@@ -525,6 +553,7 @@ mod tests {
             seed: 1,
             starts: vec![start],
             scores: false,
+            evaluator: Evaluator::Frame,
         };
         let tt = TranspositionTable::new(1).unwrap();
         let lines = play_game(&config, 0, &tt);
