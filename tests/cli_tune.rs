@@ -177,3 +177,33 @@ fn datagen_starts_from_an_openings_file() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `ccr datagen --eval` searches the games with the evaluator it names (the network's own
+/// data: `FEN;RESULT;SCORE` lines); an unknown name is one error line and no data file.
+#[test]
+fn datagen_searches_with_the_named_evaluator() {
+    let (dir, _) = setup("eval");
+    let out_file = dir.join("selfplay.txt");
+    let out_arg = out_file.to_str().unwrap();
+    let args = |eval| {
+        [
+            "datagen", "--games", "1", "--nodes", "300", "--scores", "--eval", eval, "--out",
+            out_arg,
+        ]
+    };
+    let out = ccr(&args("network"));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines = std::fs::read_to_string(&out_file).unwrap();
+    assert!(!lines.is_empty(), "no positions written");
+    for line in lines.lines() {
+        assert_eq!(line.split(';').count(), 3, "not FEN;RESULT;SCORE: {line}");
+    }
+    std::fs::remove_file(&out_file).unwrap();
+    let line = one_error(&ccr(&args("nonsense")), "an unknown evaluator");
+    assert!(
+        line.contains("nonsense") && line.contains("network, frame, bitboards"),
+        "{line}"
+    );
+    assert!(!out_file.exists(), "an unknown evaluator wrote data");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
