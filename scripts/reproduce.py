@@ -2,7 +2,8 @@
 """Runs every measurement docs/PAPER.md quotes and writes the raw results under docs/data/.
 
 Usage: scripts/reproduce.py [--quick] [--data DIR] [--steps a,b,...] [--no-build]
-                            [--[no-]same-compiler] [--report] [--resume]   (`make reproduce`)
+                            [--[no-]same-compiler] [--report] [--resume] [--tally]
+                            (`make reproduce`)
 
 First the build, unless --no-build: ccr and examples/crate_perft for x86_64 by rustup's rustc
 (as `make build`) and for i686 by Debian's (as `make build32`), and, unless --quick or
@@ -37,7 +38,8 @@ Steps, in order (each writes DIR/<step>.tsv, or the files named):
   strength     the ladder: ccr against Phalanx, Sjeng, Glaurung 2.2, Toga II 3.0, Ethereal
                12.00 (200 games each for these three) and Stockfish 15.1 at 10+0.1
                (scripts/match.py); games in strength.pgn, the tally in strength.tsv; --resume
-               keeps the games played
+               keeps the games played; --tally plays none and tallies the games there (a ladder
+               cut short, without building)
   limit        the strength limit's calibration: ccr at each calibrated UCI_Elo (a node budget a
                move) against Fairy-Max, Phalanx and Glaurung 2.2 at 10+0.1; games in
                limit-NODES.pgn, the tally in limit.tsv; --resume keeps the games played
@@ -338,7 +340,8 @@ class Binaries:
         everything = [p for b in self.builds for p in (self.ccr(b), self.crates(b))]
         uses = {"perft": everything, "instructions": everything,
                 "bench": [self.ccr(b) for b in self.builds],
-                "keys": [self.ccr("x86_64")], "strength": [self.ccr("x86_64")], "limit": [self.ccr("x86_64")],
+                "keys": [self.ccr("x86_64")], "strength": [] if args.tally else [self.ccr("x86_64")],
+                "limit": [self.ccr("x86_64")],
                 # The scale step runs its own frozen copy once it has one.
                 "scale": [] if os.path.exists(scale_binary(args)) else [self.ccr("x86_64")]}
         found = {}
@@ -889,12 +892,20 @@ def step_strength(args, binaries):
     tc = "2+0.05" if args.quick else "10+0.1"
     ladder = [(engine, 2 if args.quick else games) for engine, games in LADDER]
     pgn = os.path.join(args.data, "strength.pgn")
-    if os.path.exists(pgn) and not args.resume:
+    if args.tally:
+        # A ladder cut short: the table says which games it holds, and --resume plays the rest.
+        played = games_by_engine(pgn)
+        ladder = [(engine, played[engine]) for engine, _ in ladder if played.get(engine)]
+        log(f"strength: no games played; tallying {pgn}: "
+            f"{', '.join(f'{g} games against {e}' for e, g in ladder) or 'none'}")
+    elif os.path.exists(pgn) and not args.resume:
         os.remove(pgn)
     total = sum(games for _, games in ladder)
-    log(f"strength: {', '.join(f'{g} games against {e}' for e, g in ladder)} at {tc}, {args.concurrency} at once "
-        f"(about {total * (5 if args.quick else 30) // 120 + 1} min{'; resuming ' + pgn if args.resume else ''})")
-    for engine, games in ladder:
+    if not args.tally:
+        log(f"strength: {', '.join(f'{g} games against {e}' for e, g in ladder)} at {tc}, {args.concurrency} at "
+            f"once (about {total * (5 if args.quick else 30) // 120 + 1} min"
+            f"{'; resuming ' + pgn if args.resume else ''})")
+    for engine, games in [] if args.tally else ladder:
         # --resume keeps the games already in the PGN (the same opponent, game number, opening
         # and time control) and plays only the others.
         subprocess.run([sys.executable, "-B", os.path.join(ROOT, "scripts", "match.py"), "--engines", engine,
@@ -903,10 +914,26 @@ def step_strength(args, binaries):
                        check=True, stdout=sys.stderr)
     table = Table(os.path.join(args.data, "strength.tsv"), args.size,
                   f"scripts/match.py --engines E --games N --tc {tc} --concurrency {args.concurrency} --ccr-option Hash=64 for "
-                  f"{', '.join(f'{e} {g}' for e, g in ladder)} (games: strength.pgn); W/D/L from ccr's side",
+                  f"{', '.join(f'{e} {g}' for e, g in ladder)} (games: strength.pgn){' (the games played so far)' if args.tally else ''}; "
+                  "W/D/L from ccr's side",
                   ["opponent", "tc", "wins", "draws", "losses"])
     for opponent, (w, d, l) in sorted(tally_games(pgn).items()):
         table.row(opponent, tc, w, d, l)
+
+
+def games_by_engine(pgn):
+    """{engine: games} over the counted games of `pgn`, by match.py's name of the opponent (the
+    `Round` header's `engine.number`)."""
+    counts = {}
+    text = open(pgn).read() if os.path.exists(pgn) else ""
+    for game in re.split(r"\n\n(?=\[Event )", text.strip()):
+        if not game or "[Void " in game:
+            continue
+        if re.search(r'\[Result "(.*)"\]', game).group(1) not in ("1-0", "0-1", "1/2-1/2"):
+            continue
+        engine = re.search(r'\[Round "(.*)\.\d+"\]', game).group(1)
+        counts[engine] = counts.get(engine, 0) + 1
+    return counts
 
 
 def tally_games(pgn):
@@ -1042,7 +1069,7 @@ def requirements(args, steps):
         need.append((f"python-chess and Debian's {', '.join(engines)} in /usr/games",
                      lambda engines=engines: importable("chess") and
                      all(os.access(f"/usr/games/{e}", os.X_OK) for e in engines),
-                     [s for s in steps if s == step], "setup-uci"))
+                     [s for s in steps if s == step and not (s == "strength" and args.tally)], "setup-uci"))
     need.append(("matplotlib", lambda: importable("matplotlib"), ["report"] if args.report else [], "setup-report"))
     return [(what, ready, users, target if target.startswith("rustup") else f"`make {target}`")
             for what, ready, users, target in need if users]
@@ -1099,6 +1126,9 @@ def main():
     ap.add_argument("--resume", action="store_true",
                     help="the strength and limit steps keep the games already in their PGNs (give them the "
                          "build that played them) and play only the rest")
+    ap.add_argument("--tally", action="store_true",
+                    help="the strength step plays no game: it writes strength.tsv from the games already in "
+                         "strength.pgn (a ladder cut short; --resume later plays the rest)")
     args = ap.parse_args()
     # SIGTERM unwinds like Ctrl-C: the running measurement is stopped and a shard's claim freed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -1119,7 +1149,9 @@ def main():
     binaries = Binaries(args.builds)
     if args.no_build:
         binaries.check(args, steps)
-    plan = ([] if args.no_build else ["build"]) + [s for s in STEPS + EXTRA_STEPS if s in steps] + \
+    # Tallying the ladder's games needs no binary.
+    tally_only = args.tally and set(steps) == {"strength"}
+    plan = ([] if args.no_build or tally_only else ["build"]) + [s for s in STEPS + EXTRA_STEPS if s in steps] + \
         (["report"] if args.report else [])
     for k, step in enumerate(plan, 1):
         rest = plan[k:]

@@ -117,6 +117,33 @@ class Arguments(WatchdogCase):
         self.assert_refused(["--no-build", "--quick", "--steps", "engines", "--data", str(self.data)],
                             "target/engines32", "make setup-engines32", "make setup")
 
+    def test_tally_writes_the_games_played_without_building_or_playing(self):
+        """--tally: strength.tsv tallies strength.pgn's counted games by opponent (a void game
+        and an unfinished one aside), and names the games per engine; no binary is needed."""
+        self.data.mkdir()
+
+        def game(rnd, white, black, result, void=False):
+            return (f'[Event "ccr gauntlet"]\n[Round "{rnd}"]\n[White "{white}"]\n[Black "{black}"]\n'
+                    f'[Result "{result}"]\n' + ('[Void "time"]\n' if void else '') + f'\n1. e4 {result}\n')
+        (self.data / "strength.pgn").write_text("\n".join([
+            game("toga2.1", "ccr 0.1.0", "Toga II 3.0", "1-0"),
+            game("toga2.2", "Toga II 3.0", "ccr 0.1.0", "1-0"),
+            game("toga2.3", "ccr 0.1.0", "Toga II 3.0", "1/2-1/2"),
+            game("toga2.4", "Toga II 3.0", "ccr 0.1.0", "0-1", void=True),
+            game("ethereal.1", "Ethereal 12.00", "ccr 0.1.0", "0-1"),
+            game("ethereal.2", "ccr 0.1.0", "Ethereal 12.00", "*"),
+        ]))
+        code, _, err = self.run_script(["--steps", "strength", "--tally", "--data", str(self.data)])
+        self.assertEqual(code, 0, err)
+        table = (self.data / "strength.tsv").read_text()
+        self.assertIn("for toga2 3, ethereal 1 (games: strength.pgn) (the games played so far)", table)
+        rows = [line.split("\t") for line in table.splitlines() if not line.startswith("#")]
+        self.assertEqual(rows, [["opponent", "tc", "wins", "draws", "losses"],
+                                ["Ethereal 12.00", "10+0.1", "1", "0", "0"],
+                                ["Toga II 3.0", "10+0.1", "1", "1", "1"]])
+        built = self.root / "target" / "reproduce"
+        self.assertEqual(list(built.iterdir()) if built.exists() else [], [], "something was built")
+
     def test_make_reproduce_installs_nothing(self):
         """`make reproduce` runs reproduce.py (which checks) and nothing that installs."""
         shutil.copy(REPO / "Makefile", self.root / "Makefile")
