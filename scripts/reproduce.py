@@ -921,16 +921,25 @@ def step_strength(args, binaries):
         table.row(opponent, tc, w, d, l)
 
 
-def games_by_engine(pgn):
-    """{engine: games} over the counted games of `pgn`, by match.py's name of the opponent (the
-    `Round` header's `engine.number`)."""
-    counts = {}
+POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+def counted_games(pgn):
+    """The counted games of `pgn` (neither void nor unfinished), each as (its text, White's points)."""
     text = open(pgn).read() if os.path.exists(pgn) else ""
     for game in re.split(r"\n\n(?=\[Event )", text.strip()):
         if not game or "[Void " in game:
             continue
-        if re.search(r'\[Result "(.*)"\]', game).group(1) not in ("1-0", "0-1", "1/2-1/2"):
-            continue
+        points = POINTS.get(re.search(r'\[Result "(.*)"\]', game).group(1))
+        if points is not None:
+            yield game, points
+
+
+def games_by_engine(pgn):
+    """{engine: games} over the counted games of `pgn`, by match.py's name of the opponent (the
+    `Round` header's `engine.number`)."""
+    counts = {}
+    for game, _ in counted_games(pgn):
         engine = re.search(r'\[Round "(.*)\.\d+"\]', game).group(1)
         counts[engine] = counts.get(engine, 0) + 1
     return counts
@@ -939,18 +948,11 @@ def games_by_engine(pgn):
 def tally_games(pgn):
     """{opponent: (wins, draws, losses)} from ccr's side over the counted games of `pgn`."""
     tally = {}
-    text = open(pgn).read() if os.path.exists(pgn) else ""
-    for game in re.split(r"\n\n(?=\[Event )", text.strip()):
-        if not game or "[Void " in game:
-            continue
+    for game, points in counted_games(pgn):
         white = re.search(r'\[White "(.*)"\]', game).group(1)
         black = re.search(r'\[Black "(.*)"\]', game).group(1)
-        result = re.search(r'\[Result "(.*)"\]', game).group(1)
         ccr_white = white.startswith("ccr")
         opponent = black if ccr_white else white
-        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result)
-        if points is None:
-            continue
         score = points if ccr_white else 1.0 - points
         w, d, l = tally.get(opponent, (0, 0, 0))
         tally[opponent] = (w + (score == 1.0), d + (score == 0.5), l + (score == 0.0))
