@@ -70,6 +70,7 @@ that fails, one `error:` line with exit status 1.
 import argparse
 import datetime
 import glob
+import importlib.util
 import os
 import platform
 import re
@@ -900,11 +901,13 @@ def step_strength(args, binaries):
             f"{', '.join(f'{g} games against {e}' for e, g in ladder) or 'none'}")
     elif os.path.exists(pgn) and not args.resume:
         os.remove(pgn)
-    total = sum(games for _, games in ladder)
     if not args.tally:
+        # The estimate counts only the games still to play: those --resume keeps are not replayed.
+        kept = games_by_engine(pgn) if args.resume and os.path.exists(pgn) else {}
+        left = sum(max(games - kept.get(engine, 0), 0) for engine, games in ladder)
         log(f"strength: {', '.join(f'{g} games against {e}' for e, g in ladder)} at {tc}, {args.concurrency} at "
-            f"once (about {total * (5 if args.quick else 30) // 120 + 1} min"
-            f"{'; resuming ' + pgn if args.resume else ''})")
+            f"once (about {left * (5 if args.quick else 30) // 120 + 1} min"
+            f"{f'; resuming {pgn}, {left} games left' if args.resume else ''})")
     for engine, games in [] if args.tally else ladder:
         # --resume keeps the games already in the PGN (the same opponent, game number, opening
         # and time control) and plays only the others.
@@ -1070,11 +1073,23 @@ def requirements(args, steps):
     for step, engines in (("strength", [e for e, _ in LADDER]), ("limit", list(LIMIT_OPPONENTS))):
         need.append((f"python-chess and Debian's {', '.join(engines)} in /usr/games",
                      lambda engines=engines: importable("chess") and
-                     all(os.access(f"/usr/games/{e}", os.X_OK) for e in engines),
+                     all(os.access(path, os.X_OK) for path in opponent_binaries(engines)),
                      [s for s in steps if s == step and not (s == "strength" and args.tally)], "setup-uci"))
     need.append(("matplotlib", lambda: importable("matplotlib"), ["report"] if args.report else [], "setup-report"))
     return [(what, ready, users, target if target.startswith("rustup") else f"`make {target}`")
             for what, ready, users, target in need if users]
+
+
+def opponent_binaries(engines):
+    """The executables scripts/match.py starts for `engines` (Ethereal's is `ethereal-chess`),
+    from match.py's own table; python-chess must be importable, as match.py needs it."""
+    here = os.path.dirname(os.path.realpath(__file__))
+    spec = importlib.util.spec_from_file_location("match", os.path.join(here, "match.py"))
+    match = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = match  # its dataclasses look their module up there
+    spec.loader.exec_module(match)
+    known = match.known_engines("ccr")
+    return [known[engine].command[0] for engine in engines]
 
 
 def check_requirements(args, steps):

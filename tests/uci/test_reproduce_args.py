@@ -222,10 +222,6 @@ class DataElsewhere(WatchdogCase):
             self.assertEqual(done.returncode, 0, f"--check on {data}: {done.stderr[-1500:]}")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class WholeFiles(unittest.TestCase):
     """The data files reproduce.py writes by rename: a link stays a link and its target gets
     the text; a FIFO or a directory in the way is an error, never replaced."""
@@ -261,3 +257,26 @@ class WholeFiles(unittest.TestCase):
                 self.reproduce.write_whole(str(path), "text\n")
         self.assertTrue(fifo.is_fifo())
         self.assertTrue(directory.is_dir())
+
+
+class Opponents(unittest.TestCase):
+    """The strength and limit steps check for the executables match.py starts, by match.py's
+    own table: Ethereal 12.00 is Debian's `ethereal-chess`, not `ethereal`."""
+
+    def setUp(self):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("reproduce", SCRIPT)
+        self.reproduce = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(self.reproduce)
+
+    def test_ethereal_is_debians_ethereal_chess(self):
+        self.assertEqual(self.reproduce.opponent_binaries(["ethereal"]), ["/usr/games/ethereal-chess"])
+
+    def test_every_opponent_is_installed_by_setup_uci(self):
+        engines = [e for e, _ in self.reproduce.LADDER] + list(self.reproduce.LIMIT_OPPONENTS)
+        for engine, path in zip(engines, self.reproduce.opponent_binaries(engines)):
+            self.assertTrue(os.access(path, os.X_OK), f"{engine}: {path} is not executable (make setup-uci)")
+
+
+if __name__ == "__main__":
+    unittest.main()
