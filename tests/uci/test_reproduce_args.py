@@ -222,15 +222,21 @@ class DataElsewhere(WatchdogCase):
             self.assertEqual(done.returncode, 0, f"--check on {data}: {done.stderr[-1500:]}")
 
 
+def load_reproduce():
+    """scripts/reproduce.py as a module, for the tests of its functions."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("reproduce", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class WholeFiles(unittest.TestCase):
     """The data files reproduce.py writes by rename: a link stays a link and its target gets
     the text; a FIFO or a directory in the way is an error, never replaced."""
 
     def setUp(self):
-        import importlib.util
-        spec = importlib.util.spec_from_file_location("reproduce", SCRIPT)
-        self.reproduce = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(self.reproduce)
+        self.reproduce = load_reproduce()
         self.dir = Path(tempfile.mkdtemp(prefix="ccr-whole-"))
         self.addCleanup(shutil.rmtree, self.dir, True)
 
@@ -264,10 +270,7 @@ class Opponents(unittest.TestCase):
     own table: Ethereal 12.00 is Debian's `ethereal-chess`, not `ethereal`."""
 
     def setUp(self):
-        import importlib.util
-        spec = importlib.util.spec_from_file_location("reproduce", SCRIPT)
-        self.reproduce = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(self.reproduce)
+        self.reproduce = load_reproduce()
 
     def test_ethereal_is_debians_ethereal_chess(self):
         self.assertEqual(self.reproduce.opponent_binaries(["ethereal"]), ["/usr/games/ethereal-chess"])
