@@ -70,7 +70,6 @@ that fails, one `error:` line with exit status 1.
 import argparse
 import datetime
 import glob
-import importlib.util
 import os
 import platform
 import re
@@ -1083,11 +1082,7 @@ def requirements(args, steps):
 def opponent_binaries(engines):
     """The executables scripts/match.py starts for `engines` (Ethereal's is `ethereal-chess`),
     from match.py's own table; python-chess must be importable, as match.py needs it."""
-    here = os.path.dirname(os.path.realpath(__file__))
-    spec = importlib.util.spec_from_file_location("match", os.path.join(here, "match.py"))
-    match = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = match  # its dataclasses look their module up there
-    spec.loader.exec_module(match)
+    import match  # beside this script, so on its path; imported here, once python-chess is there
     known = match.known_engines("ccr")
     return [known[engine].command[0] for engine in engines]
 

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from harness import REPO, WatchdogCase, unwritable_dir
 
+import reproduce  # scripts/reproduce.py (harness put scripts/ on sys.path)
+
 SCRIPT = REPO / "scripts" / "reproduce.py"
 # A stand-in for a measured binary: `ccr bench` prints its last line like this.
 STUB = "#!/bin/sh\necho '1 nodes 1 nps'\n"
@@ -222,21 +224,11 @@ class DataElsewhere(WatchdogCase):
             self.assertEqual(done.returncode, 0, f"--check on {data}: {done.stderr[-1500:]}")
 
 
-def load_reproduce():
-    """scripts/reproduce.py as a module, for the tests of its functions."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("reproduce", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 class WholeFiles(unittest.TestCase):
     """The data files reproduce.py writes by rename: a link stays a link and its target gets
     the text; a FIFO or a directory in the way is an error, never replaced."""
 
     def setUp(self):
-        self.reproduce = load_reproduce()
         self.dir = Path(tempfile.mkdtemp(prefix="ccr-whole-"))
         self.addCleanup(shutil.rmtree, self.dir, True)
 
@@ -246,7 +238,7 @@ class WholeFiles(unittest.TestCase):
         target.write_text("old\n")
         link = self.dir / "perft.tsv"
         link.symlink_to(target)
-        self.reproduce.write_whole(str(link), "new\n")
+        reproduce.write_whole(str(link), "new\n")
         self.assertTrue(link.is_symlink(), "the link was replaced by a file")
         self.assertEqual(target.read_text(), "new\n")
         self.assertEqual(sorted(p.name for p in target.parent.iterdir()), ["perft.tsv"])
@@ -260,7 +252,7 @@ class WholeFiles(unittest.TestCase):
             if path.name == "link-to-fifo":
                 path.symlink_to(fifo)
             with self.assertRaises(RuntimeError, msg=str(path)):
-                self.reproduce.write_whole(str(path), "text\n")
+                reproduce.write_whole(str(path), "text\n")
         self.assertTrue(fifo.is_fifo())
         self.assertTrue(directory.is_dir())
 
@@ -269,15 +261,13 @@ class Opponents(unittest.TestCase):
     """The strength and limit steps check for the executables match.py starts, by match.py's
     own table: Ethereal 12.00 is Debian's `ethereal-chess`, not `ethereal`."""
 
-    def setUp(self):
-        self.reproduce = load_reproduce()
 
     def test_ethereal_is_debians_ethereal_chess(self):
-        self.assertEqual(self.reproduce.opponent_binaries(["ethereal"]), ["/usr/games/ethereal-chess"])
+        self.assertEqual(reproduce.opponent_binaries(["ethereal"]), ["/usr/games/ethereal-chess"])
 
     def test_every_opponent_is_installed_by_setup_uci(self):
-        engines = [e for e, _ in self.reproduce.LADDER] + list(self.reproduce.LIMIT_OPPONENTS)
-        for engine, path in zip(engines, self.reproduce.opponent_binaries(engines)):
+        engines = [e for e, _ in reproduce.LADDER] + list(reproduce.LIMIT_OPPONENTS)
+        for engine, path in zip(engines, reproduce.opponent_binaries(engines)):
             self.assertTrue(os.access(path, os.X_OK), f"{engine}: {path} is not executable (make setup-uci)")
 
 
