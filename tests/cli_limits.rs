@@ -255,6 +255,60 @@ fn datagen_without_memory_makes_no_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `ccr train` in address spaces from too small to load the program to large enough for
+/// everything (its weights, their moments and gradients, a second thread's stack), and with
+/// more threads than the CPUs (capped to them: 256 threads' stacks would not fit in 200 MB):
+/// it trains, or fails with one error line naming the memory or the threads, never a panic
+/// or an abort. Some spaces are too small and some large enough.
+#[test]
+fn train_without_memory_or_threads_is_one_error_line() {
+    let dir = scratch("train-oom");
+    let scored = dir.join("scored.txt");
+    let record = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0;250\n";
+    std::fs::write(&scored, record.repeat(20)).unwrap();
+    let network = dir.join("network.bin");
+    let (mut failed, mut trained) = (0, 0);
+    let limits = (6_000..=14_000).step_by(250).map(|kbytes| (kbytes, "2"));
+    for (kbytes, threads) in limits.chain([(200_000, "256")]) {
+        let _ = std::fs::remove_file(&network);
+        let args = [
+            "train",
+            "--data",
+            arg(&scored),
+            "--epochs",
+            "2",
+            "--threads",
+            threads,
+            "--out",
+            arg(&network),
+        ];
+        let out = run_in(&format!("ulimit -v {kbytes}"), "", &args, "");
+        let what = format!("train --threads {threads} under ulimit -v {kbytes}");
+        let stderr = text(&out.stderr);
+        if out.status.code() == Some(127) && stderr.contains("error while loading shared") {
+            continue;
+        }
+        if out.status.success() {
+            let written = std::fs::read(&network).unwrap();
+            assert!(ccr::tune::Network::from_bytes(&written).is_some(), "{what}");
+            trained += 1;
+            continue;
+        }
+        let line = last_error(&out, &what);
+        assert!(
+            line.contains("no memory") || line.contains("cannot start"),
+            "{what}: {line}"
+        );
+        assert!(!network.exists(), "{what}: a network was written");
+        failed += 1;
+    }
+    assert!(
+        failed > 0 && trained > 0,
+        "{failed} failed, {trained} trained"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // ---------------------------------------------------------------------------------------
 // Files
 
@@ -359,6 +413,158 @@ fn datagen_to_a_full_device_claims_no_games() {
     );
     let full = std::fs::symlink_metadata("/dev/full").unwrap();
     assert!(full.file_type().is_char_device());
+}
+
+/// A second writer to a datagen output (another `ccr datagen` holds its lock for its run:
+/// here the test holds it) is refused with one line and changes nothing: no record of it is
+/// glued into the other's, and its failure cannot cut the other's games. Once the lock is
+/// free, the run appends.
+#[test]
+fn datagen_refuses_a_second_writer() {
+    use std::os::unix::io::AsRawFd;
+    let dir = scratch("datagen-locked");
+    let data = dir.join("data.txt");
+    let before = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n";
+    std::fs::write(&data, before).unwrap();
+    let holder = std::fs::File::open(&data).unwrap();
+    // SAFETY: flock only reads the descriptor, which `holder` keeps open through the call.
+    let locked = unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    assert_eq!(locked, 0, "the test takes the lock");
+    let out = run_in("true", "", &datagen_args(&data, "1", "200"), "");
+    let line = one_error(&out, "datagen while another writer holds the lock");
+    assert_eq!(
+        line,
+        format!(
+            "error: cannot write {}: another process holds its lock (another ccr datagen \
+             writing to it); nothing was written",
+            data.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), before);
+    drop(holder);
+    let out = run_in("true", "", &datagen_args(&data, "1", "200"), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let after = std::fs::read_to_string(&data).unwrap();
+    assert!(after.starts_with(before) && after.len() > before.len());
+    assert_whole_records(&after);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A pipe as `--out` (`/dev/stdout` here) is written to as a file is: nothing is read back
+/// from it and no lock stands in the way.
+#[test]
+fn datagen_writes_to_a_pipe() {
+    let out = run_in(
+        "true",
+        "",
+        &datagen_args(Path::new("/dev/stdout"), "1", "50"),
+        "",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (records, summary) = stdout.trim_end().rsplit_once('\n').expect("records");
+    assert!(summary.starts_with("1 games, "), "{summary}");
+    assert_whole_records(&format!("{records}\n"));
+}
+
+/// An existing `--out` that is not datagen data is refused with one line and left byte for
+/// byte as it was: a MiB without a newline, binary data ending in a line that is no record
+/// (as an archive may), text lines, records followed by more than a record's length, a
+/// record followed by a tail that cannot begin one.
+#[test]
+fn datagen_refuses_a_file_that_is_not_data() {
+    let dir = scratch("datagen-not-data");
+    let data = dir.join("data.txt");
+    let record = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0\n";
+    // Bytes of every value but the newline, in a fixed scramble.
+    let noise: Vec<u8> = (0u32..1 << 20)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .map(|b| if b == b'\n' { b'x' } else { b })
+        .collect();
+    let mut binary_lines = noise[..4096].to_vec();
+    binary_lines[1000] = b'\n';
+    binary_lines[4000] = b'\n';
+    let long_tail = [record.as_bytes(), "1".repeat(2000).as_bytes()].concat();
+    let bad_tail = [record.as_bytes(), b"\x89PNG\r".as_slice()].concat();
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        ("a MiB without a newline", noise, "without its newline"),
+        ("binary lines", binary_lines, "its last line"),
+        ("text", b"hello\nworld\n".to_vec(), "its last line"),
+        ("a long tail", long_tail, "without its newline"),
+        (
+            "a tail no record begins like",
+            bad_tail,
+            "without its newline",
+        ),
+    ];
+    for (what, before, said) in cases {
+        std::fs::write(&data, &before).unwrap();
+        let out = run_in("true", "", &datagen_args(&data, "1", "100"), "");
+        let line = one_error(&out, what);
+        let start = format!("error: {} is not datagen data (", data.display());
+        assert!(line.starts_with(&start), "{what}: {line}");
+        assert!(line.contains(said), "{what}: {line}");
+        assert!(
+            line.ends_with("nothing was written to it"),
+            "{what}: {line}"
+        );
+        assert!(std::fs::read(&data).unwrap() == before, "{what}: changed");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `train --out` and `tune --out` are written whole: a write that fails (`ulimit -f`) is one
+/// error line and leaves the network or weights that were there byte for byte, and no
+/// temporary file beside them.
+#[test]
+fn train_and_tune_keep_the_old_output_when_the_write_fails() {
+    let dir = scratch("whole-outputs");
+    let scored = dir.join("scored.txt");
+    let record = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 12;1.0;250\n";
+    std::fs::write(&scored, record.repeat(10)).unwrap();
+    let data = training_data(&dir);
+    let network = dir.join("network.bin");
+    let weights = dir.join("weights.rs");
+    let old_network = include_bytes!("../src/eval/network.bin");
+    let old_weights = include_bytes!("../src/eval/weights.rs");
+    std::fs::write(&network, old_network).unwrap();
+    std::fs::write(&weights, old_weights).unwrap();
+    let train = [
+        "train",
+        "--data",
+        arg(&scored),
+        "--epochs",
+        "1",
+        "--out",
+        arg(&network),
+    ];
+    for (args, limit, file, old) in [
+        (train.to_vec(), "ulimit -f 64", &network, &old_network[..]),
+        (
+            tune_args(&data, &weights, "5"),
+            "ulimit -f 4",
+            &weights,
+            &old_weights[..],
+        ),
+    ] {
+        let out = run_in(limit, "", &args, "");
+        let line = last_error(&out, &format!("{args:?} under {limit}"));
+        assert!(line.contains("File too large"), "{line}");
+        assert!(
+            std::fs::read(file).unwrap() == old,
+            "{args:?}: the old file changed"
+        );
+    }
+    let mut left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        ["data.txt", "network.bin", "scored.txt", "weights.rs"]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 // ---------------------------------------------------------------------------------------

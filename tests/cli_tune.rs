@@ -207,3 +207,207 @@ fn datagen_searches_with_the_named_evaluator() {
     assert!(!out_file.exists(), "an unknown evaluator wrote data");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `FEN;RESULT;SCORE` records of the setup's positions in `dir/scored.txt`, `copies` times
+/// over, for `ccr train`.
+fn scored_data(dir: &std::path::Path, copies: usize) -> PathBuf {
+    let records: String = std::fs::read_to_string(dir.join("data.txt"))
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(i, line)| format!("{line};{}\n", i as i32 * 40 - 200))
+        .collect();
+    let scored = dir.join("scored.txt");
+    std::fs::write(&scored, records.repeat(copies)).unwrap();
+    scored
+}
+
+/// A step size at which the fit runs away (the weights no longer finite, or an output bias
+/// beyond the network's integer): one error line saying so, and the network that was at
+/// `--out` is left byte for byte.
+#[test]
+fn a_diverged_network_fit_writes_no_network() {
+    let (dir, _) = setup("train-diverge");
+    let scored = scored_data(&dir, 20);
+    let network = dir.join("network.bin");
+    let before = include_bytes!("../src/eval/network.bin");
+    std::fs::write(&network, before).unwrap();
+    for rate in ["1e300", "1e30"] {
+        let args = [
+            "train",
+            "--data",
+            common::cli::arg(&scored),
+            "--epochs",
+            "3",
+            "--rate",
+            rate,
+            "--out",
+            common::cli::arg(&network),
+        ];
+        let line = one_error(&ccr(&args), rate);
+        assert!(
+            line.starts_with("error: train: the fit diverged at epoch 1 (")
+                && line.ends_with("); no network written (try a smaller --rate)"),
+            "{rate}: {line}"
+        );
+        assert!(
+            std::fs::read(&network).unwrap() == before,
+            "{rate}: changed"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Fewer than 100 positions hold none out (every hundredth is): the epochs and the summary
+/// say "none held out", not an error of zero.
+#[test]
+fn a_network_fit_on_few_positions_holds_none_out() {
+    let (dir, _) = setup("train-few");
+    let network = dir.join("network.bin");
+    for (copies, held) in [(1, None), (10, Some(1))] {
+        let scored = scored_data(&dir, copies);
+        let args = [
+            "train",
+            "--data",
+            common::cli::arg(&scored),
+            "--epochs",
+            "2",
+            "--out",
+            common::cli::arg(&network),
+        ];
+        let out = ccr(&args);
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert!(out.status.success(), "{stderr}");
+        assert!(
+            !stdout.contains("-0.0") && !stderr.contains("-0.0"),
+            "{stdout}{stderr}"
+        );
+        let epochs: Vec<&str> = stderr.lines().filter(|l| l.starts_with("epoch")).collect();
+        assert_eq!(epochs.len(), 2, "{stderr}");
+        match held {
+            None => {
+                assert!(
+                    epochs.iter().all(|l| l.contains(", none held out (")),
+                    "{stderr}"
+                );
+                let summary = format!(
+                    "{} positions trained, none held out (fewer than 100 positions); error 0.",
+                    11 * copies
+                );
+                assert!(stdout.starts_with(&summary), "{stdout}");
+                assert!(stdout.contains(" trained; network written to "), "{stdout}");
+            }
+            Some(held) => {
+                assert!(
+                    epochs.iter().all(|l| l.contains(", held out 0.")),
+                    "{stderr}"
+                );
+                let summary = format!("{} positions trained, {held} held out;", 110 - held);
+                assert!(stdout.starts_with(&summary), "{stdout}");
+                assert!(
+                    stdout.contains(" held out; network written to "),
+                    "{stdout}"
+                );
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `train --out` and `tune --out` that cannot take a file (a missing directory, a
+/// directory) are one error line before any work: no position is read or fitted.
+#[test]
+fn the_output_is_checked_before_the_fit() {
+    let (dir, data) = setup("out-first");
+    let scored = scored_data(&dir, 1);
+    let missing = dir.join("missing").join("out");
+    for out_path in [missing.as_path(), dir.as_path()] {
+        let out_arg = common::cli::arg(out_path);
+        let train = [
+            "train",
+            "--data",
+            common::cli::arg(&scored),
+            "--out",
+            out_arg,
+        ];
+        let tune = tune_args(&data, out_path, "5");
+        for args in [&train[..], &tune[..]] {
+            let out = ccr(args);
+            let what = format!("{args:?}");
+            let line = one_error(&out, &what);
+            assert_eq!(text(&out.stderr).lines().count(), 1, "{what}: {line}");
+            assert!(
+                line.starts_with(&format!("error: --out {out_arg}")),
+                "{line}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--random-plies` is below 400, the plies after which a game is called a draw: 400 and
+/// four billion are one error line and no file, 399 plays (its games end at once, drawn).
+#[test]
+fn random_plies_stay_below_the_length_of_a_game() {
+    let (dir, _) = setup("random-plies");
+    let out_file = dir.join("selfplay.txt");
+    let out_arg = common::cli::arg(&out_file);
+    let args = |plies| {
+        [
+            "datagen",
+            "--games",
+            "2",
+            "--nodes",
+            "50",
+            "--random-plies",
+            plies,
+            "--out",
+            out_arg,
+        ]
+    };
+    for plies in ["400", "4000000000"] {
+        let line = one_error(&ccr(&args(plies)), plies);
+        assert!(
+            line.contains("--random-plies") && line.contains(plies),
+            "{line}"
+        );
+        assert!(!out_file.exists(), "--random-plies {plies} made a file");
+    }
+    let out = ccr(&args("399"));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A random opening that reaches a draw by rule ends its game there, as one that mates or
+/// stalemates does, with no positions: from a position one quiet ply short of the
+/// fifty-move rule, White's random first ply (a king move, White has nothing else) draws,
+/// whatever Black's pawn does next.
+#[test]
+fn a_random_opening_that_draws_by_rule_gives_no_positions() {
+    let (dir, _) = setup("opening-draw");
+    let openings = dir.join("openings.epd");
+    std::fs::write(&openings, "4k3/4p3/8/8/8/8/8/4K3 w - - 99 60\n").unwrap();
+    let out_file = dir.join("selfplay.txt");
+    let args = [
+        "datagen",
+        "--games",
+        "20",
+        "--nodes",
+        "50",
+        "--random-plies",
+        "2",
+        "--openings",
+        common::cli::arg(&openings),
+        "--out",
+        common::cli::arg(&out_file),
+    ];
+    let out = ccr(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("20 games, 0 positions written to "),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(std::fs::read(&out_file).unwrap(), b"");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
+use super::whole_file::WholeFile;
 use super::{Failure, emit};
 
 /// The arguments of `ccr datagen`.
@@ -14,8 +15,14 @@ pub struct DatagenArgs {
     /// Nodes per move.
     #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
-    /// Random plies at the start of each game.
-    #[arg(long, default_value_t = 8)]
+    /// Random plies at the start of each game, below 400 (the plies after which a game is
+    /// called a draw, these included); a game that they end, by mate, stalemate, repetition
+    /// or the fifty-move rule, gives no positions.
+    #[arg(
+        long,
+        default_value_t = 8,
+        value_parser = clap::value_parser!(u32).range(..i64::from(ccr::tune::datagen::GAME_PLIES))
+    )]
     random_plies: u32,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
@@ -36,7 +43,8 @@ pub struct DatagenArgs {
     /// network (the engine as it plays, for the network's own data) or bitboards.
     #[arg(long, value_name = "EVAL", default_value = "frame", value_parser = super::parse_evaluator)]
     eval: ccr::Evaluator,
-    /// Where to write (appended to).
+    /// Where to write (appended to; locked for the run, and refused if it holds something
+    /// other than records).
     #[arg(long)]
     out: std::path::PathBuf,
 }
@@ -63,7 +71,7 @@ pub struct TuneArgs {
     /// Weight groups to keep as they are, comma-separated: material, pst.
     #[arg(long, default_value = "")]
     freeze: String,
-    /// Where to write the weights file.
+    /// Where to write the weights file, whole or not at all.
     #[arg(long)]
     out: std::path::PathBuf,
 }
@@ -87,20 +95,20 @@ pub struct TrainArgs {
     /// The search score's share of the label, the rest the game's result (0 to 1).
     #[arg(long, default_value_t = 1.0, value_parser = unit_interval, allow_hyphen_values = true)]
     lambda: f64,
-    /// Threads summing each step's gradient.
+    /// Threads summing each step's gradient (at most the CPUs the system gives the process).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: u64,
     /// Seed of the first weights and of the order of the positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Where to write the network (the form of src/eval/network.bin).
+    /// Where to write the network (the form of src/eval/network.bin), whole or not at all.
     #[arg(long)]
     out: std::path::PathBuf,
 }
 
 /// Runs `ccr train`.
 pub fn train(args: TrainArgs) -> Result<(), Failure> {
-    use ccr::tune::train;
+    use ccr::tune::{texel, train};
     let TrainArgs {
         data,
         epochs,
@@ -117,6 +125,7 @@ pub fn train(args: TrainArgs) -> Result<(), Failure> {
             path.display()
         )));
     }
+    let out_file = WholeFile::check("--out", &out)?;
     let mut text = String::new();
     for path in &data {
         let part = read_text(path)?;
@@ -140,8 +149,10 @@ pub fn train(args: TrainArgs) -> Result<(), Failure> {
     );
     // Every hundredth position is held out to watch for overfitting (in the lines' sorted
     // order, whatever order the data's threads wrote them in).
-    let mut held = Vec::new();
-    let mut kept = Vec::new();
+    let held_count = samples.len() / 100;
+    let mut held = texel::buffer(held_count, "the held-out positions").map_err(Failure)?;
+    let mut kept =
+        texel::buffer(samples.len() - held_count, "the training positions").map_err(Failure)?;
     for (i, sample) in samples.into_iter().enumerate() {
         if i % 100 == 99 {
             held.push(sample);
@@ -149,31 +160,48 @@ pub fn train(args: TrainArgs) -> Result<(), Failure> {
             kept.push(sample);
         }
     }
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let config = train::Config {
         epochs: epochs as usize,
         batch: batch as usize,
         rate: rate as f32,
         lambda: lambda as f32,
-        threads: threads as usize,
+        threads: (threads as usize).min(cpus),
         seed,
     };
     let start = Instant::now();
-    let network = train::train(&config, &mut kept, &held, &mut |epoch, error, held| {
+    let trained = train::train(&config, &mut kept, &held, &mut |epoch, error, held| {
+        let held = match held {
+            Some(held) => format!("held out {held:.6}"),
+            None => "none held out".to_string(),
+        };
         let _ = writeln!(
             io::stderr(),
-            "epoch {epoch}: error {error:.6}, held out {held:.6} ({:.0} s)",
+            "epoch {epoch}: error {error:.6}, {held} ({:.0} s)",
             start.elapsed().as_secs_f64()
         );
     });
-    let held_error = train::error(&network, &held, config.lambda);
-    let trained_error = train::error(&network, &kept, config.lambda);
-    std::fs::write(&out, network.to_bytes())
-        .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
+    let failed = |e: String| Failure(format!("train: {e}"));
+    let network = trained.map_err(failed)?;
+    let trained_error = train::error(&network, &kept, config.lambda).map_err(failed)?;
+    let summary = if held.is_empty() {
+        format!(
+            "{} positions trained, none held out (fewer than 100 positions); error \
+             {trained_error:.6} trained",
+            kept.len()
+        )
+    } else {
+        let held_error = train::error(&network, &held, config.lambda).map_err(failed)?;
+        format!(
+            "{} positions trained, {} held out; error {trained_error:.6} trained, \
+             {held_error:.6} held out",
+            kept.len(),
+            held.len()
+        )
+    };
+    out_file.write(network.to_bytes().map_err(failed)?)?;
     emit(&format!(
-        "{} positions trained, {} held out; error {trained_error:.6} trained, {held_error:.6} held out; \
-         network written to {}\n",
-        kept.len(),
-        held.len(),
+        "{summary}; network written to {}\n",
         out.display()
     ))
 }
@@ -204,7 +232,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
         scores,
         evaluator: eval,
     };
-    use ccr::tune::datagen::{self, Error, Unterminated};
+    use ccr::tune::datagen::{self, Error, NotData, Unterminated};
     let start = Instant::now();
     let shown = out.display();
     let mut opened = |unterminated: &Unterminated| {
@@ -224,6 +252,18 @@ pub fn datagen(args: DatagenArgs) -> Result<(), Failure> {
         Failure(match e {
             Error::NoMemory(e) => format!("datagen: {e}"),
             Error::Open(e) => format!("cannot open {shown}: {e}"),
+            Error::Locked => format!(
+                "cannot write {shown}: another process holds its lock (another ccr datagen \
+                 writing to it); nothing was written"
+            ),
+            Error::NotData(NotData::LastLine) => format!(
+                "{shown} is not datagen data (its last line is not a FEN;RESULT record); \
+                 nothing was written to it"
+            ),
+            Error::NotData(NotData::Tail) => format!(
+                "{shown} is not datagen data (it ends in a line without its newline that is \
+                 neither a record nor a record cut short); nothing was written to it"
+            ),
             Error::Write {
                 error,
                 cut: Some(cut),
@@ -293,6 +333,7 @@ pub fn tune(args: TuneArgs) -> Result<(), Failure> {
             out.display()
         )));
     }
+    let out_file = WholeFile::check("--out", &out)?;
     let text = read_text(&data)?;
     let (samples, skipped) = texel::load(&text, from_move).map_err(Failure)?;
     drop(text);
@@ -353,8 +394,7 @@ pub fn tune(args: TuneArgs) -> Result<(), Failure> {
         train.len(),
         validation.len()
     );
-    std::fs::write(&out, texel::weights_file(&weights, &provenance))
-        .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
+    out_file.write(texel::weights_file(&weights, &provenance))?;
     emit(&summary)
 }
 

@@ -36,13 +36,13 @@ impl WholeFile {
         Ok(out)
     }
 
-    /// Writes `text` to a temporary file beside the target and renames it over the target
-    /// (resolved again: the file may have changed since [`WholeFile::check`]).
-    pub fn write(&self, text: &str) -> Result<(), Failure> {
+    /// Writes `contents` to a temporary file beside the target and renames it over the
+    /// target (resolved again: the file may have changed since [`WholeFile::check`]).
+    pub fn write(&self, contents: impl AsRef<[u8]>) -> Result<(), Failure> {
         let target = self.target()?;
         let temporary = temporary(&target);
         let written = create(&temporary).and_then(|mut file| {
-            file.write_all(text.as_bytes())?;
+            file.write_all(contents.as_ref())?;
             file.sync_all()?;
             fs::rename(&temporary, &target)
         });

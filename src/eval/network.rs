@@ -24,10 +24,10 @@ use crate::ccr::Position;
 use crate::ccr::board::{count_nibbles, occupied_nibbles};
 use crate::types::{Colour, PieceCode};
 
-/// Inputs: two sides (own, enemy) × six piece types × 64 squares.
-pub(crate) const INPUTS: usize = 2 * 6 * 64;
-/// The hidden layer's width, each side's accumulator.
-pub(crate) const HIDDEN: usize = 128;
+mod format;
+
+pub(crate) use format::{HIDDEN, INPUTS, MAGIC};
+
 /// The hidden layer's quantisation: its weights and biases are stored times this, and the
 /// activation clips at it.
 pub(crate) const QA: i32 = 255;
@@ -36,15 +36,14 @@ pub(crate) const QB: i32 = 64;
 /// Centipawns per unit of the network's output (the trainer's sigmoid reads the output
 /// divided by this, as it reads a search score).
 pub(crate) const SCALE: i32 = 400;
-/// The first bytes of a weights file, naming the layout and the width.
-pub(crate) const MAGIC: &[u8; 8] = b"ccrnet01";
 
-/// The weights of the evaluation, as `ccr train` wrote them.
+/// The weights of the evaluation, as `ccr train` wrote them (`build.rs` checked their layout).
 static FILE: &[u8] = include_bytes!("network.bin");
 
 /// The network the evaluation runs, read from [`FILE`] once.
-static NETWORK: LazyLock<Network> =
-    LazyLock::new(|| Network::from_bytes(FILE).expect("src/eval/network.bin is a ccrnet01 file"));
+static NETWORK: LazyLock<Network> = LazyLock::new(|| {
+    Network::from_bytes(FILE).expect("build.rs checked src/eval/network.bin as a ccrnet01 file")
+});
 
 /// A network's integer weights.
 pub struct Network {
@@ -60,17 +59,9 @@ pub struct Network {
 }
 
 impl Network {
-    /// The length of a weights file: the magic, then every weight as a little-endian i16
-    /// (columns input by input, the hidden bias, the output weights) and the output bias as
-    /// an i32.
-    pub(crate) const FILE_LEN: usize =
-        MAGIC.len() + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
-
     /// Reads a weights file; `None` if it is not one of this layout and width.
     pub fn from_bytes(bytes: &[u8]) -> Option<Network> {
-        if bytes.len() != Self::FILE_LEN || !bytes.starts_with(MAGIC) {
-            return None;
-        }
+        format::check(bytes).ok()?;
         let mut words = bytes[MAGIC.len()..]
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
@@ -101,9 +92,16 @@ impl Network {
         })
     }
 
-    /// The weights file of this network ([`Network::from_bytes`] reads it back).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(Self::FILE_LEN);
+    /// The weights file of this network ([`Network::from_bytes`] reads it back); an error
+    /// without the memory for it.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(format::FILE_LEN).map_err(|_| {
+            format!(
+                "no memory for the network's file ({} bytes)",
+                format::FILE_LEN
+            )
+        })?;
         bytes.extend_from_slice(MAGIC);
         let words = self
             .feature_weights
@@ -115,7 +113,7 @@ impl Network {
             bytes.extend_from_slice(&w.to_le_bytes());
         }
         bytes.extend_from_slice(&self.output_bias.to_le_bytes());
-        bytes
+        Ok(bytes)
     }
 
     /// The network's output for `pos` (its correction), in centipawns from the side to
@@ -319,11 +317,34 @@ mod tests {
     #[test]
     fn the_built_in_file_reads_and_writes_back_alike() {
         let network = Network::from_bytes(FILE).unwrap();
-        assert_eq!(network.to_bytes(), FILE);
+        assert_eq!(network.to_bytes().unwrap(), FILE);
         assert!(Network::from_bytes(&FILE[..FILE.len() - 1]).is_none());
         let mut wrong = FILE.to_vec();
         wrong[0] ^= 1;
         assert!(Network::from_bytes(&wrong).is_none());
+    }
+
+    /// The check `build.rs` makes of `network.bin`: a cut file (as a failed write leaves
+    /// one) or another layout stops the build with why, the built-in file passes.
+    #[test]
+    fn the_build_refuses_a_cut_or_foreign_weights_file() {
+        assert_eq!(format::check(FILE), Ok(()));
+        for len in [0, 4, 8, 65_536, FILE.len() - 1] {
+            assert!(format::check(&FILE[..len]).is_err(), "{len} bytes");
+        }
+        assert_eq!(
+            format::check(&FILE[..65_536]),
+            Err("is 65536 bytes long, a ccrnet01 file 197388".to_string())
+        );
+        let mut longer = FILE.to_vec();
+        longer.push(0);
+        assert!(format::check(&longer).is_err());
+        let mut foreign = FILE.to_vec();
+        foreign[..8].copy_from_slice(b"ccrnet02");
+        assert_eq!(
+            format::check(&foreign),
+            Err("does not start with the magic ccrnet01".to_string())
+        );
     }
 
     #[test]

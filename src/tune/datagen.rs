@@ -12,6 +12,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
@@ -99,6 +100,9 @@ fn result_text(white_score: f32) -> &'static str {
     }
 }
 
+/// The plies after which a game is called a draw, its random opening included.
+pub const GAME_PLIES: u32 = 400;
+
 /// Plays game number `index` and returns its labelled positions.
 pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<String> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed.wrapping_add(index));
@@ -110,7 +114,8 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
     };
     let mut history = History::new();
     history.push(pos.key(), pos.halfmove_clock());
-    // A random opening; start again if it ends the game or leaves no legal move.
+    // A random opening; a game that it ends (no legal move, or a draw by repetition or
+    // the fifty-move rule) gives no positions.
     for _ in 0..config.random_plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -119,6 +124,9 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
         let mv = moves.as_slice()[rng.next_u32() as usize % moves.len()];
         pos = pos.make(mv);
         history.push(pos.key(), pos.halfmove_clock());
+        if history.is_threefold() || history.is_fifty_move_draw() {
+            return Vec::new();
+        }
     }
     tt.clear();
     let mut quiet_positions = Vec::new();
@@ -134,7 +142,10 @@ pub fn play_game(config: &Config, index: u64, tt: &TranspositionTable) -> Vec<St
                 1.0
             };
         }
-        if history.is_threefold() || history.is_fifty_move_draw() || history.len() > 400 {
+        if history.is_threefold()
+            || history.is_fifty_move_draw()
+            || history.len() > GAME_PLIES as usize
+        {
             break 0.5;
         }
         let search = Search {
@@ -206,6 +217,11 @@ pub enum Error {
     NoMemory(String),
     /// The output could not be opened.
     Open(std::io::Error),
+    /// Another process holds the output's lock (another run writing to it): nothing was
+    /// written.
+    Locked,
+    /// The output holds something other than records: nothing was written to it.
+    NotData(NotData),
     /// A game's records could not be written.
     Write {
         /// The write's error.
@@ -220,13 +236,24 @@ pub enum Error {
     },
 }
 
+/// How an existing output shows that it is not data.
+#[derive(Debug)]
+pub enum NotData {
+    /// Its last whole line is not a record.
+    LastLine,
+    /// Its last line has no newline and is neither a record nor a record cut short (or is
+    /// longer than any record).
+    Tail,
+}
+
 /// What opening the output did with a last line that has no newline.
 #[derive(Debug)]
 pub enum Unterminated {
     /// The line is a whole record (`FEN;RESULT` as `ccr tune` reads it): its newline was
     /// added and it is kept.
     Completed,
-    /// The line is not a record (a writer stopped in the middle of it): it was cut off.
+    /// The line is a record cut short (a writer stopped in the middle of it): it was cut
+    /// off.
     Dropped {
         /// Its length in bytes.
         bytes: u64,
@@ -235,29 +262,40 @@ pub enum Unterminated {
     },
 }
 
-/// The output file, its length after the last whole game written, and what this run wrote.
+/// The output file and what this run wrote to it.
 struct Output {
     file: File,
-    len: u64,
     games: u64,
     positions: u64,
     failed: bool,
 }
 
 impl Output {
-    /// Appends one game's records; on failure cuts the file back to its length before them,
-    /// so that it holds whole records only. The error comes with the cut's own error, if
-    /// a part was written and could not be cut off.
+    /// Appends one game's records; on failure cuts off the part of them that was written,
+    /// so that the file holds whole records only. The error comes with the cut's own error,
+    /// if a part was written and could not be cut off.
     fn append(
         &mut self,
         records: &[u8],
         lines: u64,
     ) -> Result<(), (std::io::Error, Option<std::io::Error>)> {
         let mut done = 0;
+        // Where the written part lies: each write lands at the file's end (append mode) and
+        // leaves the offset where it ended; unknown once a write did not follow the last.
+        let mut span: Option<Range<u64>> = None;
         while done < records.len() {
             let error = match self.file.write(&records[done..]) {
                 Ok(0) => std::io::Error::from(std::io::ErrorKind::WriteZero),
                 Ok(n) => {
+                    let end = self.file.stream_position().ok();
+                    let start = end.and_then(|end| end.checked_sub(n as u64));
+                    span = match (span, start, end) {
+                        (None, Some(start), Some(end)) if done == 0 => Some(start..end),
+                        (Some(span), Some(start), Some(end)) if start == span.end => {
+                            Some(span.start..end)
+                        }
+                        _ => None,
+                    };
                     done += n;
                     continue;
                 }
@@ -265,85 +303,153 @@ impl Output {
                 Err(e) => e,
             };
             self.failed = true;
-            let cut = if done > 0 {
-                self.file.set_len(self.len).err()
-            } else {
-                None
-            };
+            let cut = (done > 0)
+                .then(|| cut_off(&self.file, span))
+                .and_then(Result::err);
             return Err((error, cut));
         }
-        self.len += records.len() as u64;
         self.games += 1;
         self.positions += lines;
         Ok(())
     }
 }
 
-/// The longest last line without a newline that is read to see whether it is a record
-/// (a FEN is below 100 bytes).
-const LONGEST_RECORD: u64 = 1024;
-
-/// Opens `path` for appending (made if missing) and gives its length. A last line without
-/// its newline is kept, its newline added, if it is a record; otherwise (a writer stopped in
-/// the middle of it) it is cut off, as the next record would be glued onto it.
-fn open(path: &Path) -> std::io::Result<(File, u64, Option<Unterminated>)> {
-    let (mut file, made) = match OpenOptions::new().append(true).create_new(true).open(path) {
-        Ok(file) => (file, true),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => (
-            OpenOptions::new().read(true).append(true).open(path)?,
-            false,
-        ),
-        Err(e) => return Err(e),
+/// Cuts off `written`, the bytes of a failed game's records, if the file still ends where
+/// they do: whatever another writer put after them is never cut, nor is anything when where
+/// they went is unknown.
+fn cut_off(file: &File, written: Option<Range<u64>>) -> std::io::Result<()> {
+    let Some(written) = written else {
+        return Err(std::io::Error::other("where its bytes went is unknown"));
     };
-    let len = file.metadata()?.len();
-    let whole = if made {
-        0
-    } else {
-        whole_lines(&mut file, len)?
-    };
-    if whole == len {
-        return Ok((file, len, None));
+    if file.metadata()?.len() != written.end {
+        return Err(std::io::Error::other(
+            "the file no longer ends where this run's bytes did",
+        ));
     }
-    let mut last = vec![0; (len - whole).min(LONGEST_RECORD) as usize];
-    file.seek(SeekFrom::Start(whole))?;
-    file.read_exact(&mut last)?;
-    let record = len - whole <= LONGEST_RECORD
-        && std::str::from_utf8(&last).is_ok_and(|line| parse_record(line).is_some());
-    if record {
-        file.write_all(b"\n")?;
-        return Ok((file, len + 1, Some(Unterminated::Completed)));
-    }
-    file.set_len(whole)?;
-    let start: String = String::from_utf8_lossy(&last).chars().take(40).collect();
-    let dropped = Unterminated::Dropped {
-        bytes: len - whole,
-        start,
-    };
-    Ok((file, whole, Some(dropped)))
+    file.set_len(written.start)
 }
 
-/// The length of the part of a file that ends in a newline (0 if none does).
-fn whole_lines(file: &mut File, len: u64) -> std::io::Result<u64> {
-    let mut end = len;
-    let mut chunk = [0u8; 4096];
-    while end > 0 {
-        let start = end.saturating_sub(chunk.len() as u64);
-        let part = &mut chunk[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(part)?;
-        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
-            return Ok(start + i as u64 + 1);
-        }
-        end = start;
+/// The longest line that is read to see whether it is a record (a FEN is below 100 bytes).
+const LONGEST_RECORD: u64 = 1024;
+
+/// Opens `path` for appending (made if missing) and takes its lock for the run. An existing
+/// file must be data: its last whole line a record and what follows its last newline, if
+/// anything, a record (kept, its newline added) or a record cut short (a writer stopped in
+/// the middle of it: cut off, as the next record would be glued onto it). Anything else is
+/// refused with the file as it was.
+fn open(path: &Path) -> Result<(File, Option<Unterminated>), Error> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(Error::Open)?;
+    if !lock(&file).map_err(Error::Open)? {
+        return Err(Error::Locked);
     }
-    Ok(0)
+    let len = file.metadata().map_err(Error::Open)?.len();
+    // An empty file, a pipe or a device: nothing to read back (and no seeking in a pipe).
+    if len == 0 {
+        return Ok((file, None));
+    }
+    let Some(tail) = line_start(&mut file, len).map_err(Error::Open)? else {
+        return Err(Error::NotData(NotData::Tail));
+    };
+    if tail > 0 {
+        let last = line_start(&mut file, tail - 1).map_err(Error::Open)?;
+        let record = match last {
+            Some(start) => read_at(&mut file, start..tail - 1)
+                .map_err(Error::Open)?
+                .is_some_and(|line| parse_record(&line).is_some()),
+            None => false,
+        };
+        if !record {
+            return Err(Error::NotData(NotData::LastLine));
+        }
+    }
+    if tail == len {
+        return Ok((file, None));
+    }
+    let Some(line) = read_at(&mut file, tail..len).map_err(Error::Open)? else {
+        return Err(Error::NotData(NotData::Tail));
+    };
+    if parse_record(&line).is_some() {
+        file.write_all(b"\n").map_err(Error::Open)?;
+        return Ok((file, Some(Unterminated::Completed)));
+    }
+    if !could_begin_record(&line) {
+        return Err(Error::NotData(NotData::Tail));
+    }
+    file.set_len(tail).map_err(Error::Open)?;
+    let dropped = Unterminated::Dropped {
+        bytes: len - tail,
+        start: line.chars().take(40).collect(),
+    };
+    Ok((file, Some(dropped)))
+}
+
+/// Takes the file's exclusive advisory lock without waiting (held until the file is
+/// closed); `false` if another process holds it.
+#[cfg(unix)]
+fn lock(file: &File) -> std::io::Result<bool> {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: flock only reads the descriptor, which `file` keeps open through the call.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let error = std::io::Error::last_os_error();
+    if error.kind() == std::io::ErrorKind::WouldBlock {
+        Ok(false)
+    } else {
+        Err(error)
+    }
+}
+
+/// Other systems lock nothing here: a second writer there is not detected.
+#[cfg(not(unix))]
+fn lock(_file: &File) -> std::io::Result<bool> {
+    Ok(true)
+}
+
+/// Where the line that ends at `end` starts: after the last newline before `end`, or at 0.
+/// `None` if no newline is found within a record's length before `end` (a line too long to
+/// be a record).
+fn line_start(file: &mut File, end: u64) -> std::io::Result<Option<u64>> {
+    let from = end.saturating_sub(LONGEST_RECORD + 1);
+    let mut window = vec![0; (end - from) as usize];
+    file.seek(SeekFrom::Start(from))?;
+    file.read_exact(&mut window)?;
+    Ok(match window.iter().rposition(|&b| b == b'\n') {
+        Some(i) => Some(from + i as u64 + 1),
+        None => (from == 0).then_some(0),
+    })
+}
+
+/// The bytes of `range` as text; `None` if they are not UTF-8.
+fn read_at(file: &mut File, range: Range<u64>) -> std::io::Result<Option<String>> {
+    let mut bytes = vec![0; (range.end - range.start) as usize];
+    file.seek(SeekFrom::Start(range.start))?;
+    file.read_exact(&mut bytes)?;
+    Ok(String::from_utf8(bytes).ok())
+}
+
+/// Whether `text` can be the start of a record cut short: a FEN's board first, then only
+/// the characters of a FEN, a label and a score, at most two `;`.
+fn could_begin_record(text: &str) -> bool {
+    text.starts_with(|c: char| "pnbrqkPNBRQK12345678".contains(c))
+        && text.matches(';').count() <= 2
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || " /;.-".contains(c))
 }
 
 /// Plays `config.games` games on `threads` threads (no more threads than games), appending
 /// each game's lines to `path` as the game ends. The tables (16 MiB each) and
 /// the threads are had before the file is opened: without them it fails with
-/// [`Error::NoMemory`] and makes no file. `opened` hears, once the file is open, what was
-/// done with a last line without its newline. A failed write leaves the file with whole games
+/// [`Error::NoMemory`] and makes no file. The file is locked for the run: another run
+/// writing to it is [`Error::Locked`]. An existing file that is not data is
+/// [`Error::NotData`], left as it was. `opened` hears, once the file is open, what was done
+/// with a last line without its newline. A failed write leaves the file with whole games
 /// only. Returns the lines written.
 pub fn run(
     config: &Config,
@@ -423,13 +529,12 @@ pub fn run(
         let opened_file = open(path);
         let go = opened_file.is_ok();
         let open_error = match opened_file {
-            Ok((file, len, unterminated)) => {
+            Ok((file, unterminated)) => {
                 if let Some(unterminated) = &unterminated {
                     opened(unterminated);
                 }
                 let _ = output.set(Mutex::new(Output {
                     file,
-                    len,
                     games: 0,
                     positions: 0,
                     failed: false,
@@ -451,7 +556,7 @@ pub fn run(
             }
         }
         if let Some(e) = open_error {
-            return Err(Error::Open(e));
+            return Err(e);
         }
         match failure {
             None => Ok(()),
@@ -562,5 +667,34 @@ mod tests {
             "{}",
             lines[0]
         );
+    }
+
+    /// A failed game's bytes are cut off only while the file ends where they do: what
+    /// another writer appended after them stays, and so do they.
+    #[test]
+    fn a_cut_takes_back_only_this_runs_bytes_at_the_end() {
+        let path = std::env::temp_dir().join(format!("ccr-cut-off-{}", std::process::id()));
+        let ours = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1.0\n4k3/8/8/8/8/8/4P3/4K3 b";
+        let theirs = "8/8/8/8/8/8/8/K1k5 w - - 0 1;0.5\n";
+        for (other_writer, after) in [
+            (false, "earlier;1.0\n".to_string()),
+            (true, format!("earlier;1.0\n{ours}{theirs}")),
+        ] {
+            std::fs::write(&path, "earlier;1.0\n").unwrap();
+            let file = OpenOptions::new().append(true).open(&path).unwrap();
+            (&file).write_all(ours.as_bytes()).unwrap();
+            let end = 12 + ours.len() as u64;
+            if other_writer {
+                let mut other = OpenOptions::new().append(true).open(&path).unwrap();
+                other.write_all(theirs.as_bytes()).unwrap();
+            }
+            let cut = cut_off(&file, Some(12..end));
+            assert_eq!(cut.is_err(), other_writer, "{cut:?}");
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), after);
+            // Where the bytes went unknown: nothing is cut.
+            assert!(cut_off(&file, None).is_err());
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), after);
+        }
+        std::fs::remove_file(&path).unwrap();
     }
 }

@@ -6,6 +6,8 @@
 //!
 //! The gradient of a minibatch is summed by thread over fixed slices and the slices in
 //! order, so that a run with the same data, seed and thread count gives the same network.
+//! The weights, their moments and the threads' gradients are had fallibly: without them the
+//! run is an error, not an abort.
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -115,29 +117,35 @@ struct Weights {
 }
 
 impl Weights {
-    fn zero() -> Weights {
-        Weights {
-            features: vec![0.0; INPUTS * HIDDEN],
-            feature_bias: vec![0.0; HIDDEN],
-            output: vec![0.0; 2 * HIDDEN],
+    /// All weights zero; an error without the memory for them.
+    fn zero() -> Result<Weights, String> {
+        let zeros = |len: usize| -> Result<Vec<f32>, String> {
+            let mut v = buffer(len, "the network's weights")?;
+            v.resize(len, 0.0);
+            Ok(v)
+        };
+        Ok(Weights {
+            features: zeros(INPUTS * HIDDEN)?,
+            feature_bias: zeros(HIDDEN)?,
+            output: zeros(2 * HIDDEN)?,
             output_bias: 0.0,
-        }
+        })
     }
 
     /// The hidden layer uniform within ±1/√fan-in, the output layer zero (the frame's
     /// score alone).
-    fn random(seed: u64) -> Weights {
+    fn random(seed: u64) -> Result<Weights, String> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut uniform = |bound: f32| {
             let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
             (2.0 * unit - 1.0) * bound
         };
-        let mut w = Weights::zero();
+        let mut w = Weights::zero()?;
         let feature_bound = 1.0 / (INPUTS as f32).sqrt();
         w.features
             .iter_mut()
             .for_each(|x| *x = uniform(feature_bound));
-        w
+        Ok(w)
     }
 
     /// Every weight and its gradient, side by side, for the optimiser.
@@ -249,21 +257,19 @@ fn gradient(w: &Weights, samples: &[Sample], lambda: f32, grad: &mut Weights) ->
     error
 }
 
-/// The mean squared error of the network `n` on `samples`.
-pub fn error(n: &Network, samples: &[Sample], lambda: f32) -> f64 {
-    mean_error(&dequantise(n), samples, lambda)
+/// The mean squared error of the network `n` on `samples`; an error without the memory
+/// to measure it.
+pub fn error(n: &Network, samples: &[Sample], lambda: f32) -> Result<f64, String> {
+    Ok(mean_error(&dequantise(n)?, samples, lambda))
 }
 
-/// The mean squared error of the weights `w` on `samples`.
+/// The mean squared error of the weights `w` on `samples` (0 for none).
 fn mean_error(w: &Weights, samples: &[Sample], lambda: f32) -> f64 {
     let mut acc = [[0.0f32; HIDDEN]; 2];
-    let total: f64 = samples
-        .iter()
-        .map(|s| {
-            let diff = sigmoid(w.forward(s, &mut acc)) - label(s, lambda);
-            (diff * diff) as f64
-        })
-        .sum();
+    let total = samples.iter().fold(0.0, |total, s| {
+        let diff = sigmoid(w.forward(s, &mut acc)) - label(s, lambda);
+        total + (diff * diff) as f64
+    });
     total / samples.len().max(1) as f64
 }
 
@@ -312,22 +318,29 @@ fn rate_at(config: &Config, epoch: usize) -> f32 {
 }
 
 /// Trains a network on `samples`; `report` hears, after each epoch, its number, the mean
-/// error of the training positions during it and that of the `held` ones after it.
+/// error of the training positions during it and that of the `held` ones after it (`None`
+/// when none is held out). `config.threads` slices of each batch are summed at once, the
+/// first on the calling thread. Fails, with why, without the memory or the threads, and
+/// when the fit diverges (an error or a weight no longer finite, or an output bias beyond
+/// the network's integer).
 pub fn train(
     config: &Config,
     samples: &mut [Sample],
     held: &[Sample],
-    report: &mut dyn FnMut(usize, f64, f64),
-) -> Network {
-    let mut w = Weights::random(config.seed);
+    report: &mut dyn FnMut(usize, f64, Option<f64>),
+) -> Result<Network, String> {
+    let mut w = Weights::random(config.seed)?;
     let mut adam = Adam {
-        m: Weights::zero(),
-        v: Weights::zero(),
+        m: Weights::zero()?,
+        v: Weights::zero()?,
         steps: 0,
     };
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5eed);
     let threads = config.threads.max(1);
-    let mut grads = vec![Weights::zero(); threads];
+    let mut grads = buffer(threads, "the threads' gradients")?;
+    for _ in 0..threads {
+        grads.push(Weights::zero()?);
+    }
     for epoch in 0..config.epochs {
         // Fisher-Yates with the run's own generator.
         for i in (1..samples.len()).rev() {
@@ -337,42 +350,86 @@ pub fn train(
         let rate = rate_at(config, epoch);
         let mut total = 0.0;
         for batch in samples.chunks(config.batch.max(1)) {
-            let part = batch.len().div_ceil(threads);
-            let errors: Vec<f64> = std::thread::scope(|scope| {
-                let handles: Vec<_> = grads
-                    .iter_mut()
-                    .zip(batch.chunks(part))
-                    .map(|(grad, slice)| {
-                        let w = &w;
-                        scope.spawn(move || {
-                            grad.all_mut().for_each(|g| *g = 0.0);
-                            gradient(w, slice, config.lambda, grad)
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or(0.0))
-                    .collect()
-            });
-            total += errors.iter().sum::<f64>();
-            let used = errors.len();
+            let (error, used) = batch_gradient(&w, batch, config.lambda, &mut grads)?;
+            total += error;
             let (first, rest) = grads.split_at_mut(1);
             for other in &rest[..used - 1] {
                 first[0].add(other);
             }
             adam.step(&mut w, &first[0], rate, batch.len());
         }
-        let held_error = mean_error(&w, held, config.lambda);
-        report(epoch + 1, total / samples.len().max(1) as f64, held_error);
+        let error = total / samples.len().max(1) as f64;
+        let held_error = (!held.is_empty()).then(|| mean_error(&w, held, config.lambda));
+        if let Some(why) = divergence(&w, error, held_error) {
+            return Err(format!(
+                "the fit diverged at epoch {} ({why}); no network written (try a smaller --rate)",
+                epoch + 1
+            ));
+        }
+        report(epoch + 1, error, held_error);
     }
     quantise(&w)
 }
 
-/// The network's integers for trained weights.
-fn quantise(w: &Weights) -> Network {
+/// Sums the gradient of `batch` into `grads`, one slice per gradient, the first on this
+/// thread and the others on threads of their own; returns the summed error and the slices
+/// used. An error if a thread cannot be started.
+fn batch_gradient(
+    w: &Weights,
+    batch: &[Sample],
+    lambda: f32,
+    grads: &mut [Weights],
+) -> Result<(f64, usize), String> {
+    let threads = grads.len();
+    let part = batch.len().div_ceil(threads).max(1);
+    let sum = |grad: &mut Weights, slice: &[Sample]| {
+        grad.all_mut().for_each(|g| *g = 0.0);
+        gradient(w, slice, lambda, grad)
+    };
+    std::thread::scope(|scope| {
+        let mut slices = grads.iter_mut().zip(batch.chunks(part));
+        let Some((first_grad, first_slice)) = slices.next() else {
+            return Ok((0.0, 0));
+        };
+        let mut handles = Vec::new();
+        for (grad, slice) in slices {
+            let handle = std::thread::Builder::new()
+                .spawn_scoped(scope, move || sum(grad, slice))
+                .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+            handles.push(handle);
+        }
+        let mut error = sum(first_grad, first_slice);
+        let used = 1 + handles.len();
+        for handle in handles {
+            error += handle.join().unwrap_or(0.0);
+        }
+        Ok((error, used))
+    })
+}
+
+/// Why the weights after an epoch are no fit, if they are not: the epoch's training error,
+/// the held-out error or a weight not finite, or an output bias the network's i32 cannot
+/// hold.
+fn divergence(w: &Weights, error: f64, held_error: Option<f64>) -> Option<&'static str> {
+    if !error.is_finite() {
+        Some("the training error is not finite")
+    } else if held_error.is_some_and(|e| !e.is_finite()) {
+        Some("the held-out error is not finite")
+    } else if !w.all().all(f32::is_finite) {
+        Some("a weight is not finite")
+    } else if (w.output_bias * (QA * QB) as f32).abs() >= i32::MAX as f32 {
+        Some("the output bias is beyond what the network stores")
+    } else {
+        None
+    }
+}
+
+/// The network's integers for trained weights; an error without the memory for them.
+fn quantise(w: &Weights) -> Result<Network, String> {
     let round = |x: f32, q: i32| (x * q as f32).round() as i16;
-    let mut feature_weights: Box<[[i16; HIDDEN]; INPUTS]> = vec![[0; HIDDEN]; INPUTS]
+    let mut columns = buffer(INPUTS, "the network's integer weights")?;
+    columns.resize(INPUTS, [0; HIDDEN]);
+    let mut feature_weights: Box<[[i16; HIDDEN]; INPUTS]> = columns
         .into_boxed_slice()
         .try_into()
         .unwrap_or_else(|_| unreachable!("INPUTS columns"));
@@ -391,17 +448,18 @@ fn quantise(w: &Weights) -> Network {
             *q = round(x, QB);
         }
     }
-    Network {
+    Ok(Network {
         feature_weights,
         feature_bias,
         output_weights,
         output_bias: (w.output_bias * (QA * QB) as f32).round() as i32,
-    }
+    })
 }
 
-/// A network's integers as the trainer's weights (for measuring the rounded network).
-fn dequantise(n: &Network) -> Weights {
-    let mut w = Weights::zero();
+/// A network's integers as the trainer's weights (for measuring the rounded network); an
+/// error without the memory for them.
+fn dequantise(n: &Network) -> Result<Weights, String> {
+    let mut w = Weights::zero()?;
     for (x, &q) in w
         .features
         .iter_mut()
@@ -416,7 +474,7 @@ fn dequantise(n: &Network) -> Weights {
         *x = q as f32 / QB as f32;
     }
     w.output_bias = n.output_bias as f32 / (QA * QB) as f32;
-    w
+    Ok(w)
 }
 
 #[cfg(test)]
@@ -444,14 +502,14 @@ mod tests {
 
     #[test]
     fn the_float_forward_pass_matches_the_integer_network() {
-        let mut random = Weights::random(3);
+        let mut random = Weights::random(3).unwrap();
         random
             .output
             .iter_mut()
             .enumerate()
             .for_each(|(i, x)| *x = (i % 7) as f32 / 8.0 - 0.4);
-        let n = quantise(&random);
-        let w = dequantise(&n);
+        let n = quantise(&random).unwrap();
+        let w = dequantise(&n).unwrap();
         let mut acc = [[0.0; HIDDEN]; 2];
         for fen in [
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
@@ -471,10 +529,10 @@ mod tests {
     #[test]
     fn the_gradient_is_the_slope_of_the_error() {
         let samples = samples();
-        let w = Weights::random(5);
-        let mut grad = Weights::zero();
+        let w = Weights::random(5).unwrap();
+        let mut grad = Weights::zero().unwrap();
         gradient(&w, &samples, 0.5, &mut grad);
-        let error_of = |w: &Weights| gradient(w, &samples, 0.5, &mut Weights::zero());
+        let error_of = |w: &Weights| gradient(w, &samples, 0.5, &mut Weights::zero().unwrap());
         // The output bias and a hidden unit's output weight, by central differences.
         let h = 1e-3;
         let mut up = w.clone();
@@ -507,15 +565,59 @@ mod tests {
             seed: 1,
         };
         let mut data = samples();
-        let before = error(
-            &quantise(&Weights::random(config.seed)),
-            &data,
-            config.lambda,
-        );
-        let trained = train(&config, &mut data, &[], &mut |_, _, _| {});
-        let after = error(&trained, &data, config.lambda);
+        let start = quantise(&Weights::random(config.seed).unwrap()).unwrap();
+        let before = error(&start, &data, config.lambda).unwrap();
+        let trained = train(&config, &mut data, &[], &mut |_, _, _| {}).unwrap();
+        let after = error(&trained, &data, config.lambda).unwrap();
         assert!(after < before * 0.5, "{before} → {after}");
-        let again = train(&config, &mut samples(), &[], &mut |_, _, _| {});
+        let again = train(&config, &mut samples(), &[], &mut |_, _, _| {}).unwrap();
         assert_eq!(again.to_bytes(), trained.to_bytes());
+    }
+
+    /// A step size so large that the weights run away: the fit is an error naming the
+    /// epoch and why, and no network comes back; the epochs before are reported.
+    #[test]
+    fn a_diverged_fit_is_an_error() {
+        for (rate, why) in [
+            (f32::INFINITY, "the training error is not finite"),
+            (1e30, "the output bias is beyond what the network stores"),
+        ] {
+            let config = Config {
+                epochs: 5,
+                batch: 2,
+                rate,
+                lambda: 0.75,
+                threads: 2,
+                seed: 1,
+            };
+            let mut reported = 0;
+            let failed = train(&config, &mut samples(), &[], &mut |_, _, _| reported += 1);
+            let error = failed.err().expect("a diverged fit");
+            assert!(error.contains(why), "{rate}: {error}");
+            assert!(error.starts_with("the fit diverged at epoch 1"), "{error}");
+            assert_eq!(reported, 0);
+        }
+    }
+
+    /// With no position held out, every epoch reports none, not an error of 0.
+    #[test]
+    fn no_held_out_error_without_held_out_positions() {
+        let config = Config {
+            epochs: 2,
+            batch: 4,
+            rate: 0.01,
+            lambda: 1.0,
+            threads: 1,
+            seed: 1,
+        };
+        let held_errors = |held: &[Sample]| {
+            let mut errors = Vec::new();
+            train(&config, &mut samples(), held, &mut |_, _, e| errors.push(e)).unwrap();
+            errors
+        };
+        assert_eq!(held_errors(&[]), [None, None]);
+        let one = held_errors(&samples()[..1]);
+        assert_eq!(one.len(), 2);
+        assert!(one.iter().all(|e| e.is_some_and(|e| e > 0.0)), "{one:?}");
     }
 }
