@@ -44,6 +44,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "bitboard",
             "ccr",
             "eval",
+            "files",
             "history",
             "positions",
             "types",
