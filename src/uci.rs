@@ -574,8 +574,13 @@ impl Uci {
             .load()
             .map_err(|e| format!("option SyzygyPath: no tables loaded: {}", quote(&e)))?;
         let (wdl, dtz) = tables.table_counts();
+        let kept = if tables.in_memory() {
+            "copied into memory"
+        } else {
+            "read in place"
+        };
         self.info_string(&format!(
-            "SyzygyPath: {wdl} WDL and {dtz} DTZ tables found, up to {} pieces",
+            "SyzygyPath: {wdl} WDL and {dtz} DTZ tables found, up to {} pieces, {kept}",
             tables.max_pieces()
         ));
         self.syzygy.tables = Some(Arc::new(tables));

@@ -14,10 +14,11 @@
 //! never handed to the prober; every table is opened only if it is a regular file (a FIFO
 //! would hold the thread) and walked as the prober will walk it when it maps the table
 //! (`header`: its header whole and sound, and the file exactly as long as the header
-//! says), so that no stray, cut or inconsistent file reaches it. On Linux every table is
-//! then copied into sealed memory and the prober reads those copies, through a directory of
-//! links made for the set (`copies`): what it maps at a first probe is what was checked,
-//! whatever becomes of the files meanwhile, and it is given one directory however many
+//! says), so that no stray, cut or inconsistent file reaches it. On Linux the prober then
+//! reads the checked files, held open, through a directory of links made for the set
+//! (`copies`; a set of up to 256 MiB is copied into sealed memory first): what it maps at a
+//! first probe is what was checked, whatever becomes of the names meanwhile (and, for a
+//! copied set, of the files), and it is given one directory however many
 //! `SyzygyPath` names (at loading it tries every table's name up to 7 pieces in each of its
 //! directories, some 30 ms a directory). The tables' compressed contents are trusted, as
 //! every Syzygy prober trusts them.
@@ -526,25 +527,16 @@ fn choose(
     Ok(chosen)
 }
 
-/// Fails unless `bytes` of tables fit: in memory, to be copied (where they are), and in
-/// the address space, to be mapped (the prober maps a table at its first probe and cannot
-/// fail gracefully there).
+/// Fails unless `bytes` of tables fit in the address space, to be mapped (the prober maps
+/// a table at its first probe and cannot fail gracefully there).
 fn check_room(bytes: u64) -> Result<(), String> {
-    let mib = |b: u64| b.div_ceil(1 << 20);
-    if let Some(free) = copies::available_memory().filter(|&free| bytes > free) {
-        return Err(format!(
-            "not enough memory to copy the tables ({} MiB, {} MiB available)",
-            mib(bytes),
-            mib(free)
-        ));
-    }
     let room = usize::try_from(bytes + ROOM_BESIDE)
         .ok()
         .and_then(super::room::Reservation::hold);
     if room.is_none() {
         return Err(format!(
             "no room to map the tables ({} MiB) in this process's address space",
-            mib(bytes)
+            bytes.div_ceil(1 << 20)
         ));
     }
     Ok(())
@@ -570,8 +562,9 @@ impl Tablebases {
         if !chosen.iter().any(|t| t.kind == Kind::Wdl) {
             return Err(format!("no Syzygy tables in {}", quoted(&dirs)));
         }
-        check_room(chosen.iter().map(|t| t.len).sum())?;
-        let mut copies = Copies::new()?;
+        let bytes = chosen.iter().map(|t| t.len).sum();
+        check_room(bytes)?;
+        let mut copies = Copies::new(bytes)?;
         let (mut wdl, mut dtz) = (Vec::new(), Vec::new());
         let mut max_pieces = 0;
         let mut tally = (0, 0);
@@ -613,6 +606,11 @@ impl Tablebases {
     /// The most pieces, kings included, of a loaded table.
     pub fn max_pieces(&self) -> u32 {
         self.max_pieces
+    }
+
+    /// Whether the prober reads copies of the tables in memory (not the files).
+    pub fn in_memory(&self) -> bool {
+        self.copies.copying()
     }
 
     /// How many WDL and DTZ tables were found.

@@ -295,7 +295,7 @@ class Pipe(EngineCase):
             self.assertIn("SyzygyPath not changed", said[0])
             self.assertIn(why, said[0])
         said = self.strings(f"setoption name SyzygyPath value {TABLES}")
-        self.assertEqual(said, ["info string SyzygyPath: 35 WDL and 35 DTZ tables found, up to 4 pieces"])
+        self.assertEqual(said, ["info string SyzygyPath: 35 WDL and 35 DTZ tables found, up to 4 pieces, copied into memory"])
         # A bad path later keeps the tables loaded.
         self.strings("setoption name SyzygyPath value /no/such/dir")
         self.e.send(f"position fen {WINS['KRvK']}")

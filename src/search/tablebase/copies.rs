@@ -1,8 +1,12 @@
-//! The tables the prober reads, as copies in sealed memory (Linux memfds) that nothing can
-//! change: the prober opens a table by name and maps it at its first probe, long after the
-//! file was checked, so it is given a private directory of links, `NAME` to
-//! `/proc/self/fd/N`, each the copy that was checked. Whatever then happens to the files
-//! the user named (rewritten, truncated, replaced, removed) cannot reach the tables in use.
+//! The tables the prober reads, as the very files that were checked: the prober opens a
+//! table by name and maps it at its first probe, long after the file was checked, so it is
+//! given a private directory of links, `NAME` to `/proc/self/fd/N`, each a descriptor held
+//! since the check. A set of up to [`COPY_LIMIT`] bytes is read through copies in sealed
+//! memory (Linux memfds) that nothing can change: whatever then happens to the files the
+//! user named (rewritten, truncated, replaced, removed) cannot reach the tables in use. A
+//! larger set (six and seven pieces, tens of gigabytes) is read from the checked files
+//! themselves, held open: renaming or removing them changes nothing, rewriting one in place
+//! reaches the prober.
 
 use std::ffi::CString;
 use std::fs::File;
@@ -11,19 +15,29 @@ use std::os::fd::{AsRawFd, FromRawFd};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
-/// The sealed copies and the directory of links to them.
+/// The largest set of tables copied into memory: every table of up to four pieces is 4.3 MB
+/// (WDL and DTZ), with those of five 939 MB, which stay on disk like any larger set.
+pub(super) const COPY_LIMIT: u64 = 256 << 20;
+
+/// The tables read (sealed copies or the checked files) and the directory of links to them.
 #[derive(Debug)]
 pub(super) struct Copies {
     /// The links' directory, made for this set and removed with it.
     dir: PathBuf,
-    /// The copies, open while the prober may map them.
+    /// Whether the tables are copied into memory.
+    copying: bool,
+    /// The tables, open while the prober may map them.
     files: Vec<File>,
 }
 
 impl Copies {
-    /// An empty set with its directory of links, made under the temporary directory (where
-    /// the directories of processes that ended without removing theirs are removed first).
-    pub(super) fn new() -> Result<Copies, String> {
+    /// An empty set of `bytes` of tables (copied if that is within [`COPY_LIMIT`] and
+    /// memory has room) with its directory of links, made under the temporary directory
+    /// (where the directories of processes that ended without removing theirs are removed
+    /// first).
+    pub(super) fn new(bytes: u64) -> Result<Copies, String> {
+        let copying =
+            bytes <= COPY_LIMIT && available_memory().is_none_or(|free| bytes <= free / 2);
         let base = std::env::temp_dir();
         sweep(&base);
         for attempt in 0..100 {
@@ -32,6 +46,7 @@ impl Copies {
                 Ok(()) => {
                     return Ok(Copies {
                         dir,
+                        copying,
                         files: Vec::new(),
                     });
                 }
@@ -50,9 +65,23 @@ impl Copies {
         Some(self.dir.display().to_string())
     }
 
-    /// A sealed copy of the first `len` bytes of `source` (named `name` in messages): no
-    /// write, no change of length, no new seal is possible after. Read from its start.
+    /// Whether the tables are read through copies in memory.
+    pub(super) fn copying(&self) -> bool {
+        self.copying
+    }
+
+    /// What the prober is to read of `source` (named `name` in messages), from its start: a
+    /// sealed copy of its first `len` bytes (no write, no change of length, no new seal is
+    /// possible after), or, for a set too large to copy, `source` itself.
     pub(super) fn copy(&self, name: &str, source: &File, len: u64) -> Result<File, String> {
+        if !self.copying {
+            let mut file = source
+                .try_clone()
+                .map_err(|e| format!("cannot read '{name}': {e}"))?;
+            file.rewind()
+                .map_err(|e| format!("cannot read '{name}': {e}"))?;
+            return Ok(file);
+        }
         let failed = |e: io::Error| format!("cannot copy '{name}': {e}");
         let mut source = source;
         source.rewind().map_err(failed)?;
@@ -149,7 +178,7 @@ fn seal(copy: &File) -> io::Result<()> {
 
 /// The memory the system says it can give without swapping (`MemAvailable` of
 /// `/proc/meminfo`), in bytes; `None` where it does not say.
-pub(super) fn available_memory() -> Option<u64> {
+fn available_memory() -> Option<u64> {
     parse_available(&std::fs::read_to_string("/proc/meminfo").ok()?)
 }
 
@@ -169,7 +198,8 @@ mod tests {
         let source_path = std::env::temp_dir().join(format!("ccr-copy-{}", std::process::id()));
         std::fs::write(&source_path, b"0123456789").unwrap();
         let source = File::open(&source_path).unwrap();
-        let mut copies = Copies::new().unwrap();
+        let mut copies = Copies::new(8).unwrap();
+        assert!(copies.copying());
         let copy = copies.copy("T.rtbw", &source, 8).unwrap();
         let mut text = String::new();
         (&copy).read_to_string(&mut text).unwrap();
@@ -186,15 +216,37 @@ mod tests {
     }
 
     #[test]
+    fn a_set_too_large_to_copy_is_read_from_the_checked_files() {
+        let dir = std::env::temp_dir().join(format!("ccr-uncopied-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let source_path = dir.join("T.rtbw");
+        std::fs::write(&source_path, b"0123456789").unwrap();
+        let source = File::open(&source_path).unwrap();
+        let mut copies = Copies::new(COPY_LIMIT + 1).unwrap();
+        assert!(!copies.copying());
+        let file = copies.copy("T.rtbw", &source, 10).unwrap();
+        copies.link("T.rtbw", file).unwrap();
+        // The name given another file and the checked one removed: the link still reads
+        // the file that was checked.
+        std::fs::write(dir.join("other"), b"xx").unwrap();
+        std::fs::rename(dir.join("other"), &source_path).unwrap();
+        std::fs::remove_file(&source_path).unwrap();
+        let links = PathBuf::from(copies.path().unwrap());
+        assert_eq!(std::fs::read(links.join("T.rtbw")).unwrap(), b"0123456789");
+        drop(copies);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_links_of_an_ended_process_are_removed() {
         // No process has this id (above every pid_max).
         let stale = std::env::temp_dir().join(format!("{PREFIX}4000000000-0"));
         std::fs::create_dir_all(&stale).unwrap();
         std::os::unix::fs::symlink("/proc/self/fd/0", stale.join("KQvK.rtbw")).unwrap();
-        let ours = Copies::new().unwrap();
+        let ours = Copies::new(0).unwrap();
         assert!(!stale.exists(), "a dead process's links are removed");
         assert!(Path::new(&ours.path().unwrap()).is_dir());
-        let other = Copies::new().unwrap();
+        let other = Copies::new(0).unwrap();
         assert!(
             Path::new(&ours.path().unwrap()).is_dir(),
             "a live one's stay"
