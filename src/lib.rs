@@ -42,6 +42,7 @@ mod bitboard;
 mod book;
 mod ccr;
 mod eval;
+mod files;
 mod history;
 pub mod kernels;
 mod moves;

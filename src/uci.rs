@@ -559,7 +559,8 @@ impl Uci {
     }
 
     /// Loads the Syzygy tables of `path` (`<empty>` or nothing unloads them) and says what
-    /// was found; a path without tables is refused and the tables loaded before are kept.
+    /// was found. A path refused (no tables, a file that is no table, no room for them) keeps
+    /// the tables loaded before: everything that can fail is done before they are let go.
     fn set_syzygy_path(&mut self, path: &str) -> Result<(), String> {
         if path.is_empty() || path == "<empty>" {
             self.syzygy.tables = None;
@@ -573,8 +574,13 @@ impl Uci {
             .load()
             .map_err(|e| format!("option SyzygyPath: no tables loaded: {}", quote(&e)))?;
         let (wdl, dtz) = tables.table_counts();
+        let kept = if tables.in_memory() {
+            "copied into memory"
+        } else {
+            "read in place"
+        };
         self.info_string(&format!(
-            "SyzygyPath: {wdl} WDL and {dtz} DTZ tables found, up to {} pieces",
+            "SyzygyPath: {wdl} WDL and {dtz} DTZ tables found, up to {} pieces, {kept}",
             tables.max_pieces()
         ));
         self.syzygy.tables = Some(Arc::new(tables));

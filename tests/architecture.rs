@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 /// bottom up. A new module needs a line here (the test fails without one).
 const LAYERS: &[(&str, &[&str])] = &[
     ("types", &[]),
+    ("files", &[]),
     ("moves", &["types"]),
     ("arch", &["types", "ccr::board"]),
     ("ccr", &["arch", "types", "moves"]),
@@ -43,13 +44,14 @@ const LAYERS: &[(&str, &[&str])] = &[
             "bitboard",
             "ccr",
             "eval",
+            "files",
             "history",
             "positions",
             "types",
             "moves",
         ],
     ),
-    ("book", &["ccr", "types", "moves"]),
+    ("book", &["ccr", "files", "types", "moves"]),
     ("openings", &["ccr", "eval", "history", "search", "types"]),
     (
         "tune",

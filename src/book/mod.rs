@@ -14,6 +14,7 @@ use std::path::Path;
 use random::RANDOM64;
 
 use crate::ccr::{CastlingRights, Position};
+use crate::files::{Refused, open_regular};
 use crate::types::{Colour, Move, PieceCode, PieceType, Square};
 
 /// Where the castling, en-passant and side-to-move numbers start in [`RANDOM64`].
@@ -88,25 +89,22 @@ pub(crate) struct Book {
 }
 
 impl Book {
-    /// Opens the book at `path`: a regular file whose length is a whole number of entries.
+    /// Opens the book at `path`: a regular file (anything else is refused without waiting
+    /// on it) whose length is a whole number of entries.
     pub(crate) fn open(path: &Path) -> Result<Book, String> {
         let shown = path.display();
-        let file = File::open(path).map_err(|e| format!("cannot open {shown}: {e}"))?;
-        let meta = file
-            .metadata()
-            .map_err(|e| format!("cannot read {shown}: {e}"))?;
-        if !meta.is_file() {
-            return Err(format!("{shown} is not a regular file"));
-        }
-        if meta.len() == 0 || meta.len() % ENTRY != 0 {
+        let (file, len) = open_regular(path).map_err(|refused| match refused {
+            Refused::NotRegular => format!("{shown} is not a regular file"),
+            Refused::Io(e) => format!("cannot open {shown}: {e}"),
+        })?;
+        if len == 0 || len % ENTRY != 0 {
             return Err(format!(
-                "{shown} is not a Polyglot book: {} bytes is not a whole number of 16-byte entries",
-                meta.len()
+                "{shown} is not a Polyglot book: {len} bytes is not a whole number of 16-byte entries"
             ));
         }
         Ok(Book {
             file,
-            entries: meta.len() / ENTRY,
+            entries: len / ENTRY,
         })
     }
 

@@ -9,11 +9,19 @@
 //! a root ([`Tablebases::probe_root`]) runs while no other thread probes: before the search
 //! threads start, or in `ccr probe`.
 //!
-//! Before the prober sees a path, [`Tablebases::load`] reads the directories itself: the
+//! Before the prober sees a table, [`Tablebases::scan`] reads the directories itself: the
 //! tables' names say which materials are there, so a position whose table is missing is
-//! never handed to the prober, and every file the prober could open is checked to be a table
-//! (its size and magic number), so that no stray file reaches it. The tables' own contents are
-//! trusted, as every Syzygy prober trusts them.
+//! never handed to the prober; every table is opened only if it is a regular file (a FIFO
+//! would hold the thread) and walked as the prober will walk it when it maps the table
+//! (`header`: its header whole and sound, and the file exactly as long as the header
+//! says), so that no stray, cut or inconsistent file reaches it. On Linux the prober then
+//! reads the checked files, held open, through a directory of links made for the set
+//! (`copies`; a set of up to 256 MiB is copied into sealed memory first): what it maps at a
+//! first probe is what was checked, whatever becomes of the names meanwhile (and, for a
+//! copied set, of the files), and it is given one directory however many
+//! `SyzygyPath` names (at loading it tries every table's name up to 7 pieces in each of its
+//! directories, some 30 ms a directory). The tables' compressed contents are trusted, as
+//! every Syzygy prober trusts them.
 //!
 //! In the search ([`Syzygy`], [`Plan`]) the tables are used as Stockfish uses them: the root
 //! moves are ranked by DTZ with the fifty-move rule and the game's half-move clock, and only
@@ -25,9 +33,15 @@
 //! to wander until the rule's clock forces the shortest way; ccr ranks those wins by DTZ
 //! too, so it plays a DTZ-optimal winning move at every turn.
 
-use std::collections::BTreeMap;
+#[cfg(target_os = "linux")]
+mod copies;
+#[cfg(not(target_os = "linux"))]
+#[path = "tablebase/in_place.rs"]
+mod copies;
+mod header;
+
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 
 use pyrrhic_rs::{Color, DtzProbeValue, EngineAdapter, Piece, TBError, TableBases, WdlProbeResult};
@@ -37,8 +51,11 @@ use crate::bitboard::magic::Sliders;
 use crate::bitboard::tables::{KING, KNIGHT, PAWN};
 use crate::ccr::Position;
 use crate::ccr::board::{count_nibbles, occupied_nibbles};
+use crate::files::{Refused, open_regular};
 use crate::history::History;
 use crate::types::{Colour, Move, PieceCode, PieceType, Square};
+use copies::Copies;
+use header::{Kind, Shape};
 
 /// A tablebase win found at ply `p` scores `TB_WIN - p`: below every mate ([`MATE_BOUND`]),
 /// above every evaluation.
@@ -48,10 +65,6 @@ pub(crate) const TB_WIN: i32 = MATE_BOUND - 1;
 pub(crate) const DECISIVE: i32 = TB_WIN - MAX_PLY as i32;
 /// The most pieces (kings included) of any table the prober knows.
 pub(crate) const MAX_PIECES: u32 = 7;
-/// The file suffixes of the prober's tables: WDL, DTM, DTZ.
-const SUFFIXES: [&str; 3] = ["rtbw", "rtbm", "rtbz"];
-/// The magic number each kind of table starts with (little-endian), in [`SUFFIXES`]' order.
-const MAGICS: [u32; 3] = [0x5d23_e871, 0x88ac_504b, 0xa50c_66d7];
 /// Stockfish's scale of root ranks: a win certain under the fifty-move rule ranks this.
 const MAX_DTZ: i32 = 1 << 18;
 /// Piece letters in the tables' names, strongest first; index + 1 is no piece type, see
@@ -324,7 +337,10 @@ pub struct RootProbe {
 
 /// A loaded set of tables.
 pub struct Tablebases {
+    /// The prober (dropped first, unmapping what it mapped).
     prober: TableBases<Attacks>,
+    /// The tables it reads.
+    copies: Copies,
     /// The materials with a WDL table, both orientations, sorted.
     wdl: Vec<u64>,
     /// The materials with a DTZ table, both orientations, sorted.
@@ -333,7 +349,7 @@ pub struct Tablebases {
     counts: (usize, usize),
     /// The most pieces of a loaded WDL table.
     max_pieces: u32,
-    /// The directories given to the prober, `:`-separated.
+    /// The directories the tables were read from, `:`-separated.
     path: String,
 }
 
@@ -341,72 +357,34 @@ impl std::fmt::Debug for Tablebases {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tablebases")
             .field("path", &self.path)
+            .field("copies", &self.copies)
             .field("counts", &self.counts)
             .field("max_pieces", &self.max_pieces)
             .finish()
     }
 }
 
-/// Checks that `path` is a table of kind `kind` (an index of [`SUFFIXES`]): a regular file
-/// whose size the prober accepts (16 more than a multiple of 64) and whose magic is right.
-fn check_table(path: &Path, kind: usize) -> Result<(), String> {
-    let shown = path.display();
-    let mut file = File::open(path).map_err(|e| format!("cannot open '{shown}': {e}"))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| format!("cannot read '{shown}': {e}"))?;
-    if !meta.is_file() {
-        return Err(format!("'{shown}' is not a regular file"));
-    }
-    if meta.len() % 64 != 16 {
-        return Err(format!(
-            "'{shown}' is not a whole table ({} bytes)",
-            meta.len()
-        ));
-    }
-    let mut magic = [0u8; 4];
-    file.read_exact(&mut magic)
-        .map_err(|e| format!("cannot read '{shown}': {e}"))?;
-    if u32::from_le_bytes(magic) != MAGICS[kind] {
-        return Err(format!(
-            "'{shown}' is not a Syzygy table (wrong magic number)"
-        ));
-    }
-    Ok(())
-}
-
-/// The address space kept free beside the tables' files when they are loaded: the prober's
-/// own allocations (its table entries take about 2 MiB).
+/// The address space kept free beside the tables when they are loaded: the prober's own
+/// allocations (its table entries take about 2 MiB).
 const ROOM_BESIDE: u64 = 4 << 20;
 
-/// The tables found in a path, checked and ready for the prober ([`Found::load`]).
+/// The tables found in a path, checked and copied, ready for the prober ([`Found::load`]).
 #[derive(Debug)]
 pub struct Found {
+    copies: Copies,
     wdl: Vec<u64>,
     dtz: Vec<u64>,
     counts: (usize, usize),
     max_pieces: u32,
     path: String,
-    /// The WDL and DTZ files' size, which the prober maps as it needs them.
-    bytes: u64,
 }
 
 impl Found {
-    /// Hands the tables to the prober. Fails while another set is loaded, or when the
-    /// process has not the address space to map every WDL and DTZ file (the prober maps a
-    /// table at its first probe and cannot fail gracefully there).
+    /// Hands the tables to the prober. Fails while another set is loaded (everything else
+    /// that can fail was done by [`Tablebases::scan`]).
     pub fn load(self) -> Result<Tablebases, String> {
-        let room = usize::try_from(self.bytes + ROOM_BESIDE)
-            .ok()
-            .and_then(super::room::Reservation::hold);
-        if room.is_none() {
-            return Err(format!(
-                "no room to map the tables ({} MiB) in this process's address space",
-                self.bytes.div_ceil(1 << 20)
-            ));
-        }
-        drop(room);
-        let prober = TableBases::<Attacks>::new(&self.path).map_err(|e| match e {
+        let prober_path = self.copies.path().unwrap_or_else(|| self.path.clone());
+        let prober = TableBases::<Attacks>::new(&prober_path).map_err(|e| match e {
             TBError::AlreadyInitialized | TBError::NotSingleton => {
                 "another set of tables is still loaded".to_string()
             }
@@ -414,6 +392,7 @@ impl Found {
         })?;
         Ok(Tablebases {
             prober,
+            copies: self.copies,
             wdl: self.wdl,
             dtz: self.dtz,
             counts: self.counts,
@@ -433,104 +412,205 @@ impl Found {
     }
 }
 
+/// A table file chosen for a name, open.
+struct Chosen {
+    /// Its file name (`KQvK.rtbw`).
+    name: String,
+    counts: [[u8; 5]; 2],
+    kind: Kind,
+    /// Its path, for messages.
+    shown: String,
+    file: File,
+    len: u64,
+}
+
+impl Chosen {
+    /// Walks the header of the table `file` holds (the table's own, or its copy).
+    fn check(&self, file: &File) -> Result<(), String> {
+        header::check(file, self.len, self.kind, &Shape::of(&self.counts))
+            .map_err(|damage| format!("'{}' {damage}", self.shown))
+    }
+}
+
+/// What makes two names of a directory the same directory.
+#[cfg(unix)]
+fn identity(dir: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(dir).ok()?;
+    meta.is_dir().then(|| (meta.dev(), meta.ino()))
+}
+
+/// What makes two names of a directory the same directory.
+#[cfg(not(unix))]
+fn identity(dir: &Path) -> Option<std::path::PathBuf> {
+    std::fs::canonicalize(dir).ok().filter(|d| d.is_dir())
+}
+
+/// The directories `path` names (`:`-separated, empty parts skipped), each once however
+/// it is named, in order; fails when there is none.
+fn directories(path: &str) -> Result<Vec<&str>, String> {
+    let parts: Vec<&str> = path.split(':').filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() {
+        return Err("no directory given".to_string());
+    }
+    let mut seen = BTreeSet::new();
+    let mut dirs = Vec::new();
+    let mut missing = Vec::new();
+    for part in parts {
+        match identity(Path::new(part)).filter(|_| !part.contains('\0')) {
+            Some(id) => {
+                if seen.insert(id) {
+                    dirs.push(part);
+                }
+            }
+            None => missing.push(format!("'{part}'")),
+        }
+    }
+    if dirs.is_empty() {
+        return Err(format!("no such directory: {}", missing.join(", ")));
+    }
+    Ok(dirs)
+}
+
+/// Every table name in `dirs` the prober could read, with its material and kind.
+fn table_names(dirs: &[&str]) -> BTreeMap<String, ([[u8; 5]; 2], Kind)> {
+    let mut names = BTreeMap::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let Some((stem, suffix)) = name.rsplit_once('.') else {
+                continue;
+            };
+            let Some(kind) = Kind::ALL.into_iter().find(|k| k.suffix() == suffix) else {
+                continue;
+            };
+            let Some(counts) = parse_table_name(stem) else {
+                continue;
+            };
+            names.entry(name.to_string()).or_insert((counts, kind));
+        }
+    }
+    names
+}
+
+/// Opens the table of each name: the first directory's file of that name, which must be a
+/// regular file.
+fn choose(
+    dirs: &[&str],
+    names: BTreeMap<String, ([[u8; 5]; 2], Kind)>,
+) -> Result<Vec<Chosen>, String> {
+    let mut chosen = Vec::new();
+    for (name, (counts, kind)) in names {
+        let path = dirs
+            .iter()
+            .map(|dir| Path::new(dir).join(&name))
+            .find(|path| std::fs::metadata(path).is_ok());
+        let Some(path) = path else { continue };
+        let shown = path.display().to_string();
+        let (file, len) = open_regular(&path).map_err(|refused| match refused {
+            Refused::NotRegular => format!("'{shown}' is not a regular file"),
+            Refused::Io(e) => format!("cannot open '{shown}': {e}"),
+        })?;
+        chosen.push(Chosen {
+            name,
+            counts,
+            kind,
+            shown,
+            file,
+            len,
+        });
+    }
+    Ok(chosen)
+}
+
+/// Fails unless `bytes` of tables fit in the address space, to be mapped (the prober maps
+/// a table at its first probe and cannot fail gracefully there).
+fn check_room(bytes: u64) -> Result<(), String> {
+    let room = usize::try_from(bytes + ROOM_BESIDE)
+        .ok()
+        .and_then(super::room::Reservation::hold);
+    if room.is_none() {
+        return Err(format!(
+            "no room to map the tables ({} MiB) in this process's address space",
+            bytes.div_ceil(1 << 20)
+        ));
+    }
+    Ok(())
+}
+
 impl Tablebases {
     /// Loads the tables in `path`'s directories: [`Tablebases::scan`], then `Found::load`.
     pub fn load(path: &str) -> Result<Tablebases, String> {
         Tablebases::scan(path)?.load()
     }
 
-    /// Finds the tables in `path`'s directories (separated by `:`; empty parts are skipped)
-    /// without loading them. Fails with a message when no directory exists, none holds a
-    /// table, or a file named as a table is none.
+    /// Finds the tables in `path`'s directories (separated by `:`; empty parts are skipped,
+    /// a directory named twice is read once), checks them and copies them (see the module
+    /// docs), without loading them. Fails with a message when no directory exists, none
+    /// holds a table, a file named as a table is none (or is cut short, or cannot be read),
+    /// or the tables do not fit in the memory or address space left.
     pub fn scan(path: &str) -> Result<Found, String> {
-        let parts: Vec<&str> = path.split(':').filter(|p| !p.is_empty()).collect();
-        if parts.is_empty() {
-            return Err("no directory given".to_string());
+        let dirs = directories(path)?;
+        let chosen = choose(&dirs, table_names(&dirs))?;
+        for table in &chosen {
+            table.check(&table.file)?;
         }
-        let mut dirs = Vec::new();
-        let mut missing = Vec::new();
-        for part in parts {
-            if !part.contains('\0') && Path::new(part).is_dir() {
-                dirs.push(part);
-            } else {
-                missing.push(format!("'{part}'"));
-            }
+        if !chosen.iter().any(|t| t.kind == Kind::Wdl) {
+            return Err(format!("no Syzygy tables in {}", quoted(&dirs)));
         }
-        if dirs.is_empty() {
-            return Err(format!("no such directory: {}", missing.join(", ")));
-        }
-        // Every name the prober may open, with its material and kind; it opens the first
-        // directory's file that opens, so that one is checked.
-        let mut names: BTreeMap<String, ([[u8; 5]; 2], usize)> = BTreeMap::new();
-        for dir in &dirs {
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let name = entry.file_name();
-                let Some(name) = name.to_str() else { continue };
-                let Some((stem, suffix)) = name.rsplit_once('.') else {
-                    continue;
-                };
-                let Some(kind) = SUFFIXES.iter().position(|&s| s == suffix) else {
-                    continue;
-                };
-                let Some(counts) = parse_table_name(stem) else {
-                    continue;
-                };
-                names.entry(name.to_string()).or_insert((counts, kind));
-            }
-        }
+        let bytes = chosen.iter().map(|t| t.len).sum();
+        check_room(bytes)?;
+        let mut copies = Copies::new(bytes)?;
         let (mut wdl, mut dtz) = (Vec::new(), Vec::new());
         let mut max_pieces = 0;
-        let mut bytes = 0;
         let mut tally = (0, 0);
-        for (name, (counts, kind)) in &names {
-            let file = dirs
-                .iter()
-                .map(|dir| Path::new(dir).join(name))
-                .find(|file| File::open(file).is_ok());
-            let Some(file) = file else { continue };
-            check_table(&file, *kind)?;
-            if *kind != 1 {
-                bytes += std::fs::metadata(&file).map_or(0, |m| m.len());
-            }
+        for table in chosen {
+            // The copy is what the prober reads: it is the one walked.
+            let copy = copies.copy(&table.shown, &table.file, table.len)?;
+            table.check(&copy)?;
+            copies.link(&table.name, copy)?;
+            let counts = &table.counts;
             let mirrored = [counts[1], counts[0]];
             let keys = [material_key(counts), material_key(&mirrored)];
-            match kind {
-                0 => {
+            match table.kind {
+                Kind::Wdl => {
                     tally.0 += 1;
                     wdl.extend(keys);
                     let pieces: u32 = counts.iter().flatten().map(|&n| u32::from(n)).sum();
                     max_pieces = max_pieces.max(pieces + 2);
                 }
-                2 => {
+                Kind::Dtz => {
                     tally.1 += 1;
                     dtz.extend(keys);
                 }
-                _ => {}
             }
-        }
-        if wdl.is_empty() {
-            return Err(format!("no Syzygy tables in {}", quoted(&dirs)));
         }
         for keys in [&mut wdl, &mut dtz] {
             keys.sort_unstable();
             keys.dedup();
         }
         Ok(Found {
+            copies,
             wdl,
             dtz,
             counts: tally,
             max_pieces,
             path: dirs.join(":"),
-            bytes,
         })
     }
 
     /// The most pieces, kings included, of a loaded table.
     pub fn max_pieces(&self) -> u32 {
         self.max_pieces
+    }
+
+    /// Whether the prober reads copies of the tables in memory (not the files).
+    pub fn in_memory(&self) -> bool {
+        self.copies.copying()
     }
 
     /// How many WDL and DTZ tables were found.
@@ -981,6 +1061,50 @@ mod tests {
         std::fs::create_dir(dir.join("KRvK.rtbz")).unwrap();
         let err = Tablebases::load(dir.to_str().unwrap()).unwrap_err();
         assert!(err.contains("not a regular file"), "{err}");
+        std::fs::remove_dir(dir.join("KRvK.rtbz")).unwrap();
+        let fifo = std::ffi::CString::new(dir.join("KRvK.rtbz").to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads the NUL-terminated name only.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let err = Tablebases::load(dir.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("KRvK.rtbz' is not a regular file"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_directory_is_read_once_however_named() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/target/test-data/syzygy");
+        let path = format!("{dir}:{dir}/.:{dir}//:/no/such/dir:{dir}/../syzygy");
+        assert_eq!(directories(&path), Ok(vec![dir]));
+        let Some(tables) = test_tables() else { return };
+        let found = Tablebases::scan(&path).expect("the tables are found");
+        assert_eq!(found.table_counts(), tables.table_counts());
+    }
+
+    #[test]
+    fn a_table_cut_short_is_refused() {
+        let Some(tables) = test_tables() else { return };
+        let dir = std::env::temp_dir().join(format!("ccr-tb-cut-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for entry in std::fs::read_dir(tables.path()).unwrap() {
+            let from = entry.unwrap().path();
+            std::fs::copy(&from, dir.join(from.file_name().unwrap())).unwrap();
+        }
+        let path = dir.to_str().unwrap();
+        assert!(Tablebases::scan(path).is_ok());
+        let table = dir.join("KRvKP.rtbw");
+        File::options()
+            .write(true)
+            .open(&table)
+            .unwrap()
+            .set_len(16 + 65536)
+            .unwrap();
+        let err = Tablebases::scan(path).unwrap_err();
+        assert!(
+            err.ends_with(
+                "KRvKP.rtbw' is not a whole table (65552 bytes, its header gives 179408)"
+            ),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -201,6 +201,22 @@ class Play(EngineCase):
             self.assert_legal_bestmove(best, chess.Board(), "no book")
             self.assertTrue([i for i in infos if i.startswith("info depth 3")])
 
+    def test_a_fifo_is_refused_at_once(self):
+        """A FIFO named as the book is never opened for reading (that would wait for a
+        writer): refused at once, the book opened before kept."""
+        self.use_book(BOOK)
+        with tempfile.TemporaryDirectory() as tmp:
+            fifo = os.path.join(tmp, "book.bin")
+            os.mkfifo(fifo)
+            self.e.send(f"setoption name BookFile value {fifo}")
+            lines = [l.text for l in self.e.isready()]
+            self.assertEqual(len(lines), 1, lines)
+            self.assertTrue(lines[0].startswith("info string option BookFile not changed"), lines)
+            self.assertIn("not a regular file", lines[0])
+        self.e.send("position startpos")
+        infos, best, _ = self.e.go("wtime 60000 btime 60000")
+        self.assertTrue([i for i in infos if i.startswith("info string book move")], infos)
+
     def test_a_book_replaced_under_the_engine(self):
         """The book file shrunk after it was opened: reads fail, the engine says so and searches."""
         with tempfile.TemporaryDirectory() as tmp:

@@ -6,9 +6,15 @@ Stockfish without tables, within the fifty-move rule."""
 
 from __future__ import annotations
 
+import os
 import random
+import resource
+import shutil
 import subprocess
+import tempfile
+import time
 import unittest
+from pathlib import Path
 
 import chess
 import chess.engine
@@ -289,7 +295,7 @@ class Pipe(EngineCase):
             self.assertIn("SyzygyPath not changed", said[0])
             self.assertIn(why, said[0])
         said = self.strings(f"setoption name SyzygyPath value {TABLES}")
-        self.assertEqual(said, ["info string SyzygyPath: 35 WDL and 35 DTZ tables found, up to 4 pieces"])
+        self.assertEqual(said, ["info string SyzygyPath: 35 WDL and 35 DTZ tables found, up to 4 pieces, copied into memory"])
         # A bad path later keeps the tables loaded.
         self.strings("setoption name SyzygyPath value /no/such/dir")
         self.e.send(f"position fen {WINS['KRvK']}")
@@ -327,6 +333,213 @@ class Pipe(EngineCase):
         self.assertTrue(self.nodes(WINS["KRvK"], 4)[2], "no tbhits after loading again")
 
 
+# Tables cut short, each to a length the prober's own check (16 more than a multiple of 64)
+# lets through, but one: the file, its new length from its old, and a position it holds.
+CUTS = [
+    ("KQvK.rtbw", lambda n: 16, "8/8/8/8/8/1k6/8/KQ6 b - - 0 1"),
+    ("KRvKP.rtbw", lambda n: 16 + 65536, "8/8/8/8/8/1k6/7p/KR6 b - - 0 1"),
+    ("KQvKR.rtbw", lambda n: 16 + 64 * 100, KQVKR),
+    ("KBNvK.rtbz", lambda n: n - 64, WINS["KBNvK"]),
+    ("KPvKP.rtbw", lambda n: n - 1, "8/8/8/4k3/2p5/8/3P4/4K3 w - - 0 1"),
+]
+
+
+def copy_tables(into: Path) -> Path:
+    """A copy of the test tables in a directory of `into`."""
+    tables = into / "syzygy"
+    shutil.copytree(TABLES, tables)
+    return tables
+
+
+def cut(tables: Path, name: str, length) -> Path:
+    """Truncates `name` in `tables` to `length(its size)` in place; returns its path."""
+    path = tables / name
+    os.truncate(path, length(path.stat().st_size))
+    return path
+
+
+class Damaged(unittest.TestCase):
+    """`ccr probe` on tables cut short, a FIFO among them, many directories."""
+
+    def setUp(self):
+        if not IS_CCR:
+            self.skipTest("ccr's own command line: ccr probe")
+        need_tables(self)
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = Path(tmp.name)
+
+    def assert_refused(self, done: subprocess.CompletedProcess, name: str) -> None:
+        what = f"exit {done.returncode}, stdout {done.stdout!r}, stderr {done.stderr!r}"
+        self.assertEqual(done.returncode, 2, what)
+        self.assertEqual(done.stdout, "", what)
+        self.assertEqual(len(done.stderr.splitlines()), 1, what)
+        self.assertTrue(done.stderr.startswith("error: --syzygy: "), what)
+        self.assertIn(name, done.stderr, what)
+
+    def test_a_table_cut_short_is_refused(self):
+        for name, length, fen in CUTS:
+            with self.subTest(table=name):
+                tables = copy_tables(self.tmp / name)
+                cut(tables, name, length)
+                done = probe([fen, WINS["KQvK"]], tables)
+                self.assert_refused(done, name)
+                self.assertRegex(done.stderr, "cut short|not a whole table")
+
+    def test_a_fifo_for_a_table_is_refused_at_once(self):
+        tables = copy_tables(self.tmp)
+        os.remove(tables / "KQvK.rtbw")
+        os.mkfifo(tables / "KQvK.rtbw")
+        done = probe([WINS["KQvK"]], tables)
+        self.assert_refused(done, "KQvK.rtbw")
+        self.assertIn("not a regular file", done.stderr)
+
+    def test_each_directory_costs_little(self):
+        # Two hundred empty directories and the tables' own named three ways: read once each.
+        empty = []
+        for i in range(200):
+            (self.tmp / f"d{i}").mkdir()
+            empty.append(str(self.tmp / f"d{i}"))
+        path = ":".join(empty + [str(TABLES), f"{TABLES}/.", f"{TABLES}//"])
+        start = time.monotonic()
+        done = probe([WINS["KQvK"]], path)
+        took = time.monotonic() - start
+        self.assertEqual((done.returncode, done.stdout), (0, "wdl 2 dtz 17\n"), done.stderr)
+        self.assertLess(took, 2.0, f"{len(empty) + 3} directories took {took:.2f} s")
+
+
+class DamagedUnderTheEngine(EngineCase):
+    """`SyzygyPath` values whose tables are cut short or FIFOs are refused at once with the
+    tables loaded before kept; tables changed on disk while loaded change nothing."""
+
+    def setUp(self):
+        super().setUp()
+        if not IS_CCR:
+            self.skipTest("ccr's own info strings")
+        need_tables(self)
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = Path(tmp.name)
+
+    def strings(self, command: str) -> list:
+        self.e.send(command)
+        return [l.text for l in self.e.isready() if l.text.startswith("info string")]
+
+    def assert_probes(self, fen: str, win: bool = True) -> None:
+        """A search of `fen` answered from the tables: tbhits and a tablebase score."""
+        self.e.send(f"position fen {fen}")
+        infos, best, _ = self.e.go("depth 3")
+        self.assertTrue(best.startswith("bestmove "), best)
+        last = parse_info([i for i in infos if i.startswith("info depth")][-1])
+        self.assertGreater(last.get("tbhits", 0), 0, (fen, infos))
+        if win:
+            self.assertGreaterEqual(last["score"][1], TB_WIN_BELOW, (fen, infos))
+
+    def load(self, tables) -> None:
+        said = self.strings(f"setoption name SyzygyPath value {tables}")
+        self.assertEqual(len(said), 1, said)
+        self.assertIn("35 WDL and 35 DTZ tables found", said[0])
+
+    def test_cut_tables_are_refused_and_the_loaded_ones_kept(self):
+        self.load(TABLES)
+        for name, length, _ in CUTS:
+            tables = copy_tables(self.tmp / name)
+            cut(tables, name, length)
+            said = self.strings(f"setoption name SyzygyPath value {tables}")
+            self.assertEqual(len(said), 1, said)
+            self.assertIn("SyzygyPath not changed", said[0])
+            self.assertIn(name, said[0])
+            self.assert_probes(WINS["KQvK"])
+            self.assert_probes(KQVKR)
+
+    def test_a_fifo_for_a_table_is_refused_at_once(self):
+        self.load(TABLES)
+        tables = copy_tables(self.tmp)
+        os.remove(tables / "KRvK.rtbz")
+        os.mkfifo(tables / "KRvK.rtbz")
+        self.e.send(f"setoption name SyzygyPath value {tables}")
+        lines = [l.text for l in self.e.isready(timeout=5)]
+        self.assertEqual(len(lines), 1, lines)
+        self.assertIn("SyzygyPath not changed", lines[0])
+        self.assertIn("KRvK.rtbz' is not a regular file", lines[0])
+        self.assert_probes(WINS["KRvK"])
+
+    def test_tables_changed_while_loaded_change_nothing(self):
+        tables = copy_tables(self.tmp)
+        self.load(tables)
+        self.assert_probes(WINS["KRvK"])
+        # Every file changed: cut to nothing or to a header's worth in place, replaced by
+        # garbage under the same name, removed.
+        for i, path in enumerate(sorted(tables.iterdir())):
+            if i % 4 == 0:
+                os.truncate(path, 0)
+            elif i % 4 == 1:
+                os.truncate(path, 16)
+            elif i % 4 == 2:
+                junk = path.with_suffix(".junk")
+                junk.write_bytes(b"\xff" * 80)
+                os.rename(junk, path)
+            else:
+                os.remove(path)
+        for fen in list(WINS.values()) + [KQVKR]:
+            self.assert_probes(fen)
+        self.assert_probes(FIVE, win=False)
+        self.assert_probes(WINS["KRvK"].replace(" w ", " b "), win=False)
+
+    def test_a_set_without_room_keeps_the_loaded_tables(self):
+        # Under `ulimit -v`, a small set loads and the whole set finds no room; the small
+        # one still answers (and where the whole set fits, it answers instead).
+        small = self.tmp / "small"
+        small.mkdir()
+        for name in ("KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw", "KRvK.rtbz"):
+            shutil.copy(TABLES / name, small)
+        refused = []
+        for kib in range(14000, 40001, 2000):
+            lines = self.limited(kib, [f"setoption name SyzygyPath value {small}", "isready",
+                                       f"position fen {WINS['KQvK']}", "go depth 3",
+                                       f"setoption name SyzygyPath value {TABLES}", "isready",
+                                       f"position fen {WINS['KQvK']}", "go depth 3"])
+            text = "\n".join(lines)
+            depth_3 = [l for l in lines if l.startswith("info depth 3 ")]
+            if "2 WDL and 2 DTZ tables found" not in text or len(depth_3) != 2 or "tbhits" not in depth_3[0]:
+                continue  # too little room for the small set or the search: nothing to keep
+            self.assertNotIn("no tables loaded", text, f"{kib} KiB")
+            self.assertIn("tbhits", depth_3[1], f"{kib} KiB: the tables were lost:\n{text}")
+            if "SyzygyPath not changed: no room" in text:
+                refused.append(kib)
+        self.assertTrue(refused, "no limit refused the whole set: the test checks nothing")
+
+    def limited(self, kib: int, commands: list) -> list:
+        """The engine's lines for `commands` under `ulimit -v kib`, each `go` and `isready`
+        answered before the next is sent."""
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (kib * 1024, kib * 1024))
+
+        proc = subprocess.Popen([ENGINE] + ENGINE_ARGS, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, preexec_fn=limit, text=True)
+        lines = []
+        try:
+            for command in ["uci", "setoption name Hash value 1"] + commands + ["quit"]:
+                proc.stdin.write(command + "\n")
+                proc.stdin.flush()
+                until = {"uci": "uciok", "isready": "readyok"}.get(command)
+                until = "bestmove" if command.startswith("go") else until
+                while until:
+                    line = proc.stdout.readline()
+                    if not line:
+                        break
+                    lines.append(line.strip())
+                    if line.startswith(until):
+                        break
+            self.assertEqual(proc.wait(timeout=30), 0, f"{kib} KiB: {lines[-20:]}")
+        finally:
+            proc.kill()
+            proc.wait()
+            proc.stdin.close()
+            proc.stdout.close()
+        return lines
+
+
 class AgainstStockfish(unittest.TestCase):
     """ccr with the tables converts won endings against Stockfish without them, within the
     fifty-move rule (PGNs in target/uci-tests/syzygy-*.pgn)."""
@@ -335,7 +548,6 @@ class AgainstStockfish(unittest.TestCase):
         if not IS_CCR:
             self.skipTest("ccr's own tablebase play against Stockfish")
         need_tables(self)
-        import os
         if not os.path.exists(STOCKFISH):
             self.skipTest(f"{STOCKFISH} missing: make setup-uci")
         self.ccr = chess.engine.SimpleEngine.popen_uci([ENGINE] + ENGINE_ARGS, timeout=10, cwd=str(REPO))
