@@ -146,7 +146,8 @@ pub struct Uci {
     /// The `OwnBook` option: play from the book while it has a move.
     own_book: bool,
     /// The `UCI_Chess960` option: FEN castling fields read as X-FEN or Shredder-FEN on any
-    /// setup, castling written and read as the king taking its own rook.
+    /// setup, castling written and read as the king taking its own rook (as it is on a
+    /// Chess960 position with the option off, see [`Uci::chess960_notation`]).
     chess960: bool,
     /// The book `BookFile` names, if it could be opened.
     book: Option<Book>,
@@ -601,11 +602,12 @@ impl Uci {
             self.info_string("go: stopping the running search first");
             self.stop_and_wait();
         }
-        let (request, problems) = parse_go(args, &self.position, self.chess960);
+        let chess960 = self.chess960_notation();
+        let (request, problems) = parse_go(args, &self.position, chess960);
         for problem in problems {
             self.info_string(&problem);
         }
-        let notation = self.position.notation(self.chess960);
+        let notation = self.position.notation(chess960);
         // A Polyglot book keys standard castling only.
         let bookable = !self.position.is_chess960();
         if self.own_book
@@ -691,6 +693,14 @@ impl Uci {
 }
 
 impl Uci {
+    /// Whether castling is written and read as the king taking its own rook: with
+    /// `UCI_Chess960` on, and on a position that needs Chess960's rules whatever the option
+    /// says now (it was set while the option was on, and no other notation can say its
+    /// castling: the king's target square may be where it stands, or a rook's).
+    fn chess960_notation(&self) -> bool {
+        self.chess960 || self.position.is_chess960()
+    }
+
     /// A move of the book for the position, drawn by the entries' weights, among
     /// `searchmoves` if any; `None` out of book (or when the book cannot be read, which an
     /// `info string` says).
