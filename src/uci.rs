@@ -47,9 +47,7 @@ const MULTIPV: (usize, usize, usize) = (1, 1, 256);
 const SYZYGY_DEPTH: (u64, u64, u64) = (1, 1, 100);
 /// Default, smallest and largest `SyzygyProbeLimit` (pieces, kings included).
 const SYZYGY_LIMIT: (u64, u64, u64) = (7, 0, 7);
-/// The most positions one `genfens` writes: it runs on the command thread (so that a `quit`
-/// after it waits for its positions), a few milliseconds a position, so it ends within
-/// about a minute.
+/// The most positions one `genfens` writes: a few milliseconds a position, about a minute.
 const GENFENS_MAX: usize = 10_000;
 /// Longest command text quoted back in an `info string`.
 const QUOTE: usize = 60;
@@ -101,19 +99,20 @@ impl Write for Transcript {
     }
 }
 
-/// The thread that runs the searches, one job after another. It is started at the first
-/// `go` with the largest stack that fits and kept: a new thread per search would need a
-/// new stack each time, which under an address-space limit may find no room (glibc keeps
-/// the last thread's stack mapped for reuse), and costs time on a bullet clock.
+/// The thread that runs the searches (and `genfens`), one task after another. It is started
+/// at the first `go` with the largest stack that fits and kept: a new thread per search
+/// would need a new stack each time, which under an address-space limit may find no room
+/// (glibc keeps the last thread's stack mapped for reuse), and costs time on a bullet clock.
 struct Searcher {
-    jobs: mpsc::Sender<Job>,
+    jobs: mpsc::Sender<Task>,
     /// One message per job, sent when it has ended (helper threads joined).
     done: mpsc::Receiver<()>,
 }
 
-/// A running search and what the command thread needs to steer it.
+/// A running search (or `genfens`) and what the command thread needs to steer it.
 struct Running {
-    /// Cleared by the search thread just before it prints `bestmove`.
+    /// Cleared by the search thread just before it prints `bestmove` (a `genfens` its last
+    /// line).
     active: Arc<AtomicBool>,
     /// `stop` was read: the search is ending and its `bestmove` is on the way.
     stopped: bool,
@@ -157,6 +156,9 @@ pub struct Uci {
     running: Option<Running>,
     /// The `SyzygyPath` tables and the other `Syzygy…` options.
     syzygy: SyzygyOptions,
+    /// Commands come from the command line ([`Uci::run_arguments`]): nothing can send
+    /// `stop`, so a `go` that only `stop` would end is refused.
+    from_arguments: bool,
 }
 
 /// The Syzygy options: the tables `SyzygyPath` loaded, `SyzygyProbeDepth`,
@@ -232,6 +234,7 @@ impl Uci {
             searcher: None,
             running: None,
             syzygy: SyzygyOptions::default(),
+            from_arguments: false,
         }
     }
 
@@ -250,6 +253,23 @@ impl Uci {
             }
         }
         self.stop_and_wait();
+    }
+
+    /// Runs `commands` as the command line gives them, one command each, and nothing from
+    /// stdin: each is carried out to its end before the next (a `go` or `genfens` runs to
+    /// its limit), so that `ccr "position startpos" "go depth 8"` prints that search. A `go`
+    /// that only `stop` would end (`infinite`, `ponder`, no limit) is refused.
+    pub fn run_arguments(&mut self, commands: &[String]) {
+        self.from_arguments = true;
+        for command in commands {
+            let flow = self.handle(command);
+            if self.running.take().is_some() {
+                self.wait_for_the_job();
+            }
+            if flow == Flow::Quit {
+                break;
+            }
+        }
     }
 
     /// An `info string` line; control and other invisible characters in `text` are escaped.
@@ -502,9 +522,11 @@ impl Uci {
     }
 
     /// `genfens N seed S book None|FILE`: N balanced opening positions, each on an
-    /// `info string genfens FEN` line (OpenBench's data-generation workloads). Tokens after
-    /// the book are ignored. Complaints start `info string genfens:`, which OpenBench's
-    /// worker, reading `info string genfens ` lines, never takes for a position.
+    /// `info string genfens FEN` line (OpenBench's data-generation workloads), written on the
+    /// search thread, so that `isready` is answered meanwhile and `stop` or `quit` ends it.
+    /// Tokens after the book are ignored. Complaints, and the line saying why fewer than N
+    /// came, start `info string genfens:`, which OpenBench's worker, reading
+    /// `info string genfens ` lines, never takes for a position.
     fn genfens(&mut self, args: &[&str]) {
         if self.busy() {
             return self.info_string("genfens: ignored, a search is running (send stop first)");
@@ -540,12 +562,25 @@ impl Uci {
                 }
             }
         };
-        let out = self.out.clone();
-        let result = crate::openings::generate(count, seed, &book, |position| {
-            out.line(&format!("info string genfens {}", position.to_fen()));
+        self.control.stop.store(false, Relaxed);
+        self.control.pondering.store(false, Relaxed);
+        let active = Arc::new(AtomicBool::new(true));
+        let task = Task::Genfens(Genfens {
+            count,
+            seed,
+            book,
+            control: Arc::clone(&self.control),
+            out: self.out.clone(),
+            active: Arc::clone(&active),
         });
-        if let Err(e) = result {
-            self.info_string(&format!("genfens: {e}"));
+        match self.submit(task) {
+            Ok(()) => {
+                self.running = Some(Running {
+                    active,
+                    stopped: false,
+                })
+            }
+            Err(e) => self.info_string(&format!("genfens: cannot start the search thread ({e})")),
         }
     }
 
@@ -607,6 +642,19 @@ impl Uci {
         for problem in problems {
             self.info_string(&problem);
         }
+        let us = self.position.side();
+        let limited = request.depth.is_some()
+            || request.nodes.is_some()
+            || request.mate.is_some()
+            || request.movetime.is_some()
+            || request.time[us as usize].is_some()
+            || self.limit_strength;
+        if self.from_arguments && (request.infinite || request.ponder || !limited) {
+            return self.info_string(
+                "go ignored: on the command line nothing can send stop; \
+                 give it depth, nodes, mate, movetime or a clock",
+            );
+        }
         let notation = self.position.notation(chess960);
         // A Polyglot book keys standard castling only.
         let bookable = !self.position.is_chess960();
@@ -622,7 +670,6 @@ impl Uci {
                 return self.out.line(&format!("bestmove {text}"));
             }
         }
-        let us = self.position.side();
         // A limited strength is a node budget a move, searched on one thread so that the
         // budget means the same on every machine, with the frame evaluator its calibration
         // games were played with.
@@ -669,7 +716,7 @@ impl Uci {
             notation,
             syzygy: self.syzygy.clone(),
         };
-        match self.submit(job) {
+        match self.submit(Task::Search(job)) {
             Ok(()) => {
                 self.running = Some(Running {
                     active,
@@ -721,29 +768,23 @@ impl Uci {
         pick(&allowed, self.draws.next_u64())
     }
 
-    /// Hands `job` to the search thread, starting it first if there is none (or it is gone).
-    fn submit(&mut self, job: Job) -> std::io::Result<()> {
-        let job = match &self.searcher {
-            Some(searcher) => match searcher.jobs.send(job) {
+    /// Hands `task` to the search thread, starting it first if there is none (or it is gone).
+    fn submit(&mut self, task: Task) -> std::io::Result<()> {
+        let task = match &self.searcher {
+            Some(searcher) => match searcher.jobs.send(task) {
                 Ok(()) => return Ok(()),
-                Err(mpsc::SendError(job)) => job,
+                Err(mpsc::SendError(task)) => task,
             },
-            None => job,
+            None => task,
         };
         self.searcher = None;
-        // The table may have to shrink for the thread: the job lets go of it meanwhile.
-        let job = Job {
-            tt: Arc::new(TranspositionTable::empty()),
-            ..job
-        };
+        // The table may have to shrink for the thread: the task lets go of it meanwhile.
+        let task = task.with_table(Arc::new(TranspositionTable::empty()));
         let searcher = self.start_searcher()?;
-        let job = Job {
-            tt: Arc::clone(&self.tt),
-            ..job
-        };
+        let task = task.with_table(Arc::clone(&self.tt));
         searcher
             .jobs
-            .send(job)
+            .send(task)
             .map_err(|_| std::io::Error::other("the search thread ended at its start"))?;
         self.searcher = Some(searcher);
         Ok(())
@@ -793,14 +834,14 @@ fn spawn_searcher() -> std::io::Result<Searcher> {
         if Reservation::hold(stack + SEARCH_HEADROOM).is_none() {
             continue;
         }
-        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (jobs, inbox) = mpsc::channel::<Task>();
         let (finished, done) = mpsc::channel();
         match std::thread::Builder::new()
             .name("search".into())
             .stack_size(stack)
             .spawn(move || {
-                for job in inbox {
-                    job.run();
+                for task in inbox {
+                    task.run();
                     if finished.send(()).is_err() {
                         break;
                     }
@@ -811,6 +852,58 @@ fn spawn_searcher() -> std::io::Result<Searcher> {
         }
     }
     Err(error)
+}
+
+/// What the search thread runs.
+enum Task {
+    /// A `go`.
+    Search(Job),
+    /// A `genfens`.
+    Genfens(Genfens),
+}
+
+impl Task {
+    fn run(self) {
+        match self {
+            Task::Search(job) => job.run(),
+            Task::Genfens(genfens) => genfens.run(),
+        }
+    }
+
+    /// The task with `tt` as the engine's table (a `genfens` has its own).
+    fn with_table(self, tt: Arc<TranspositionTable>) -> Task {
+        match self {
+            Task::Search(job) => Task::Search(Job { tt, ..job }),
+            genfens @ Task::Genfens(_) => genfens,
+        }
+    }
+}
+
+/// One `genfens`, run on the search thread.
+struct Genfens {
+    count: usize,
+    seed: u64,
+    book: Vec<Position>,
+    control: Arc<Control>,
+    out: Output,
+    active: Arc<AtomicBool>,
+}
+
+impl Genfens {
+    fn run(self) {
+        let out = &self.out;
+        let result = crate::openings::generate(
+            self.count,
+            self.seed,
+            &self.book,
+            &self.control,
+            |position| out.line(&format!("info string genfens {}", position.to_fen())),
+        );
+        if let Err(e) = result {
+            out.line(&format!("info string genfens: {}", escape(&e)));
+        }
+        self.active.store(false, Relaxed);
+    }
 }
 
 /// One search, run on the search thread.
