@@ -9,10 +9,11 @@
 //! saying why, with what they repeat of the input escaped; a bad `position` leaves the
 //! previous position as it was.
 
+use std::cell::RefCell;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -942,13 +943,17 @@ impl Job {
             evaluator: self.evaluator,
             syzygy: self.syzygy.for_search(),
         };
-        let out = self.out.clone();
         let wdl_at = self.show_wdl.then(|| self.root.fullmove_number());
         // `bestmove` goes out as soon as the main thread has it, before the helper threads
         // are joined.
         let notation = self.notation;
-        let report = &mut |info: &Info| out.line(&info_line(info, wdl_at, notation));
+        let lines = RefCell::new(InfoLines::new(self.out.clone()));
+        let report = &mut |info: &Info| {
+            let text = info_line(info, wdl_at, notation);
+            lines.borrow_mut().report(info.multipv, text);
+        };
         search.run_then(report, |outcome| {
+            lines.borrow_mut().flush();
             while !self.control.stop.load(Relaxed)
                 && (self.infinite || self.control.pondering.load(Relaxed))
             {
@@ -965,6 +970,65 @@ impl Job {
             self.active.store(false, Relaxed);
             self.out.line(&line);
         });
+    }
+}
+
+/// How often a MultiPV search's iterations go out: an iteration of k lines waits this long
+/// for each line of the last one written, about 200 lines a second.
+const LINE_GAP: Duration = Duration::from_millis(5);
+
+/// A search's `info` lines. An iteration of several lines (`MultiPV`) goes out whole, unless
+/// the last one written is less than [`LINE_GAP`] a line ago: then it is held, and dropped
+/// when the next iteration comes. The fast first iterations of 256 lines otherwise filled the
+/// pipe faster than a GUI read it, and `readyok` waited behind them. What is held at the end
+/// goes out before `bestmove`: the last iteration is always seen.
+struct InfoLines {
+    out: Output,
+    /// The current iteration's lines, while it is held.
+    held: Vec<String>,
+    /// Whether the current iteration goes out.
+    writing: bool,
+    /// When the last iteration written started going out, and its lines.
+    written: Option<(Instant, u32)>,
+}
+
+impl InfoLines {
+    fn new(out: Output) -> InfoLines {
+        InfoLines {
+            out,
+            held: Vec::new(),
+            writing: true,
+            written: None,
+        }
+    }
+
+    /// Line `multipv` of an iteration (1 starts a new one), as `text`.
+    fn report(&mut self, multipv: usize, text: String) {
+        if multipv == 1 {
+            self.held.clear();
+            self.writing = match self.written {
+                Some((at, lines)) if lines > 1 => at.elapsed() >= LINE_GAP * lines,
+                _ => true,
+            };
+            if self.writing {
+                self.written = Some((Instant::now(), 0));
+            }
+        }
+        if self.writing {
+            if let Some((_, lines)) = &mut self.written {
+                *lines += 1;
+            }
+            self.out.line(&text);
+        } else {
+            self.held.push(text);
+        }
+    }
+
+    /// Writes the iteration held, if any.
+    fn flush(&mut self) {
+        for text in self.held.drain(..) {
+            self.out.line(&text);
+        }
     }
 }
 
