@@ -19,8 +19,13 @@ failures on ccr's side are losses for ccr, reported as such.
 The engines' processes run in target/match/work/ (their log and learning files land
 there; a relative --ccr or --uci-engine path is taken from the caller's directory); each
 engine's stderr goes to target/match/work/NAME.stderr. Every argument is checked before the
-first game (numbers against their ranges, --pgn writable, the engines executable); a bad one
-is one `error:` line on stderr and exit status 2.
+first game (numbers against their ranges, --pgn writable, the engines executable, their
+options taken, a check option's value true or false); a bad one is one `error:` line on
+stderr and exit status 2. --openings and --pgn must be regular files (a FIFO is refused
+without waiting for its other end). The PGN's tag values are escaped as the PGN standard
+says (a backslash before each quote and backslash), and --resume reads them back so; an
+--event or --uci-engine name holding a control character (a newline: a tag is one line) is
+refused, and one in a name an engine or the openings give becomes a space.
 
 With --chess960 the games are Chess960: each pair starts from a seeded Chess960 start position
 (or from --openings read as Chess960 FENs), every engine gets UCI_Chess960 and castles as the
@@ -50,6 +55,7 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import datetime
+import errno
 import logging
 import math
 import os
@@ -57,9 +63,11 @@ import random
 import re
 import signal
 import socket
+import stat
 import sys
 import threading
 import time
+import unicodedata
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -177,6 +185,50 @@ def known_engines(ccr: str) -> Dict[str, EngineSpec]:
     }
 
 
+def open_regular(path: Path, append: bool = False, **kwargs):
+    """`path` opened for reading (or appending, created if missing) if it is a regular file,
+    without waiting: opening a FIFO waits for its other end, so the path is looked at first,
+    then opened with O_NONBLOCK and looked at again (it may have changed in between). Other
+    files raise OSError "not a regular file"."""
+    def refuse() -> OSError:
+        return OSError(errno.EINVAL, "not a regular file", str(path))
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise refuse()
+    except FileNotFoundError:
+        if not append:
+            raise
+    flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT) if append else os.O_RDONLY
+    fd = os.open(path, flags | os.O_NONBLOCK, 0o666)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise refuse()
+        os.set_blocking(fd, True)
+        return open(fd, "a" if append else "r", **kwargs)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def pgn_tag(text: str) -> str:
+    """`text` as a PGN tag's value: a control character (a tag is one line) made a space,
+    then backslash and quote escaped, as the PGN standard says."""
+    text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def pgn_untag(value: str) -> str:
+    """A tag's value as read (python-chess leaves its escapes): the text `pgn_tag` was given."""
+    return re.sub(r'\\(["\\])', r"\1", value)
+
+
+def one_line_text(option: str, text: str) -> str:
+    """An argument that goes into a PGN tag: refused if it holds a control character."""
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        raise MatchError(f"{option} {text!r} holds a control character; a PGN tag is one line")
+    return text
+
+
 def parse_option(text: str) -> Tuple[str, str]:
     if "=" not in text:
         raise MatchError(f"option {text!r} is not NAME=VALUE")
@@ -195,7 +247,10 @@ def coerce_option(engine: chess.engine.SimpleEngine, name: str, value: object) -
             except ValueError:
                 raise MatchError(f"option {name}: {value!r} is not an integer") from None
         if opt.type == "check":
-            return value.lower() in ("1", "true", "on", "yes")
+            for truth, words in ((True, ("1", "true", "on", "yes")), (False, ("0", "false", "off", "no"))):
+                if value.lower() in words:
+                    return truth
+            raise MatchError(f"option {name}: {value!r} is not true or false (nor 1/0, on/off, yes/no)")
     return value
 
 
@@ -360,7 +415,8 @@ def load_openings(path: Path, chess960: bool = False) -> List[Opening]:
     and castling moves as the king taking its rook."""
     out: List[Opening] = []
     try:
-        lines = path.read_text().splitlines()
+        with open_regular(path) as f:
+            lines = f.read().splitlines()
     except OSError as err:
         raise MatchError(f"cannot read openings {path}: {err.strerror}") from None
     except UnicodeDecodeError:
@@ -373,7 +429,8 @@ def load_openings(path: Path, chess960: bool = False) -> List[Opening]:
             board, ops = chess.Board.from_epd(line, chess960=chess960)
         except ValueError as err:
             raise MatchError(f"{path}:{n}: bad EPD: {err}") from None
-        name = str(ops.get("id") or ops.get("c0") or f"line {n}")
+        # As the PGN's Opening tag holds it (--resume compares the two).
+        name = pgn_untag(pgn_tag(str(ops.get("id") or ops.get("c0") or f"line {n}")))
         moves = ops.get("c1")
         if moves:
             replay = chess.Board(chess960=chess960)
@@ -425,13 +482,13 @@ def new_pgn_game(start: chess.Board, opening: Optional[Opening], tc: TimeControl
     """A game's PGN from `start`, its headers but the players and the result set."""
     game = chess.pgn.Game()
     game.setup(start)
-    game.headers["Event"] = event
-    game.headers["Site"] = socket.gethostname()
+    game.headers["Event"] = pgn_tag(event)
+    game.headers["Site"] = pgn_tag(socket.gethostname())
     game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
-    game.headers["Round"] = round_
+    game.headers["Round"] = pgn_tag(round_)
     game.headers["TimeControl"] = tc.pgn()
     if opening:
-        game.headers["Opening"] = opening.name
+        game.headers["Opening"] = pgn_tag(opening.name)
         if opening.board.move_stack:
             game.comment = "opening: " + " ".join(m.uci() for m in opening.board.move_stack)
     return game
@@ -508,12 +565,12 @@ def play_game(
 
     def finish(result: str, termination: str, reason: str, void: bool = False, failed=None) -> GameResult:
         for side, player in players.items():
-            game.headers["White" if side else "Black"] = player.id_name
+            game.headers["White" if side else "Black"] = pgn_tag(player.id_name)
         game.headers["Result"] = result
         game.headers["Termination"] = termination
         game.headers["PlyCount"] = str(len(board.move_stack) - len(opening.board.move_stack if opening else []))
         if void:
-            game.headers["Void"] = reason
+            game.headers["Void"] = pgn_tag(reason)
         node.comment = (node.comment + " " if node.comment else "") + reason
         return GameResult(result, termination, reason, void, game, failed, int(game.headers["PlyCount"]))
 
@@ -825,9 +882,13 @@ def recorded_games(pgn_path: Path, names: List[str], tc: TimeControl,
     found: Dict[Tuple[str, int], str] = {}
     if not pgn_path.exists():
         return found
-    with open(pgn_path, encoding="utf-8", errors="replace") as f:
+    try:
+        f = open_regular(pgn_path, encoding="utf-8", errors="replace")
+    except OSError as err:
+        raise MatchError(f"--resume: cannot read {pgn_path}: {err.strerror or err}") from None
+    with f:
         while (headers := chess.pgn.read_headers(f)) is not None:
-            opp, _, number = headers.get("Round", "").rpartition(".")
+            opp, _, number = pgn_untag(headers.get("Round", "")).rpartition(".")
             if opp not in names or not number.isdigit() or int(number) < 1:
                 continue
             if "Void" in headers or headers.get("Result") not in ("1-0", "0-1", "1/2-1/2"):
@@ -837,8 +898,9 @@ def recorded_games(pgn_path: Path, names: List[str], tc: TimeControl,
             if headers.get("TimeControl") != tc.pgn():
                 raise MatchError(f"{where} was played at {headers.get('TimeControl')}, not {tc.pgn()}")
             opening = openings[(i // 2) % len(openings)]
-            if headers.get("Opening") != opening.name:
-                raise MatchError(f"{where} opened with {headers.get('Opening')!r}, not {opening.name!r}")
+            played = pgn_untag(headers.get("Opening", ""))
+            if played != opening.name:
+                raise MatchError(f"{where} opened with {played!r}, not {opening.name!r}")
             found[(opp, i)] = headers["Result"]
     return found
 
@@ -972,6 +1034,8 @@ def check_pgn(path: Path) -> None:
     directory or an unwritable place would otherwise fail after the first game)."""
     if path.is_dir():
         raise MatchError(f"--pgn {path} is a directory; give a file")
+    if path.exists() and not path.is_file():
+        raise MatchError(f"--pgn {path} is not a regular file")
     ancestor = path.parent
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
@@ -979,7 +1043,7 @@ def check_pgn(path: Path) -> None:
         raise MatchError(f"--pgn {path}: {ancestor} is not a directory")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a"):
+        with open_regular(path, append=True):
             pass
     except OSError as err:
         raise MatchError(f"--pgn {path}: cannot write there: {err.strerror or err}") from None
@@ -995,6 +1059,7 @@ def engine_specs(args: argparse.Namespace) -> Tuple[Dict[str, EngineSpec], List[
             raise MatchError(f"--uci-engine {text!r} is not NAME=PATH")
         if name in specs:
             raise MatchError(f"--uci-engine: {name!r} is already an engine's name")
+        one_line_text("--uci-engine", name)
         specs[name] = EngineSpec(name, "uci", [engine_path(path)])
     names = [n.strip() for n in args.engines.split(",") if n.strip()]
     if not names:
@@ -1065,6 +1130,14 @@ def check_setup(args: argparse.Namespace, engines: List[EngineSpec]) -> Optional
     opponent."""
     for spec in engines:
         check_engine(spec.name, spec.command[0])
+    for spec in engines:
+        if spec.options:
+            # Started once with its options: a mistyped one fails here (Player.start).
+            player = Player(spec)
+            try:
+                player.start()
+            finally:
+                player.close()
     if args.chess960:
         for spec in engines:
             check_chess960(spec)
@@ -1094,6 +1167,7 @@ def print_tallies(tallies: Dict[str, Tally]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_numbers(args)
+    one_line_text("--event", args.event)
     tc = TimeControl.parse(args.tc)
     args.ccr = engine_path(args.ccr)
     specs, names = engine_specs(args)
@@ -1171,7 +1245,7 @@ def run(args: argparse.Namespace) -> int:
             with lock:
                 t = tallies[opp]
                 try:
-                    with open(pgn_path, "a") as f:
+                    with open_regular(pgn_path, append=True, encoding="utf-8") as f:
                         print(res.game, file=f, end="\n\n")
                 except OSError as err:
                     # No next game may start before the main thread hears of it.
@@ -1182,8 +1256,9 @@ def run(args: argparse.Namespace) -> int:
                     status += ", replaying" if attempt < args.max_replays else ", giving up"
                 if not res.void or attempt == args.max_replays:
                     done[0] += 1
-                print(f"[{done[0]}/{games_per * len(names)} {time.monotonic() - t_start:.0f}s] {res.game.headers['White']} - "
-                      f"{res.game.headers['Black']} [{opening.name}]: {status} | {t.line(opp)}", flush=True)
+                print(f"[{done[0]}/{games_per * len(names)} {time.monotonic() - t_start:.0f}s] "
+                      f"{pgn_untag(res.game.headers['White'])} - {pgn_untag(res.game.headers['Black'])} "
+                      f"[{opening.name}]: {status} | {t.line(opp)}", flush=True)
                 if sprt is not None and not res.void and not stop.is_set():
                     count_pair_game(i, res.result)
             if not res.void:

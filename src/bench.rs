@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use crate::ccr::Position;
 use crate::eval::Evaluator;
 use crate::history::History;
+use crate::search::room::Reservation;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Limits, Outcome, Profile, Search};
+use crate::search::{Control, Limits, Outcome, Profile, SEARCH_HEADROOM, Search};
 
 /// The depth `ccr bench` searches without an argument.
 pub const DEFAULT_DEPTH: i32 = 11;
@@ -50,6 +51,9 @@ pub const POSITIONS: [&str; 24] = [
 /// in a bench of a few seconds, rarely enough to cost the search nothing measurable.
 const SAMPLE_INTERVAL: Duration = Duration::from_millis(1);
 
+/// The sampler's stack: it only sleeps and reads a flag.
+const SAMPLER_STACK: usize = 64 << 10;
+
 /// One position's result.
 pub struct BenchLine {
     /// The position.
@@ -73,22 +77,34 @@ pub struct BenchRun {
 /// Searches every position to `depth` (one thread, a fresh 16 MiB table each time) while
 /// a sampler thread notes every millisecond whether the search is in its quiescence
 /// search, with `evaluator`. The table's size is part of the signature, so when those 16 MiB
-/// cannot be had there is no smaller table, only an error. Both evaluators give the same
+/// cannot be had there is no smaller table, only an error; so is too little memory left
+/// beside it for the search or for the sampler's thread. Both evaluators give the same
 /// scores, so the signature is the same with either.
 pub fn run(depth: i32, evaluator: Evaluator) -> Result<BenchRun, String> {
     let tt = TranspositionTable::new(HASH_MB)
         .ok_or_else(|| format!("bench: no memory for its {HASH_MB} MiB table"))?;
+    // The search's own allocations and stack beside the table, probed before it starts: an
+    // allocation that fails in the middle of a search ends the process.
+    if Reservation::hold(SEARCH_HEADROOM).is_none() {
+        return Err(format!(
+            "bench: no memory for the search beside its {HASH_MB} MiB table"
+        ));
+    }
     let control = Control::default();
     let profile = Profile::default();
     let done = AtomicBool::new(false);
     let start = Instant::now();
     let (lines, (samples, quiescence_samples)) = std::thread::scope(|scope| {
-        let sampler = scope.spawn(|| sample(&profile, &done));
+        let sampler = std::thread::Builder::new()
+            .name("sampler".into())
+            .stack_size(SAMPLER_STACK)
+            .spawn_scoped(scope, || sample(&profile, &done))
+            .map_err(|e| format!("bench: cannot start the sampler thread ({e})"))?;
         let lines = search_all(depth, &tt, &control, &profile, evaluator);
         done.store(true, Relaxed);
         // A sampler that panicked took no samples.
-        (lines, sampler.join().unwrap_or((0, 0)))
-    });
+        Ok::<_, String>((lines, sampler.join().unwrap_or((0, 0))))
+    })?;
     Ok(BenchRun {
         lines,
         elapsed: start.elapsed(),

@@ -193,10 +193,12 @@ fn uci_on(input: impl io::BufRead) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The UCI loop on `commands`, one line each, then the end of input; nothing is read from
+/// The UCI commands of the command line, each carried out to its end; nothing is read from
 /// stdin.
 fn uci_commands(commands: &[String]) -> ExitCode {
-    uci_on(commands.join("\n").as_bytes())
+    let out = ccr::UciOutput::new(Box::new(io::stdout()));
+    ccr::Uci::new(out).run_arguments(commands);
+    ExitCode::SUCCESS
 }
 
 /// Runs one command.

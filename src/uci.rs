@@ -9,10 +9,11 @@
 //! saying why, with what they repeat of the input escaped; a bad `position` leaves the
 //! previous position as it was.
 
+use std::cell::RefCell;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -47,9 +48,7 @@ const MULTIPV: (usize, usize, usize) = (1, 1, 256);
 const SYZYGY_DEPTH: (u64, u64, u64) = (1, 1, 100);
 /// Default, smallest and largest `SyzygyProbeLimit` (pieces, kings included).
 const SYZYGY_LIMIT: (u64, u64, u64) = (7, 0, 7);
-/// The most positions one `genfens` writes: it runs on the command thread (so that a `quit`
-/// after it waits for its positions), a few milliseconds a position, so it ends within
-/// about a minute.
+/// The most positions one `genfens` writes: a few milliseconds a position, about a minute.
 const GENFENS_MAX: usize = 10_000;
 /// Longest command text quoted back in an `info string`.
 const QUOTE: usize = 60;
@@ -101,19 +100,20 @@ impl Write for Transcript {
     }
 }
 
-/// The thread that runs the searches, one job after another. It is started at the first
-/// `go` with the largest stack that fits and kept: a new thread per search would need a
-/// new stack each time, which under an address-space limit may find no room (glibc keeps
-/// the last thread's stack mapped for reuse), and costs time on a bullet clock.
+/// The thread that runs the searches (and `genfens`), one task after another. It is started
+/// at the first `go` with the largest stack that fits and kept: a new thread per search
+/// would need a new stack each time, which under an address-space limit may find no room
+/// (glibc keeps the last thread's stack mapped for reuse), and costs time on a bullet clock.
 struct Searcher {
-    jobs: mpsc::Sender<Job>,
+    jobs: mpsc::Sender<Task>,
     /// One message per job, sent when it has ended (helper threads joined).
     done: mpsc::Receiver<()>,
 }
 
-/// A running search and what the command thread needs to steer it.
+/// A running search (or `genfens`) and what the command thread needs to steer it.
 struct Running {
-    /// Cleared by the search thread just before it prints `bestmove`.
+    /// Cleared by the search thread just before it prints `bestmove` (a `genfens` its last
+    /// line).
     active: Arc<AtomicBool>,
     /// `stop` was read: the search is ending and its `bestmove` is on the way.
     stopped: bool,
@@ -146,7 +146,8 @@ pub struct Uci {
     /// The `OwnBook` option: play from the book while it has a move.
     own_book: bool,
     /// The `UCI_Chess960` option: FEN castling fields read as X-FEN or Shredder-FEN on any
-    /// setup, castling written and read as the king taking its own rook.
+    /// setup, castling written and read as the king taking its own rook (as it is on a
+    /// Chess960 position with the option off, see [`Uci::chess960_notation`]).
     chess960: bool,
     /// The book `BookFile` names, if it could be opened.
     book: Option<Book>,
@@ -156,6 +157,9 @@ pub struct Uci {
     running: Option<Running>,
     /// The `SyzygyPath` tables and the other `Syzygy…` options.
     syzygy: SyzygyOptions,
+    /// Commands come from the command line ([`Uci::run_arguments`]): nothing can send
+    /// `stop`, so a `go` that only `stop` would end is refused.
+    from_arguments: bool,
 }
 
 /// The Syzygy options: the tables `SyzygyPath` loaded, `SyzygyProbeDepth`,
@@ -231,6 +235,7 @@ impl Uci {
             searcher: None,
             running: None,
             syzygy: SyzygyOptions::default(),
+            from_arguments: false,
         }
     }
 
@@ -249,6 +254,23 @@ impl Uci {
             }
         }
         self.stop_and_wait();
+    }
+
+    /// Runs `commands` as the command line gives them, one command each, and nothing from
+    /// stdin: each is carried out to its end before the next (a `go` or `genfens` runs to
+    /// its limit), so that `ccr "position startpos" "go depth 8"` prints that search. A `go`
+    /// that only `stop` would end (`infinite`, `ponder`, no limit) is refused.
+    pub fn run_arguments(&mut self, commands: &[String]) {
+        self.from_arguments = true;
+        for command in commands {
+            let flow = self.handle(command);
+            if self.running.take().is_some() {
+                self.wait_for_the_job();
+            }
+            if flow == Flow::Quit {
+                break;
+            }
+        }
     }
 
     /// An `info string` line; control and other invisible characters in `text` are escaped.
@@ -501,9 +523,11 @@ impl Uci {
     }
 
     /// `genfens N seed S book None|FILE`: N balanced opening positions, each on an
-    /// `info string genfens FEN` line (OpenBench's data-generation workloads). Tokens after
-    /// the book are ignored. Complaints start `info string genfens:`, which OpenBench's
-    /// worker, reading `info string genfens ` lines, never takes for a position.
+    /// `info string genfens FEN` line (OpenBench's data-generation workloads), written on the
+    /// search thread, so that `isready` is answered meanwhile and `stop` or `quit` ends it.
+    /// Tokens after the book are ignored. Complaints, and the line saying why fewer than N
+    /// came, start `info string genfens:`, which OpenBench's worker, reading
+    /// `info string genfens ` lines, never takes for a position.
     fn genfens(&mut self, args: &[&str]) {
         if self.busy() {
             return self.info_string("genfens: ignored, a search is running (send stop first)");
@@ -539,12 +563,25 @@ impl Uci {
                 }
             }
         };
-        let out = self.out.clone();
-        let result = crate::openings::generate(count, seed, &book, |position| {
-            out.line(&format!("info string genfens {}", position.to_fen()));
+        self.control.stop.store(false, Relaxed);
+        self.control.pondering.store(false, Relaxed);
+        let active = Arc::new(AtomicBool::new(true));
+        let task = Task::Genfens(Genfens {
+            count,
+            seed,
+            book,
+            control: Arc::clone(&self.control),
+            out: self.out.clone(),
+            active: Arc::clone(&active),
         });
-        if let Err(e) = result {
-            self.info_string(&format!("genfens: {e}"));
+        match self.submit(task) {
+            Ok(()) => {
+                self.running = Some(Running {
+                    active,
+                    stopped: false,
+                })
+            }
+            Err(e) => self.info_string(&format!("genfens: cannot start the search thread ({e})")),
         }
     }
 
@@ -607,11 +644,25 @@ impl Uci {
             self.info_string("go: stopping the running search first");
             self.stop_and_wait();
         }
-        let (request, problems) = parse_go(args, &self.position, self.chess960);
+        let chess960 = self.chess960_notation();
+        let (request, problems) = parse_go(args, &self.position, chess960);
         for problem in problems {
             self.info_string(&problem);
         }
-        let notation = self.position.notation(self.chess960);
+        let us = self.position.side();
+        let limited = request.depth.is_some()
+            || request.nodes.is_some()
+            || request.mate.is_some()
+            || request.movetime.is_some()
+            || request.time[us as usize].is_some()
+            || self.limit_strength;
+        if self.from_arguments && (request.infinite || request.ponder || !limited) {
+            return self.info_string(
+                "go ignored: on the command line nothing can send stop; \
+                 give it depth, nodes, mate, movetime or a clock",
+            );
+        }
+        let notation = self.position.notation(chess960);
         // A Polyglot book keys standard castling only.
         let bookable = !self.position.is_chess960();
         if self.own_book
@@ -626,7 +677,6 @@ impl Uci {
                 return self.out.line(&format!("bestmove {text}"));
             }
         }
-        let us = self.position.side();
         // A limited strength is a node budget a move, searched on one thread so that the
         // budget means the same on every machine, with the frame evaluator its calibration
         // games were played with.
@@ -673,7 +723,7 @@ impl Uci {
             notation,
             syzygy: self.syzygy.clone(),
         };
-        match self.submit(job) {
+        match self.submit(Task::Search(job)) {
             Ok(()) => {
                 self.running = Some(Running {
                     active,
@@ -697,6 +747,14 @@ impl Uci {
 }
 
 impl Uci {
+    /// Whether castling is written and read as the king taking its own rook: with
+    /// `UCI_Chess960` on, and on a position that needs Chess960's rules whatever the option
+    /// says now (it was set while the option was on, and no other notation can say its
+    /// castling: the king's target square may be where it stands, or a rook's).
+    fn chess960_notation(&self) -> bool {
+        self.chess960 || self.position.is_chess960()
+    }
+
     /// A move of the book for the position, drawn by the entries' weights, among
     /// `searchmoves` if any; `None` out of book (or when the book cannot be read, which an
     /// `info string` says).
@@ -717,29 +775,23 @@ impl Uci {
         pick(&allowed, self.draws.next_u64())
     }
 
-    /// Hands `job` to the search thread, starting it first if there is none (or it is gone).
-    fn submit(&mut self, job: Job) -> std::io::Result<()> {
-        let job = match &self.searcher {
-            Some(searcher) => match searcher.jobs.send(job) {
+    /// Hands `task` to the search thread, starting it first if there is none (or it is gone).
+    fn submit(&mut self, task: Task) -> std::io::Result<()> {
+        let task = match &self.searcher {
+            Some(searcher) => match searcher.jobs.send(task) {
                 Ok(()) => return Ok(()),
-                Err(mpsc::SendError(job)) => job,
+                Err(mpsc::SendError(task)) => task,
             },
-            None => job,
+            None => task,
         };
         self.searcher = None;
-        // The table may have to shrink for the thread: the job lets go of it meanwhile.
-        let job = Job {
-            tt: Arc::new(TranspositionTable::empty()),
-            ..job
-        };
+        // The table may have to shrink for the thread: the task lets go of it meanwhile.
+        let task = task.with_table(Arc::new(TranspositionTable::empty()));
         let searcher = self.start_searcher()?;
-        let job = Job {
-            tt: Arc::clone(&self.tt),
-            ..job
-        };
+        let task = task.with_table(Arc::clone(&self.tt));
         searcher
             .jobs
-            .send(job)
+            .send(task)
             .map_err(|_| std::io::Error::other("the search thread ended at its start"))?;
         self.searcher = Some(searcher);
         Ok(())
@@ -789,14 +841,14 @@ fn spawn_searcher() -> std::io::Result<Searcher> {
         if Reservation::hold(stack + SEARCH_HEADROOM).is_none() {
             continue;
         }
-        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (jobs, inbox) = mpsc::channel::<Task>();
         let (finished, done) = mpsc::channel();
         match std::thread::Builder::new()
             .name("search".into())
             .stack_size(stack)
             .spawn(move || {
-                for job in inbox {
-                    job.run();
+                for task in inbox {
+                    task.run();
                     if finished.send(()).is_err() {
                         break;
                     }
@@ -807,6 +859,58 @@ fn spawn_searcher() -> std::io::Result<Searcher> {
         }
     }
     Err(error)
+}
+
+/// What the search thread runs.
+enum Task {
+    /// A `go`.
+    Search(Job),
+    /// A `genfens`.
+    Genfens(Genfens),
+}
+
+impl Task {
+    fn run(self) {
+        match self {
+            Task::Search(job) => job.run(),
+            Task::Genfens(genfens) => genfens.run(),
+        }
+    }
+
+    /// The task with `tt` as the engine's table (a `genfens` has its own).
+    fn with_table(self, tt: Arc<TranspositionTable>) -> Task {
+        match self {
+            Task::Search(job) => Task::Search(Job { tt, ..job }),
+            genfens @ Task::Genfens(_) => genfens,
+        }
+    }
+}
+
+/// One `genfens`, run on the search thread.
+struct Genfens {
+    count: usize,
+    seed: u64,
+    book: Vec<Position>,
+    control: Arc<Control>,
+    out: Output,
+    active: Arc<AtomicBool>,
+}
+
+impl Genfens {
+    fn run(self) {
+        let out = &self.out;
+        let result = crate::openings::generate(
+            self.count,
+            self.seed,
+            &self.book,
+            &self.control,
+            |position| out.line(&format!("info string genfens {}", position.to_fen())),
+        );
+        if let Err(e) = result {
+            out.line(&format!("info string genfens: {}", escape(&e)));
+        }
+        self.active.store(false, Relaxed);
+    }
 }
 
 /// One search, run on the search thread.
@@ -845,13 +949,17 @@ impl Job {
             evaluator: self.evaluator,
             syzygy: self.syzygy.for_search(),
         };
-        let out = self.out.clone();
         let wdl_at = self.show_wdl.then(|| self.root.fullmove_number());
         // `bestmove` goes out as soon as the main thread has it, before the helper threads
         // are joined.
         let notation = self.notation;
-        let report = &mut |info: &Info| out.line(&info_line(info, wdl_at, notation));
+        let lines = RefCell::new(InfoLines::new(self.out.clone()));
+        let report = &mut |info: &Info| {
+            let text = info_line(info, wdl_at, notation);
+            lines.borrow_mut().report(info.multipv, text);
+        };
         search.run_then(report, |outcome| {
+            lines.borrow_mut().flush();
             while !self.control.stop.load(Relaxed)
                 && (self.infinite || self.control.pondering.load(Relaxed))
             {
@@ -868,6 +976,65 @@ impl Job {
             self.active.store(false, Relaxed);
             self.out.line(&line);
         });
+    }
+}
+
+/// How often a MultiPV search's iterations go out: an iteration of k lines waits this long
+/// for each line of the last one written, about 200 lines a second.
+const LINE_GAP: Duration = Duration::from_millis(5);
+
+/// A search's `info` lines. An iteration of several lines (`MultiPV`) goes out whole, unless
+/// the last one written is less than [`LINE_GAP`] a line ago: then it is held, and dropped
+/// when the next iteration comes. The fast first iterations of 256 lines otherwise filled the
+/// pipe faster than a GUI read it, and `readyok` waited behind them. What is held at the end
+/// goes out before `bestmove`: the last iteration is always seen.
+struct InfoLines {
+    out: Output,
+    /// The current iteration's lines, while it is held.
+    held: Vec<String>,
+    /// Whether the current iteration goes out.
+    writing: bool,
+    /// When the last iteration written started going out, and its lines.
+    written: Option<(Instant, u32)>,
+}
+
+impl InfoLines {
+    fn new(out: Output) -> InfoLines {
+        InfoLines {
+            out,
+            held: Vec::new(),
+            writing: true,
+            written: None,
+        }
+    }
+
+    /// Line `multipv` of an iteration (1 starts a new one), as `text`.
+    fn report(&mut self, multipv: usize, text: String) {
+        if multipv == 1 {
+            self.held.clear();
+            self.writing = match self.written {
+                Some((at, lines)) if lines > 1 => at.elapsed() >= LINE_GAP * lines,
+                _ => true,
+            };
+            if self.writing {
+                self.written = Some((Instant::now(), 0));
+            }
+        }
+        if self.writing {
+            if let Some((_, lines)) = &mut self.written {
+                *lines += 1;
+            }
+            self.out.line(&text);
+        } else {
+            self.held.push(text);
+        }
+    }
+
+    /// Writes the iteration held, if any.
+    fn flush(&mut self) {
+        for text in self.held.drain(..) {
+            self.out.line(&text);
+        }
     }
 }
 

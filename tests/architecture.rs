@@ -52,7 +52,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("book", &["ccr", "files", "types", "moves"]),
-    ("openings", &["ccr", "eval", "history", "search", "types"]),
+    (
+        "openings",
+        &["ccr", "eval", "files", "history", "search", "types"],
+    ),
     (
         "tune",
         &[

@@ -142,6 +142,73 @@ fn bench_without_memory_is_one_error_line() {
     assert!(out.stdout.is_empty());
 }
 
+/// `ccr bench 2` in an address space of `kbytes` KiB, with `RUST_BACKTRACE=<backtrace>`.
+fn bench_in(kbytes: u32, backtrace: &str) -> Output {
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kbytes}; exec \"$0\" bench 2"))
+        .arg(env!("CARGO_BIN_EXE_ccr"))
+        .env("RUST_BACKTRACE", backtrace)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    wait_within(
+        child,
+        Duration::from_secs(30),
+        format!("bench 2 under ulimit -v {kbytes}, RUST_BACKTRACE={backtrace}"),
+    )
+}
+
+/// Where bench's table fits and its search or its sampler thread may not: from 4,000 KiB
+/// below the least address space it runs in on this build (found by bisection) to 1,000
+/// above, every 100 KiB, with and without `RUST_BACKTRACE` (under which a panic without
+/// memory hung in its backtrace), bench prints its signature or one error line: never a
+/// panic, an abort or a hang.
+#[test]
+fn bench_at_the_edge_of_its_memory() {
+    let (mut low, mut high) = (16_000, 64_000);
+    assert!(
+        bench_in(high, "0").status.success(),
+        "bench needs more than {high} KiB"
+    );
+    while high - low > 50 {
+        let middle = (low + high) / 2;
+        if bench_in(middle, "0").status.success() {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    let (mut signatures, mut errors) = (0, 0);
+    for kbytes in (high - 4_000..=high + 1_000).step_by(100) {
+        for backtrace in ["0", "1"] {
+            let out = bench_in(kbytes, backtrace);
+            let what = format!("ulimit -v {kbytes}, RUST_BACKTRACE={backtrace}");
+            let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+            match out.status.code() {
+                Some(0) => {
+                    let last = stdout.lines().last().unwrap_or_default();
+                    let words: Vec<&str> = last.split(' ').collect();
+                    assert!(
+                        matches!(words[..], [n, "nodes", _, "nps"] if n.parse::<u64>().is_ok()),
+                        "{what}: {stdout}"
+                    );
+                    assert!(stderr.is_empty(), "{what}: {stderr}");
+                    signatures += 1;
+                }
+                _ => {
+                    one_error(&out, &what);
+                    errors += 1;
+                }
+            }
+        }
+    }
+    // The scan straddles the edge.
+    assert!(signatures > 0 && errors > 0, "{signatures} {errors}");
+}
+
 /// keystats' bucket buffers do not fit: one error line, and its working directory is gone.
 #[test]
 fn keystats_without_memory_is_one_error_line() {

@@ -241,6 +241,34 @@ fn shards_merge_into_the_one_process_report() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A partial result whose lines end in CR LF (copied through a tool that writes them) merges
+/// as the one the shard wrote: the CRs are no part of the lines, nor of the checksum, and
+/// never reach the output.
+#[test]
+fn a_crlf_partial_result_merges_as_its_lf_one() {
+    let dir = scratch("crlf");
+    let part = dir.join("part.tsv");
+    let made = ccr(&keystats_args(
+        "2000",
+        &dir,
+        &["--shard", "1/1", "--out", arg(&part)],
+    ));
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let crlf = dir.join("crlf.tsv");
+    let lf = std::fs::read_to_string(&part).unwrap();
+    std::fs::write(&crlf, lf.replace('\n', "\r\n")).unwrap();
+    let expected = ccr(&["keystats", "--merge", arg(&part)]);
+    let merged = ccr(&["keystats", "--merge", arg(&crlf)]);
+    let (stdout, stderr) = (text(&merged.stdout), text(&merged.stderr));
+    assert!(
+        !stderr.contains('\r') && !stdout.contains('\r'),
+        "{stderr:?}"
+    );
+    assert!(merged.status.success(), "{stderr}");
+    assert_eq!(stdout, text(&expected.stdout));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A `--dir` that does not exist is an error; nothing is made there.
 #[test]
 fn a_missing_dir_is_an_error() {

@@ -96,21 +96,26 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The next line, without its newline; `None` at the end of the input. A line longer than
-    /// `longest`, without its newline (the file cut short) or not UTF-8 is an error.
+    /// `longest`, without its newline (the file cut short) or not UTF-8 is an error. A line
+    /// may end in CR LF (a file that passed through a tool that writes them): it is read, and
+    /// counted in the checksum, as the line ending in LF that the shard wrote.
     pub(crate) fn next(&mut self, longest: usize) -> Result<Option<String>, String> {
         self.number += 1;
         let number = self.number;
         let mut line = Vec::new();
         let read = (&mut self.reader)
-            .take(longest as u64 + 1)
+            .take(longest as u64 + 2)
             .read_until(b'\n', &mut line)
             .map_err(|e| format!("line {number}: cannot read: {e}"))?;
         if read == 0 {
             return Ok(None);
         }
+        if line.ends_with(b"\r\n") {
+            line.remove(line.len() - 2);
+        }
         self.before = self.hash;
         self.hash = fnv1a(self.hash, &line);
-        if line.last() != Some(&b'\n') {
+        if line.last() != Some(&b'\n') || line.len() > longest + 1 {
             return Err(if line.len() > longest {
                 format!("line {number}: longer than {longest} bytes")
             } else {
@@ -325,5 +330,24 @@ mod tests {
         );
         assert_eq!(read(b"\xff\n", 4), "line 1: not UTF-8 text");
         assert_eq!(read(b"a\nb\n", 4), "");
+        // CR LF ends a line as LF does, with the same limit on what precedes it.
+        assert_eq!(read(b"a\r\nbcde\r\n", 4), "");
+        assert_eq!(read(b"a\r\nbcdef\r\n", 4), "line 2: longer than 4 bytes");
+        assert_eq!(read(b"abcde\n", 4), "line 1: longer than 4 bytes");
+    }
+
+    #[test]
+    fn crlf_lines_read_and_sum_as_lf_lines() {
+        let read = |bytes: &[u8]| {
+            let mut lines = Lines::new(bytes);
+            let mut read = Vec::new();
+            while let Some(line) = lines.next(64).unwrap() {
+                read.push(line);
+            }
+            (read, lines.before, lines.hash)
+        };
+        assert_eq!(read(b"one\r\ntwo\tx\r\n"), read(b"one\ntwo\tx\n"));
+        // A CR elsewhere is the line's own.
+        assert_eq!(read(b"a\rb\n").0, ["a\rb"]);
     }
 }

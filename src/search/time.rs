@@ -2,8 +2,9 @@
 //!
 //! Two limits: the soft one decides whether another iteration of the deepening starts, the
 //! hard one stops a search in the middle. Both keep `Move Overhead` (the GUI's and the
-//! pipe's delay) in hand, and the hard limit never exceeds what the clock allows, so a game
-//! is not lost on time from bullet (1 s + 10 ms) to long games.
+//! pipe's delay) in hand, never less than [`LEAST_OVERHEAD`] (the engine's own), and the hard
+//! limit never exceeds what the clock allows, so a game is not lost on time from bullet
+//! (1 s + 10 ms) to long games.
 
 use std::time::Duration;
 
@@ -38,6 +39,13 @@ const SOFT_PER_MILLE: u32 = 700;
 /// How many overheads of the clock are never planned as thinking time; see [`budget`].
 const RESERVE_OVERHEADS: u32 = 8;
 
+/// The overhead a clocked search keeps in hand whatever `Move Overhead` says: the engine's
+/// own latency (reading `go`, waking the search thread, writing `bestmove`), which a loaded
+/// machine stretches to milliseconds. With none, `Move Overhead 0` lost every bullet game on
+/// time on a loaded two-core machine (1 s + 10 ms: the clock settled where the increment
+/// paid for the thinking, with nothing kept for a stalled reply).
+pub(crate) const LEAST_OVERHEAD: Duration = Duration::from_millis(10);
+
 /// The soft limit is scaled by `(EFFORT_BASE − share) × EFFORT_FACTOR`, all in per-mille,
 /// where `share` is the part of the search's nodes that went below the best root move:
 /// ×0.81 when it took 90 % of them, ×1.62 when it took 30 %.
@@ -59,8 +67,10 @@ impl Budget {
     }
 }
 
-/// The limits for a move with `clock` left, keeping `overhead` in hand.
+/// The limits for a move with `clock` left, keeping `overhead` (at least [`LEAST_OVERHEAD`])
+/// in hand.
 pub(crate) fn budget(clock: Clock, overhead: Duration) -> Budget {
+    let overhead = overhead.max(LEAST_OVERHEAD);
     let floor = Duration::from_millis(1);
     // Never plan on the last `overhead` of the clock, nor on more than what is left.
     let available = clock.time.saturating_sub(overhead).max(floor);
@@ -183,12 +193,37 @@ mod tests {
             let b = budget(clock(time, 10, None), ms(30));
             assert_eq!((b.soft, b.hard), (ms(1), ms(1)), "{time}: {b:?}");
         }
-        // A large increment still pays for thought there (held to half of what is left);
-        // without an overhead there is no reserve.
+        // A large increment still pays for thought there (held to half of what is left).
         let b = budget(clock(200, 1_000, None), ms(30));
         assert_eq!(b.soft, ms(170) / 2 * 7 / 10, "{b:?}");
-        let b = budget(clock(1_000, 10, None), ms(0));
-        assert_eq!(b.soft, (ms(1_000) / 30 + ms(10) * 3 / 4) * 7 / 10, "{b:?}");
+    }
+
+    #[test]
+    fn no_overhead_still_keeps_the_engines_own() {
+        // Move Overhead 0 (or anything below the least) plans as LEAST_OVERHEAD does: the
+        // increment beyond it pays for thought, eight of it are the reserve.
+        for overhead in [0, 1, 9, 10] {
+            let b = budget(clock(1_000, 10, None), ms(overhead));
+            assert_eq!(
+                b,
+                budget(clock(1_000, 10, None), LEAST_OVERHEAD),
+                "{overhead}"
+            );
+            assert_eq!(b.soft, ms(1_000 - 8 * 10) / 30 * 7 / 10, "{b:?}");
+        }
+        for time in [2, 5, 11, 15, 20, 50, 80, 100, 300, 1_000, 60_000] {
+            for inc in [0, 10, 100, 5_000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let b = budget(clock(time, inc, mtg), ms(0));
+                    let left = ms(time).saturating_sub(LEAST_OVERHEAD);
+                    if left > ms(1) {
+                        assert!(b.hard < left, "{time} {inc} {mtg:?}: {b:?}");
+                    } else {
+                        assert!(b.hard <= ms(1), "{time} {inc} {mtg:?}: {b:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 """Bullet clocks on raw pipes: ccr plays itself at 1+0.01 and 0.5+0.01, on an idle machine
 and on one loaded with a busy loop per core, and must neither lose on time nor let its
-clock fall below its Move Overhead.
+clock fall below its Move Overhead; also at 1+0.01 loaded with `Move Overhead 0`, where
+only the engine's own reserve keeps it from losing on time.
 
 The harness is the GUI: it keeps both clocks and charges each move's wall time, from just
 before it writes `go` to the moment its reader thread has read `bestmove`, to the mover
@@ -13,8 +14,8 @@ a few milliseconds a move.
 
 Per configuration it prints one summary line (games, results, the least time left on ccr's
 clock over all games and the median of the games' least) and writes every move's clock to
-target/uci-tests/bullet-<tc>-<load>.tsv. Six games per configuration, 24 in all: about a
-minute, two at most.
+target/uci-tests/bullet-<tc>-<load>-<overhead>ms.tsv. Six games per configuration (four at
+Move Overhead 0), 28 in all: about a minute, two at most.
 """
 
 from __future__ import annotations
@@ -144,31 +145,39 @@ class Bullet(WatchdogCase):
             self.addCleanup(proc.kill)
         time.sleep(0.5)
 
-    def engines(self) -> Dict[chess.Color, RawEngine]:
+    def engines(self, overhead: Optional[int]) -> Dict[chess.Color, RawEngine]:
+        """Both engines after the handshake, with `Move Overhead` set to `overhead` unless None."""
         out = {}
         for side in (chess.WHITE, chess.BLACK):
             e = RawEngine()
             self.addCleanup(e.close)
             self.uci_lines = e.uci()
+            if overhead is not None:
+                e.send(f"setoption name Move Overhead value {overhead}")
             e.isready()
             out[side] = e
         return out
 
-    def run_config(self, base: float, inc: float, loaded: bool) -> None:
+    def run_config(self, base: float, inc: float, loaded: bool, overhead: Optional[int] = None,
+                   games_played: int = GAMES) -> None:
+        """`games_played` games at base+inc, with the default Move Overhead or `overhead` ms."""
         tc = match.TimeControl(base, inc).pgn()
         label = f"{tc} {'loaded' if loaded else 'idle'}"
+        if overhead is not None:
+            label += f" Move Overhead {overhead}"
         if loaded:
             self.start_load()
-        engines = self.engines()
-        overhead = move_overhead_ms(self.uci_lines)
+        engines = self.engines(overhead)
+        if overhead is None:
+            overhead = move_overhead_ms(self.uci_lines)
         games = []
-        for g in range(GAMES):
+        for g in range(games_played):
             opening = self.openings[(7 * g + 3) % len(self.openings)]
             games.append(play(engines, opening, base, inc, g + 1))
         for e in engines.values():
             e.quit()
 
-        path = OUT_DIR / f"bullet-{tc}-{'loaded' if loaded else 'idle'}.tsv"
+        path = OUT_DIR / f"bullet-{tc}-{'loaded' if loaded else 'idle'}-{overhead}ms.tsv"
         with open(path, "w") as f:
             f.write(f"# ccr self-play at {tc}, {label}; harness clocks (wall time from writing go to reading "
                     f"bestmove); Move Overhead {overhead} ms\n")
@@ -205,6 +214,10 @@ class Bullet(WatchdogCase):
 
     def test_half_s_loaded(self):
         self.run_config(0.5, 0.01, loaded=True)
+
+    def test_1s_loaded_without_overhead(self):
+        # Move Overhead 0 still keeps the engine's own latency in hand.
+        self.run_config(1.0, 0.01, loaded=True, overhead=0, games_played=4)
 
 
 if __name__ == "__main__":

@@ -115,6 +115,39 @@ class OnThePipe(EngineCase):
             _, best, _ = e.go("depth 2")
             self.assertIn(chess.Move.from_uci(bestmove_of(best)), after.legal_moves, after.fen())
 
+    def test_the_notation_follows_the_position_when_chess960_is_turned_off(self):
+        """A Chess960 position set with the option on keeps its castling as the king taking
+        its rook after `UCI_Chess960 false`, in bestmove, in the PV and in searchmoves (the
+        king's target would be `b1c1`, a king's step, or `g1g1` with the king on g1),
+        until another position is set."""
+        e = self.e
+        cases = [(chess.Board(CASTLING_MATE, chess960=True), chess.Move.from_uci("b1a1"))]
+        cases += castling_positions(6)
+        for board, castle in cases:
+            e.send("setoption name UCI_Chess960 value true")
+            self.position(board.fen())
+            e.send("setoption name UCI_Chess960 value false")
+            infos, best, _ = e.go(f"depth 2 searchmoves {castle.uci()}")
+            self.assertEqual(bestmove_of(best), castle.uci(), f"{board.fen()}: {best}")
+            pvs = [parse_info(i)["pv"] for i in infos if i.startswith("info depth")]
+            self.assertTrue(pvs, infos)
+            for pv in pvs:
+                line = board.copy()
+                for text in pv:
+                    move = chess.Move.from_uci(text)
+                    self.assertIn(move, line.legal_moves, f"pv {pv} of {board.fen()}")
+                    line.push(move)
+        # The mate by castling, found and written so with the option off.
+        e.send("setoption name UCI_Chess960 value true")
+        self.position(CASTLING_MATE)
+        e.send("setoption name UCI_Chess960 value false")
+        infos, best, _ = e.go("depth 3")
+        self.assertEqual(bestmove_of(best), "b1a1", infos)
+        # A new position is read and written as standard chess.
+        self.position("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1")
+        _, best, _ = e.go("depth 2 searchmoves e8g8")
+        self.assertEqual(bestmove_of(best), "e8g8")
+
     def test_without_chess960_a_chess960_setup_is_refused(self):
         e = self.e
         self.position(CASTLING_MATE)

@@ -1,6 +1,9 @@
 """scripts/match.py refuses bad arguments before it plays: every numeric argument out of its
-range, a PGN it could not write, usage errors, each as one `error:` line on stderr with exit
-status 2 and no traceback. A relative engine path is taken from the caller's directory (the
+range, a PGN it could not write, a FIFO as --pgn or --openings (at once, not waiting for its
+other end), an option value of the wrong type (a mistyped check value), an --event with a
+control character, usage errors, each as one `error:` line on stderr with exit status 2 and
+no traceback. Tag values with quotes and backslashes are written escaped, as the PGN
+standard says, and --resume reads them back. A relative engine path is taken from the caller's directory (the
 engines run in target/match/work/), and a PGN that becomes unwritable during the match stops
 it with one error line.
 
@@ -10,6 +13,7 @@ games at 0.5+0.01), so that a check that is missing shows as a match played, not
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -113,6 +117,27 @@ class UsageErrors(WatchdogCase):
             self.skipTest("no unwritable directory here")
         self.assert_refused(SHORT[:-1] + [os.path.join(place, "games.pgn")], "--pgn", "cannot write")
 
+    def test_a_fifo_is_refused_at_once(self):
+        # Opening it waited for its other end, before the first game, for ever.
+        with tempfile.TemporaryDirectory() as tmp:
+            fifo = os.path.join(tmp, "fifo")
+            os.mkfifo(fifo)
+            self.assert_refused(SHORT + ["--openings", fifo], "cannot read openings", "not a regular file")
+            self.assert_refused(SHORT[:-1] + [fifo], "--pgn", "not a regular file")
+
+    def test_a_mistyped_check_value_is_refused(self):
+        # 'ture' was read as false, and the match played without the option.
+        self.assert_refused(SHORT + ["--ccr-option", "UCI_ShowWDL=ture"], "UCI_ShowWDL", "'ture' is not true or false")
+        self.assert_refused(SHORT + ["--ccr-option", "Hash=big"], "Hash", "not an integer")
+
+    def test_a_control_character_in_a_tag_is_refused(self):
+        # A newline in the Event tag cut the PGN's header in two: --resume lost the game.
+        for event in ("two\nlines", "a\rb", "tab\there"):
+            with self.subTest(event=event):
+                self.assert_refused(SHORT + ["--event", event], "--event", "control character")
+        self.assert_refused(SHORT + ["--uci-engine", f"a\nb={ENGINE}", "--engines", "a\nb"], "--uci-engine",
+                            "control character")
+
     def test_missing_engine_is_named_absolute(self):
         with tempfile.TemporaryDirectory() as cwd:
             self.assert_refused(SHORT[2:] + ["--ccr", "no-such-ccr"], os.path.join(os.path.realpath(cwd), "no-such-ccr"),
@@ -138,6 +163,59 @@ class EnginePaths(WatchdogCase):
                                       "--tc", "0.5+0.01", "--pgn", str(pgn)], cwd=str(cwd))
         self.assertEqual(status, 0, f"--ccr {rel} from {cwd}\n{out[-1500:]}\n{err[-1500:]}")
         self.assertRegex(out, r"(?m)^opp +2 games", out)
+
+
+# A PGN tag as the standard has it: a quoted string, `\"` and `\\` its only escapes.
+STRICT_TAG = re.compile(r'\[([A-Za-z0-9_]+) "((?:[^"\\]|\\["\\])*)"\]')
+
+
+def strict_tags(pgn: str):
+    """The PGN's games' tags read as the standard says: a list of {name: value} per game;
+    a tag line that does not parse fails."""
+    games, tags = [], None
+    for line in pgn.splitlines():
+        if line.startswith("["):
+            found = STRICT_TAG.fullmatch(line)
+            if found is None:
+                raise AssertionError(f"not a PGN tag: {line!r}")
+            if tags is None:
+                tags = {}
+                games.append(tags)
+            tags[found.group(1)] = re.sub(r'\\(["\\])', r"\1", found.group(2))
+        elif line.strip():
+            tags = None
+    return games
+
+
+@unittest.skipUnless(os.path.exists(ENGINE), f"{ENGINE} not built")
+class TagsReadBack(WatchdogCase):
+    timeout = 120
+
+    def test_resume_reads_back_escaped_tags(self):
+        """An --event and an opening name with quotes and backslashes: written escaped, read
+        back by --resume as the same match (no game played again)."""
+        OUT_DIR.mkdir(parents=True, exist_ok=True)
+        pgn = OUT_DIR / "match-tags.pgn"
+        pgn.unlink(missing_ok=True)
+        event = 'say "hi" \\ to \\"x\\" \\'
+        name = 'King\'s "pawn" \\ line\\'
+        epd = OUT_DIR / "match-tags.epd"
+        escaped = name.replace("\\", "\\\\").replace('"', '\\"')
+        epd.write_text(f'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id "{escaped}";\n')
+        args = ["--ccr", ENGINE, "--uci-engine", f"opp={ENGINE}", "--engines", "opp", "--games", "2",
+                "--tc", "0.5+0.01", "--openings", str(epd), "--event", event, "--pgn", str(pgn)]
+        status, out, err = run_match(args)
+        self.assertEqual(status, 0, f"{out[-1500:]}\n{err[-1500:]}")
+        games = strict_tags(pgn.read_text())
+        self.assertEqual(len(games), 2, pgn.read_text())
+        for tags in games:
+            self.assertEqual(tags["Event"], event)
+            self.assertEqual(tags["Opening"], name)
+        status, out, err = run_match(args + ["--resume"])
+        what = f"{out[-1500:]}\n{err[-1500:]}"
+        self.assertEqual(status, 0, what)
+        self.assertIn("resumed: 2 counted games", out, what)
+        self.assertNotRegex(out, r"(?m)^\[1/", what)
 
 
 @unittest.skipUnless(os.path.exists(ENGINE) and os.path.exists(FAIRYMAX), "needs ccr and /usr/games/fairymax")

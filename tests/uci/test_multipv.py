@@ -1,19 +1,28 @@
 """MultiPV through python-chess: `info multipv k` lines for the k best root moves, each with
 its own score and principal variation, best first, with searchmoves, go mate, analysis
-streams and pondering."""
+streams and pondering; and 256 lines on the pipe of a GUI that reads slowly: `readyok` is
+not kept waiting behind them, and the last iteration's lines all come before `bestmove`."""
 
 from __future__ import annotations
 
 import logging
+import os
+import statistics
+import subprocess
+import threading
 import time
 import unittest
 
 import chess
 import chess.engine
 
-from harness import IS_CCR, KIWIPETE, ClientCase, EngineCase, bestmove_of, board_after, parse_info
+from harness import (ENGINE, IS_CCR, KIWIPETE, ClientCase, EngineCase, WatchdogCase, bestmove_of, board_after,
+                     parse_info)
 
 logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
+
+# White has 218 legal moves, the most a position can have.
+MOST_MOVES = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1"
 
 # Two rooks and two mates in one on the back rank (a1a8, b1b8); every other move mates later
 # or not at all.
@@ -115,6 +124,14 @@ class OnThePipe(EngineCase):
         if len(lines[0]["pv"]) > 1:
             self.assertEqual(words[1:], [lines[0]["pv"][0], "ponder", lines[0]["pv"][1]], best)
 
+    def test_the_last_iteration_comes_whole_before_bestmove(self):
+        e = self.e
+        e.send("setoption name MultiPV value 256")
+        e.send(f"position fen {MOST_MOVES}")
+        infos, _, _ = e.go("depth 3")
+        lines = self.lines_of(infos, 3)
+        self.assertEqual([i["multipv"] for i in lines], list(range(1, 219)), [i["multipv"] for i in lines])
+
     def test_pondering_with_lines(self):
         e = self.e
         e.send("setoption name MultiPV value 2")
@@ -129,6 +146,48 @@ class OnThePipe(EngineCase):
         multipv = {parse_info(l.text).get("multipv") for l in early + before if l.text.startswith("info depth")}
         self.assertEqual(multipv, {1, 2})
         self.assertLess(line.t - t, 5.0)
+
+
+@unittest.skipUnless(os.path.exists(ENGINE), f"{ENGINE} not built")
+class SlowReader(WatchdogCase):
+    """A GUI that reads 4 KiB every 80 ms (about 50 KB/s), during a `go infinite` with
+    MultiPV 256 in a position of 218 moves: the first iterations' lines came faster than that
+    (about a megabyte a second), the pipe filled, and `readyok` waited behind 64 KiB of them,
+    more than a second."""
+
+    CHUNK = 4096
+    PAUSE = 0.08
+
+    def test_readyok_is_not_kept_behind_the_lines(self):
+        proc = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        self.addCleanup(proc.wait, 5)
+        self.addCleanup(proc.kill)
+        seen = []  # when each readyok was read
+        def read():
+            tail = b""
+            while True:
+                chunk = proc.stdout.read(self.CHUNK)
+                if not chunk:
+                    return
+                now = time.monotonic()
+                seen.extend(now for _ in range((tail + chunk).count(b"readyok\n") - tail.count(b"readyok\n")))
+                tail = chunk[-8:]
+                time.sleep(self.PAUSE)
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        proc.stdin.write(f"setoption name MultiPV value 256\nposition fen {MOST_MOVES}\ngo infinite\n".encode())
+        latencies = []
+        for i in range(5):
+            time.sleep(0.3)
+            t = time.monotonic()
+            proc.stdin.write(b"isready\n")
+            while len(seen) <= i and time.monotonic() - t < 20:
+                time.sleep(0.005)
+            self.assertGreater(len(seen), i, "no readyok within 20 s")
+            latencies.append(seen[i] - t)
+        proc.stdin.write(b"stop\nquit\n")
+        shown = " ".join(f"{1000 * x:.0f}" for x in latencies)
+        self.assertLess(statistics.median(latencies), 0.4, f"readyok after {shown} ms")
 
 
 if __name__ == "__main__":
