@@ -241,8 +241,13 @@ mod tests {
     fn the_links_of_an_ended_process_are_removed() {
         // No process has this id (above every pid_max).
         let stale = std::env::temp_dir().join(format!("{PREFIX}4000000000-0"));
-        std::fs::create_dir_all(&stale).unwrap();
-        std::os::unix::fs::symlink("/proc/self/fd/0", stale.join("KQvK.rtbw")).unwrap();
+        // Made whole under another name and renamed into place: another test's sweep may
+        // remove it at any moment once it has its name.
+        let making = std::env::temp_dir().join(format!("ccr-stale-{}", std::process::id()));
+        std::fs::create_dir_all(&making).unwrap();
+        std::os::unix::fs::symlink("/proc/self/fd/0", making.join("KQvK.rtbw")).unwrap();
+        let _ = std::fs::remove_dir_all(&stale);
+        std::fs::rename(&making, &stale).unwrap();
         let ours = Copies::new(0).unwrap();
         assert!(!stale.exists(), "a dead process's links are removed");
         assert!(Path::new(&ours.path().unwrap()).is_dir());

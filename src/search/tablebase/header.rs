@@ -156,15 +156,22 @@ impl<R: Read> Prefix<R> {
         if end > had {
             // Read ahead (doubling) so that a header costs a few reads.
             let want = end.max(2 * had).max(4096).min(self.len);
-            let mut more = Vec::new();
-            (&mut self.source)
-                .take(want - had)
-                .read_to_end(&mut more)
-                .map_err(|e| Damage::Read(e.to_string()))?;
-            if (more.len() as u64) < want - had {
-                return Err(Damage::Read("the file ended early".to_string()));
+            // Reserved fallibly: a table is checked while the engine runs (`SyzygyPath`), where
+            // a lack of memory must refuse the tables, not end the process.
+            let more = usize::try_from(want - had)
+                .ok()
+                .filter(|&more| self.bytes.try_reserve_exact(more).is_ok())
+                .ok_or_else(|| Damage::Read("no memory to read its header".to_string()))?;
+            let start = self.bytes.len();
+            self.bytes.resize(start + more, 0);
+            if let Err(e) = self.source.read_exact(&mut self.bytes[start..]) {
+                // Nothing unread is left to look like the file's bytes.
+                self.bytes.truncate(start);
+                return Err(Damage::Read(match e.kind() {
+                    std::io::ErrorKind::UnexpectedEof => "the file ended early".to_string(),
+                    _ => e.to_string(),
+                }));
             }
-            self.bytes.extend(more);
         }
         Ok(&self.bytes[at as usize..end as usize])
     }
